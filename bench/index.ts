@@ -1,0 +1,21 @@
+/** `npm run bench [name...]`: runs the named benchmarks, or all of them. Figures are ratios within one run. */
+import { benchStartup } from "./startup";
+
+const benchmarks: Record<string, () => void | Promise<void>> = {
+  startup: () => benchStartup(),
+};
+
+const wanted = process.argv.slice(2);
+const unknown = wanted.filter((name) => !(name in benchmarks));
+if (unknown.length > 0) {
+  console.error(`unknown benchmark ${unknown.join(", ")}; choose from ${Object.keys(benchmarks).join(", ")}`);
+  process.exit(2);
+}
+async function main(): Promise<void> {
+  for (const name of wanted.length > 0 ? wanted : Object.keys(benchmarks)) {
+    console.log(`\n# ${name}`);
+    await benchmarks[name]?.();
+  }
+}
+
+void main();

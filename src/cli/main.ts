@@ -1,0 +1,40 @@
+/** Runs one command line and turns whatever happened into an exit code (contract.md B). */
+import { CommanderError } from "commander";
+import type { Context } from "../commands/context";
+import { AdreportError, exitCodeOf } from "../core/errors";
+import { ExitCode } from "../core/exit-codes";
+import type { IOStreams } from "../io/iostreams";
+import { buildProgram } from "./program";
+
+export async function run(argv: readonly string[], ctx: Context): Promise<number> {
+  const program = buildProgram(ctx);
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+    return ExitCode.ok;
+  } catch (error) {
+    return reportFailure(error, ctx.io, ctx.env.ADREPORT_DEBUG !== undefined);
+  }
+}
+
+function reportFailure(error: unknown, io: IOStreams, debug: boolean): number {
+  if (error instanceof CommanderError) {
+    // Commander has printed its message already; help and version end with 0.
+    return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+  }
+  if (isBrokenPipe(error)) return ExitCode.ok;
+  if (error instanceof AdreportError) {
+    io.err.write(`adreport: ${error.message}\n`);
+    if (error.hint) io.err.write(`hint: ${error.hint}\n`);
+  } else {
+    const message = error instanceof Error ? error.message : String(error);
+    io.err.write(`adreport: unexpected error: ${message}\n`);
+    if (debug && error instanceof Error && error.stack) io.err.write(`${error.stack}\n`);
+    else io.err.write("hint: set ADREPORT_DEBUG=1 to see where it happened, and please report it\n");
+  }
+  return exitCodeOf(error);
+}
+
+/** A reader that went away (`| head`) is a normal end for a pipeline, not a failure. */
+export function isBrokenPipe(error: unknown): boolean {
+  return error instanceof Error && (error as NodeJS.ErrnoException).code === "EPIPE";
+}

@@ -1,0 +1,41 @@
+/**
+ * The commander tree. Only commander and each command's flag definitions load at start-up; a command's
+ * implementation (and its heavy libraries) is imported when that command runs.
+ */
+import { Command } from "commander";
+import { registerConfig } from "../commands/config/command";
+import type { Context } from "../commands/context";
+import { registerKeys } from "../commands/keys/command";
+import { registerReport } from "../commands/report/command";
+import { registerServe } from "../commands/serve/command";
+
+export function buildProgram(ctx: Context): Command {
+  const program = new Command("adreport")
+    .description("Pull advertising statistics from the reporting API and export them.")
+    .version(ctx.version, "-V, --version", "print the version")
+    .helpOption("-h, --help", "show help")
+    .helpCommand(false)
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => ctx.io.out.write(text),
+      writeErr: (text) => ctx.io.err.write(text),
+      outputError: (text, write) => write(`adreport: ${text.replace(/^error: /, "")}`),
+    })
+    .addHelpText(
+      "after",
+      `
+Examples:
+  $ adreport report --from -7d --to today --dims campaign,date
+  $ adreport serve demo --db demo.db && adreport serve --db demo.db
+  $ adreport keys test
+
+Exit codes: 0 done, 1 unexpected, 2 bad usage or input, 3 authentication (401),
+4 forbidden (403), 5 network/server/rate limit after retries, or data changed.`,
+    );
+  registerReport(program, ctx);
+  registerKeys(program, ctx);
+  registerConfig(program, ctx);
+  registerServe(program, ctx);
+  return program;
+}

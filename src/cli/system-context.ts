@@ -1,0 +1,22 @@
+import type { Context } from "../commands/context";
+import { processStreams } from "../io/iostreams";
+
+declare const ADREPORT_VERSION: string;
+
+export function systemContext(): Context {
+  return {
+    io: processStreams(process.env),
+    env: process.env,
+    cwd: process.cwd(),
+    version: typeof ADREPORT_VERSION === "string" ? ADREPORT_VERSION : "0.0.0-dev",
+    now: () => new Date(),
+    onSignal(handler) {
+      process.on("SIGINT", handler);
+      process.on("SIGTERM", handler);
+      return () => {
+        process.off("SIGINT", handler);
+        process.off("SIGTERM", handler);
+      };
+    },
+  };
+}

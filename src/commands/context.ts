@@ -1,0 +1,12 @@
+/** What every command receives: its streams, its environment and a clock, so tests can replace each. */
+import type { IOStreams } from "../io/iostreams";
+
+export interface Context {
+  readonly io: IOStreams;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+  readonly version: string;
+  now(): Date;
+  /** Called for SIGINT/SIGTERM handling by long-running commands; returns an unsubscribe function. */
+  onSignal(handler: (signal: NodeJS.Signals) => void): () => void;
+}

@@ -1,0 +1,68 @@
+/** Names and limits of the report endpoint (reporting-service.md §4, contract.md A1). */
+
+export const METRICS = ["views", "spending", "clicks", "conversions"] as const;
+export type Metric = (typeof METRICS)[number];
+
+export const ENTITY_DIMENSIONS = ["campaign", "ad", "keyword"] as const;
+export type EntityDimension = (typeof ENTITY_DIMENSIONS)[number];
+
+export const DIMENSIONS = ["date", ...ENTITY_DIMENSIONS] as const;
+export type Dimension = (typeof DIMENSIONS)[number];
+
+export const GRANULARITIES = ["hour", "day", "week", "month"] as const;
+export type Granularity = (typeof GRANULARITIES)[number];
+export const DEFAULT_GRANULARITY: Granularity = "day";
+
+/** The word `meta.granularity` carries for each granularity; `total` when `date` is not a dimension. */
+export const GRANULARITY_WORDS: Record<Granularity, string> = {
+  hour: "hourly",
+  day: "daily",
+  week: "weekly",
+  month: "monthly",
+};
+export const TOTAL_GRANULARITY_WORD = "total";
+
+/** Metrics the `keyword` dimension supports (spec §4 rule 4). */
+export const KEYWORD_METRICS: readonly Metric[] = ["views", "spending", "clicks"];
+
+/** Keys of a row's `dimensions` object for each requested dimension (contract.md A3), in column order. */
+export const DIMENSION_KEYS: Record<Dimension, readonly string[]> = {
+  campaign: ["campaign_id", "name"],
+  ad: ["ad_id", "name", "campaign_id"],
+  keyword: ["keyword_id", "name"],
+  date: ["date"],
+};
+
+export const MAX_RANGE_SECONDS = 90 * 24 * 3600;
+export const DEFAULT_LIMIT = 100;
+export const MAX_LIMIT = 1000;
+
+export const QUERY_PARAMS = [
+  "from",
+  "to",
+  "metrics",
+  "dimensions",
+  "granularity",
+  "campaign_id",
+  "ad_id",
+  "page",
+  "limit",
+] as const;
+export type QueryParam = (typeof QUERY_PARAMS)[number];
+
+/** Metrics a report with these dimensions can carry, in canonical order. */
+export function metricsAllowedFor(dimensions: readonly Dimension[]): Metric[] {
+  return dimensions.includes("keyword") ? [...KEYWORD_METRICS] : [...METRICS];
+}
+
+export function isMetric(word: string): word is Metric {
+  return (METRICS as readonly string[]).includes(word);
+}
+
+export function isDimension(word: string): word is Dimension {
+  return (DIMENSIONS as readonly string[]).includes(word);
+}
+
+export function isEntityDimension(word: string): word is EntityDimension {
+  return (ENTITY_DIMENSIONS as readonly string[]).includes(word);
+}

@@ -1,0 +1,5 @@
+export * from "./errors";
+export * from "./fields";
+export * from "./query";
+export * from "./response";
+export * from "./time";

@@ -1,0 +1,50 @@
+/**
+ * The error kinds of the CLI. Each carries its exit code; `cli/main.ts` is the one place that turns an
+ * error into a printed line and a code. `hint` is a second line telling the user what to do.
+ */
+import { ExitCode, type ExitCodeValue } from "./exit-codes";
+
+export abstract class AdreportError extends Error {
+  abstract readonly exitCode: ExitCodeValue;
+  readonly hint: string | undefined;
+
+  constructor(message: string, options?: { hint?: string | undefined; cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.hint = options?.hint;
+  }
+}
+
+/** Bad flags, bad input, a request the contract refuses locally, or a 400 from the service. */
+export class UsageError extends AdreportError {
+  override readonly name = "UsageError";
+  readonly exitCode = ExitCode.usage;
+}
+
+/** 401: the key is missing, invalid or expired. */
+export class AuthError extends AdreportError {
+  override readonly name = "AuthError";
+  readonly exitCode = ExitCode.auth;
+}
+
+/** 403: the caller's IP is not whitelisted, or the resource belongs to someone else. */
+export class ForbiddenError extends AdreportError {
+  override readonly name = "ForbiddenError";
+  readonly exitCode = ExitCode.forbidden;
+}
+
+/** The network, the server or its rate limit failed us, after every retry. */
+export class UnavailableError extends AdreportError {
+  override readonly name = "UnavailableError";
+  readonly exitCode = ExitCode.unavailable;
+}
+
+/** The rows changed while pages were being fetched, even after one restart. */
+export class DataChangedError extends AdreportError {
+  override readonly name = "DataChangedError";
+  readonly exitCode = ExitCode.unavailable;
+}
+
+/** The exit code for anything thrown out of a command. */
+export function exitCodeOf(error: unknown): ExitCodeValue {
+  return error instanceof AdreportError ? error.exitCode : ExitCode.unexpected;
+}

@@ -1,0 +1,17 @@
+/** Exit codes of contract.md B. The README's table is written from this list. */
+export const ExitCode = {
+  /** Done. */
+  ok: 0,
+  /** Anything unexpected: a bug, or a failure nothing else describes. */
+  unexpected: 1,
+  /** Bad usage or input: a local validation failure or a 400 from the service. */
+  usage: 2,
+  /** Authentication: the key is missing, invalid or expired (401). */
+  auth: 3,
+  /** Forbidden: the IP is not whitelisted, or the resource belongs to someone else (403). */
+  forbidden: 4,
+  /** Network, server or rate-limit failure after retries, or data changed during the export. */
+  unavailable: 5,
+} as const;
+
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
