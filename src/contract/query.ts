@@ -192,7 +192,7 @@ function toRuleError(issues: readonly z.core.$ZodIssue[]): RequestRuleError {
     const name = unknown.keys[0] ?? "";
     return new RequestRuleError(
       "unknown_parameter",
-      name,
+      name.slice(0, 64),
       `${quote(name)} is not a parameter of this endpoint; use ${QUERY_PARAMS.join(", ")}`,
     );
   }
@@ -217,7 +217,10 @@ export function parseReportQuery(input: URLSearchParams | QueryParams): ParseRes
     for (const [name, value] of input) {
       if (Object.hasOwn(params, name)) {
         const rule = (QUERY_PARAMS as readonly string[]).includes(name) ? "invalid_parameter" : "unknown_parameter";
-        return { ok: false, error: new RequestRuleError(rule, name, `${quote(name)} given more than once`) };
+        return {
+          ok: false,
+          error: new RequestRuleError(rule, name.slice(0, 64), `${quote(name)} given more than once`),
+        };
       }
       params[name] = value;
     }

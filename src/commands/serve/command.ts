@@ -1,12 +1,122 @@
+/**
+ * `adreport serve`: the reporting service from a SQLite file, and the operator verbs that write that file.
+ * Each action loads `run.ts` (and with it fastify and SQLite) only when it runs.
+ */
 import type { Command } from "commander";
-import { UsageError } from "../../core/errors";
 import type { Context } from "../context";
+import { collect, fractionOption, integerOption } from "../shared/parse";
 
-export function registerServe(program: Command, _ctx: Context): void {
-  program
+function dbOption(cmd: Command, ctx: Context): Command {
+  return cmd.option(
+    "--db <file>",
+    "the SQLite database (env ADREPORT_DB)",
+    ctx.env.ADREPORT_DB && ctx.env.ADREPORT_DB !== "" ? ctx.env.ADREPORT_DB : "adreport.db",
+  );
+}
+
+export function registerServe(program: Command, ctx: Context): void {
+  const serve = program
     .command("serve")
-    .description("run a local instance of the reporting service (not yet available)")
-    .action(() => {
-      throw new UsageError("'adreport serve' is not available yet");
-    });
+    .description("run a local instance of the reporting service from a SQLite file, and manage that file")
+    .addHelpText(
+      "after",
+      `
+A session:
+  $ adreport serve init --db local.db
+  $ adreport serve demo --db local.db              # or: adreport serve load --db local.db stats.ndjson
+  $ adreport serve key issue --db local.db --advertiser "Acme Outdoor" --ip 127.0.0.1
+  $ adreport serve --db local.db --port 8080       # serves until Ctrl-C
+  $ curl -H "Authorization: Bearer $KEY" "http://127.0.0.1:8080/v1/report?from=2026-10-01&to=2026-10-31&metrics=views,clicks"`,
+    );
+
+  const start = serve
+    .command("start", { isDefault: true })
+    .description("serve GET /v1/report (the default: `adreport serve --db x` runs this)")
+    .option("--host <address>", "address to listen on", "127.0.0.1")
+    .option("--port <n>", "port to listen on; 0 picks a free one", integerOption(0, 65_535), 8080)
+    .option("--trust-proxy <ip,...>", "believe X-Forwarded-For only from these peers", collect)
+    .option("--cache-rows <n>", "rows of computed reports kept for paging", integerOption(0), 1_000_000)
+    .option("--faults <spec>", "inject failures, e.g. 500:0.2,429:every3,drop:0.1,delay:50ms (see README)")
+    .option("-q, --quiet", "no access log")
+    .action(async (options) => (await import("./run")).runServe(ctx, options));
+  dbOption(start, ctx);
+
+  dbOption(serve.command("init").description("create an empty database (does nothing to one that exists)"), ctx).action(
+    async (options) => (await import("./run")).runInit(ctx, options),
+  );
+
+  dbOption(
+    serve
+      .command("load")
+      .description("load hourly statistics from NDJSON files; each file loads whole or not at all")
+      .argument("<files...>", "NDJSON files (one hour of one ad or keyword a line)"),
+    ctx,
+  ).action(async (files: string[], options) => (await import("./run")).runLoad(ctx, files, options));
+
+  dbOption(
+    serve
+      .command("demo")
+      .description("generate the deterministic demo data set (creates the database if needed)")
+      .option("--seed <n>", "random seed", integerOption(0, 2 ** 32 - 1), 42)
+      .option("--days <n>", "days of hourly data", integerOption(1, 3660), 35)
+      .option("--end <date>", "the day after the data (YYYY-MM-DD)", "2026-11-01")
+      .option("--advertisers <n>", "advertisers", integerOption(1, 1000), 3)
+      .option("--campaigns <n>", "campaigns per advertiser", integerOption(1, 10_000), 3)
+      .option("--ads <n>", "ads per campaign", integerOption(1, 10_000), 3)
+      .option("--keywords <n>", "keywords per ad", integerOption(0, 100), 2)
+      .option("--activity <share>", "share of hours that carry data, 0..1", fractionOption, 0.7)
+      .option("--ndjson <file>", "write the data as NDJSON (- for stdout) instead of into the database"),
+    ctx,
+  ).action(async (options) => (await import("./run")).runDemo(ctx, options));
+
+  const key = serve.command("key").description("issue, rotate, revoke and list API keys");
+  dbOption(
+    key
+      .command("issue")
+      .description("issue a key for an advertiser; prints it once, on stdout")
+      .requiredOption("--advertiser <name>", "the advertiser the key reads")
+      .option("--ip <address,...>", "whitelisted IPv4/IPv6 address or CIDR range (repeatable)", collect)
+      .option("--expires <date-time>", "expiry, ISO 8601 (a date means its end)")
+      .option("--expires-in <days>", "expiry in whole days from now", integerOption(1, 36_500)),
+    ctx,
+  ).action(async (options) => (await import("./run")).runKeyIssue(ctx, options));
+  dbOption(
+    key
+      .command("rotate")
+      .description("replace a key: same advertiser and whitelist; the old key stops now")
+      .argument("<id>", "key id", integerOption(1)),
+    ctx,
+  ).action(async (id: number, options) => (await import("./run")).runKeyRotate(ctx, id, options));
+  dbOption(key.command("revoke").description("revoke a key").argument("<id>", "key id", integerOption(1)), ctx).action(
+    async (id: number, options) => (await import("./run")).runKeyRevoke(ctx, id, options),
+  );
+  dbOption(
+    key
+      .command("list")
+      .description("list keys (never the keys themselves)")
+      .option("--json", "JSON lines instead of a table"),
+    ctx,
+  ).action(async (options) => (await import("./run")).runKeyList(ctx, options));
+
+  const ip = serve.command("ip").description("add or remove whitelisted IP addresses of a key");
+  dbOption(
+    ip
+      .command("add")
+      .description("whitelist addresses for a key")
+      .argument("<id>", "key id", integerOption(1))
+      .argument("<addresses...>"),
+    ctx,
+  ).action(async (id: number, addresses: string[], options) =>
+    (await import("./run")).runIp(ctx, "add", id, addresses, options),
+  );
+  dbOption(
+    ip
+      .command("remove")
+      .description("remove whitelisted addresses of a key")
+      .argument("<id>", "key id", integerOption(1))
+      .argument("<addresses...>"),
+    ctx,
+  ).action(async (id: number, addresses: string[], options) =>
+    (await import("./run")).runIp(ctx, "remove", id, addresses, options),
+  );
 }

@@ -1,0 +1,29 @@
+/** Option parsers for commander: a bad value is a usage error naming the flag's rule. */
+import { InvalidArgumentError } from "commander";
+
+export function integerOption(min: number, max = Number.MAX_SAFE_INTEGER) {
+  return (text: string): number => {
+    if (!/^-?\d+$/.test(text.trim())) throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}.`);
+    const value = Number(text);
+    if (value < min || value > max) throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}.`);
+    return value;
+  };
+}
+
+export function fractionOption(text: string): number {
+  const value = Number(text);
+  if (text.trim() === "" || !Number.isFinite(value) || value < 0 || value > 1) {
+    throw new InvalidArgumentError("expected a number from 0 to 1.");
+  }
+  return value;
+}
+
+export function collect(value: string, previous: string[] | undefined): string[] {
+  return [
+    ...(previous ?? []),
+    ...value
+      .split(",")
+      .map((v) => v.trim())
+      .filter((v) => v !== ""),
+  ];
+}

@@ -1,0 +1,122 @@
+/**
+ * A deterministic demo data set: the same seed and options give the same facts, byte for byte.
+ * Several advertisers with campaigns, ads and keywords whose names hold commas, quotes and non-ASCII,
+ * hourly data with a daily rhythm, bot clicks, and hours without data.
+ */
+import type { LoadLine } from "./load-format";
+
+export interface DemoOptions {
+  seed: number;
+  /** Days of hourly data, ending just before `end`. */
+  days: number;
+  /** Epoch seconds, midnight UTC: the first hour after the data. */
+  end: number;
+  advertisers: number;
+  campaignsPerAdvertiser: number;
+  adsPerCampaign: number;
+  keywordsPerAd: number;
+  /** Share of hours of an ad that carry data, 0..1. */
+  activity: number;
+}
+
+export const DEMO_DEFAULTS: DemoOptions = {
+  seed: 42,
+  days: 35,
+  end: Date.UTC(2026, 10, 1) / 1000,
+  advertisers: 3,
+  campaignsPerAdvertiser: 3,
+  adsPerCampaign: 3,
+  keywordsPerAd: 2,
+  activity: 0.7,
+};
+
+const ADVERTISERS = ["Acme Outdoor", "Globex, Inc.", 'Café "Zürich" GmbH', "東京メディア", "Søren & Co"];
+const CAMPAIGNS = [
+  "Spring, 2026",
+  'Summer "Sale"',
+  "Été 🌞",
+  "Rückkehr",
+  "Black Friday",
+  "日本語キャンペーン",
+  "Back to school\nLine two",
+  "Évergreen",
+];
+const ADS = ["Banner A", "Banner B, wide", 'Video "15s"', "Texte écrit", "Carousel"];
+const KEYWORDS = ["running shoes", "trail, running", '"best" boots', "chaussures", "ランニング", "hiking poles"];
+
+/** mulberry32: small, fast, and the same everywhere. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+function pick<T>(list: readonly T[], index: number): T {
+  return list[index % list.length] as T;
+}
+
+/** Hourly traffic shape: quiet at night, busy in the evening (UTC). */
+const DAILY_RHYTHM = [
+  0.2, 0.15, 0.1, 0.1, 0.1, 0.15, 0.3, 0.5, 0.7, 0.8, 0.85, 0.9, 1, 0.95, 0.9, 0.9, 0.95, 1, 1.1, 1.2, 1.1, 0.9, 0.6,
+  0.35,
+];
+
+export function* demoFacts(options: DemoOptions): Generator<LoadLine> {
+  const rand = random(options.seed);
+  const start = options.end - options.days * 86_400;
+  let campaignId = 0;
+  let adId = 1000;
+  let keywordId = 100_000;
+  for (let a = 0; a < options.advertisers; a += 1) {
+    const advertiser = a < ADVERTISERS.length ? pick(ADVERTISERS, a) : `Advertiser ${a + 1}`;
+    for (let c = 0; c < options.campaignsPerAdvertiser; c += 1) {
+      campaignId += 1;
+      const campaign = pick(CAMPAIGNS, campaignId - 1 + a);
+      for (let d = 0; d < options.adsPerCampaign; d += 1) {
+        adId += 1;
+        const ad = pick(ADS, adId + c);
+        const entities = { advertiser, campaignId, campaign, adId, ad };
+        const reach = 50 + Math.floor(rand() * 400);
+        const ctr = 0.01 + rand() * 0.04;
+        const cpmMicros = 500_000 + Math.floor(rand() * 4_000_000);
+        const keywords = Array.from({ length: options.keywordsPerAd }, () => {
+          keywordId += 1;
+          return { keywordId, keyword: pick(KEYWORDS, keywordId + adId) };
+        });
+        for (let hour = start; hour < options.end; hour += 3600) {
+          if (rand() >= options.activity) continue;
+          const rhythm = DAILY_RHYTHM[(hour / 3600) % 24] as number;
+          const views = Math.floor(reach * rhythm * (0.5 + rand()));
+          const clicks = Math.floor(views * ctr * (0.5 + rand()));
+          const botClicks = Math.floor(clicks * rand() * 0.2);
+          const conversions = Math.floor((clicks - botClicks) * rand() * 0.15);
+          const spendingMicros = Math.round((views * cpmMicros) / 1000);
+          yield { kind: "ad", fact: { ...entities, hour, views, clicks, botClicks, conversions, spendingMicros } };
+          for (const k of keywords) {
+            if (rand() >= 0.6) continue;
+            const kViews = Math.floor(views * rand() * 0.5);
+            const kClicks = Math.floor(kViews * ctr * (0.5 + rand()));
+            const kBot = Math.floor(kClicks * rand() * 0.2);
+            yield {
+              kind: "keyword",
+              fact: {
+                ...entities,
+                ...k,
+                hour,
+                views: kViews,
+                clicks: kClicks,
+                botClicks: kBot,
+                spendingMicros: Math.round((kViews * cpmMicros) / 1000),
+              },
+            };
+          }
+        }
+      }
+    }
+  }
+}

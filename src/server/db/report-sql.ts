@@ -1,0 +1,159 @@
+/**
+ * The SQL of a report. Full days in the range come from day rollups and the partial days at its edges from
+ * hourly rows, so a 90-day report reads about 90 rows per entity whatever the range's hours. Buckets are
+ * computed in SQL and the result comes sorted as the contract orders rows: entity id, then bucket.
+ */
+import type { Granularity, ReportQuery } from "../../contract";
+
+const HOUR = 3600;
+const DAY = 86_400;
+
+type Level = "campaign" | "ad" | "keyword";
+
+interface Tables {
+  hours: string;
+  days: string;
+  id: string;
+  /** Valid clicks in the hourly table; rollups store them ready. */
+  hourClicks: string;
+  conversions: string;
+}
+
+const TABLES: Record<Level, Tables> = {
+  campaign: {
+    hours: "campaign_hours",
+    days: "campaign_days",
+    id: "campaign_id",
+    hourClicks: "f.clicks",
+    conversions: "f.conversions",
+  },
+  ad: {
+    hours: "ad_hours",
+    days: "ad_days",
+    id: "ad_id",
+    hourClicks: "f.clicks - f.bot_clicks",
+    conversions: "f.conversions",
+  },
+  keyword: {
+    hours: "keyword_hours",
+    days: "keyword_days",
+    id: "keyword_id",
+    hourClicks: "f.clicks - f.bot_clicks",
+    conversions: "0",
+  },
+};
+
+/** Which entities of the advertiser the facts come from: joins, and the id the fact table is keyed by. */
+const SCOPE: Record<Level, { from: string; factKey: string }> = {
+  campaign: { from: "campaigns c", factKey: "c.id" },
+  ad: { from: "campaigns c JOIN ads a ON a.campaign_id = c.id", factKey: "a.id" },
+  keyword: {
+    from: "campaigns c JOIN ads a ON a.campaign_id = c.id JOIN keywords k ON k.ad_id = a.id",
+    factKey: "k.id",
+  },
+};
+
+/** The id rows are grouped by: the requested entity's, which may be coarser than the facts' level. */
+const ENTITY_ID: Record<Level, string> = { campaign: "c.id", ad: "a.id", keyword: "k.id" };
+
+const BUCKET: Record<Granularity, string> = {
+  hour: "t",
+  day: "t - t % 86400",
+  week: "(t - t % 86400) - ((t / 86400 + 3) % 7) * 86400",
+  month: "unixepoch(t, 'unixepoch', 'start of month')",
+};
+
+const NAMES: Record<Level, { join: string; columns: string }> = {
+  campaign: { join: "JOIN campaigns n ON n.id = g.eid", columns: "n.name AS name" },
+  ad: { join: "JOIN ads n ON n.id = g.eid", columns: "n.name AS name, n.campaign_id AS campaign_id" },
+  keyword: { join: "JOIN keywords n ON n.id = g.eid", columns: "n.name AS name" },
+};
+
+export interface SqlPlan {
+  sql: string;
+  params: Record<string, number>;
+}
+
+export interface TimeSegments {
+  /** [first, last] epoch seconds of hourly rows to read, inclusive; may be several. */
+  hourly: Array<[number, number]>;
+  /** [first, last] midnights of whole days to read from rollups, inclusive, or undefined. */
+  daily: [number, number] | undefined;
+}
+
+/** Splits the hours h with from <= h <= to into whole days and hourly edges. */
+export function timeSegments(query: ReportQuery, hourlyOnly: boolean): TimeSegments | undefined {
+  const fromSec = query.from.nano > 0 ? query.from.sec + 1 : query.from.sec;
+  const firstHour = Math.ceil(fromSec / HOUR) * HOUR;
+  const lastHour = Math.floor(query.to.sec / HOUR) * HOUR;
+  if (firstHour > lastHour) return undefined;
+  const firstDay = Math.ceil(firstHour / DAY) * DAY;
+  const lastDay = Math.floor((lastHour - 23 * HOUR) / DAY) * DAY;
+  if (hourlyOnly || firstDay > lastDay) return { hourly: [[firstHour, lastHour]], daily: undefined };
+  const hourly: Array<[number, number]> = [];
+  if (firstHour < firstDay) hourly.push([firstHour, firstDay - HOUR]);
+  if (lastDay + DAY <= lastHour) hourly.push([lastDay + DAY, lastHour]);
+  return { hourly, daily: [firstDay, lastDay] };
+}
+
+export function levelOf(query: ReportQuery): Level {
+  if (query.entity === "keyword") return "keyword";
+  if (query.entity === "ad" || query.adId !== undefined) return "ad";
+  return "campaign";
+}
+
+/**
+ * The statement for a report, or undefined when the range holds no whole hour. Parameters: `adv`, and
+ * `campaign` / `ad` when the query filters on them.
+ */
+export function reportSql(query: ReportQuery, advertiserId: number): SqlPlan | undefined {
+  const level = levelOf(query);
+  const segments = timeSegments(query, query.byDate && query.granularity === "hour");
+  const params: Record<string, number> = { adv: advertiserId };
+  const filters = ["c.advertiser_id = @adv"];
+  if (query.campaignId !== undefined) {
+    filters.push("c.id = @campaign");
+    params.campaign = query.campaignId;
+  }
+  if (query.adId !== undefined) {
+    filters.push("a.id = @ad");
+    params.ad = query.adId;
+  }
+  const t = TABLES[level];
+  const scope = SCOPE[level];
+  const parts: string[] = [];
+  const addPart = (table: string, column: string, clicks: string, lo: number, hi: number) => {
+    const n = parts.length;
+    params[`lo${n}`] = lo;
+    params[`hi${n}`] = hi;
+    parts.push(
+      `SELECT ${query.entity ? ENTITY_ID[query.entity] : "0"} AS eid, f.${column} AS t, f.views AS views, ${clicks} AS clicks, ${t.conversions} AS conversions, f.spending_micros AS spending
+       FROM ${scope.from} JOIN ${table} f ON f.${t.id} = ${scope.factKey} AND f.${column} BETWEEN @lo${n} AND @hi${n}
+       WHERE ${filters.join(" AND ")}`,
+    );
+  };
+  if (segments?.daily) addPart(t.days, "day", "f.clicks", segments.daily[0], segments.daily[1]);
+  for (const [lo, hi] of segments?.hourly ?? []) addPart(t.hours, "hour", t.hourClicks, lo, hi);
+
+  const sums =
+    "coalesce(sum(views), 0) AS views, coalesce(sum(clicks), 0) AS clicks, coalesce(sum(conversions), 0) AS conversions, coalesce(sum(spending), 0) AS spending";
+  if (!query.entity && !query.byDate) {
+    // The grand total: always exactly one row, zeros when there is nothing.
+    const source =
+      parts.length > 0
+        ? parts.join(" UNION ALL ")
+        : "SELECT 0 AS views, 0 AS clicks, 0 AS conversions, 0 AS spending WHERE 0";
+    return { sql: `SELECT ${sums} FROM (${source})`, params };
+  }
+  if (parts.length === 0) return undefined;
+  const source = parts.join(" UNION ALL ");
+  const bucket = query.byDate ? BUCKET[query.granularity] : "0";
+  const groupBy = [query.entity ? "eid" : undefined, query.byDate ? "bucket" : undefined].filter(Boolean).join(", ");
+  const grouped = `SELECT ${query.entity ? "eid" : "0 AS eid"}, ${bucket} AS bucket, ${sums} FROM (${source}) GROUP BY ${groupBy}`;
+  if (!query.entity) return { sql: `${grouped} ORDER BY bucket`, params };
+  const names = NAMES[query.entity];
+  return {
+    sql: `SELECT g.*, ${names.columns} FROM (${grouped}) g ${names.join} ORDER BY g.eid, g.bucket`,
+    params,
+  };
+}

@@ -1,0 +1,223 @@
+/**
+ * Writes entities and hourly facts, and keeps the rollups true. Facts are upserts keyed by (ad, hour) or
+ * (keyword, hour), so writing the same hour twice replaces it. The (entity, day) pairs a write touches are
+ * kept in a temporary table, not in memory, so a load of any size uses the same memory; `finish()`
+ * recomputes the rollups of just those days.
+ */
+import type { Db } from "./schema";
+
+export interface Entities {
+  advertiser: string;
+  campaignId: number;
+  campaign: string;
+  adId: number;
+  ad: string;
+}
+
+export interface AdFact extends Entities {
+  hour: number;
+  views: number;
+  clicks: number;
+  botClicks: number;
+  conversions: number;
+  spendingMicros: number;
+}
+
+export interface KeywordFact extends Entities {
+  keywordId: number;
+  keyword: string;
+  hour: number;
+  views: number;
+  clicks: number;
+  botClicks: number;
+  spendingMicros: number;
+}
+
+/** A fact that contradicts what the database already says (an ad moving to another advertiser, say). */
+export class ConflictError extends Error {
+  override readonly name = "ConflictError";
+}
+
+interface Owner {
+  parent: number;
+  name: string;
+}
+
+export class FactWriter {
+  private readonly advertisers = new Map<string, number>();
+  private readonly campaigns = new Map<number, Owner>();
+  private readonly ads = new Map<number, Owner>();
+  private readonly keywords = new Map<number, Owner>();
+  private readonly stmt;
+
+  constructor(private readonly db: Db) {
+    db.exec(`
+      CREATE TEMP TABLE IF NOT EXISTS touched_ad_days (ad_id INTEGER NOT NULL, day INTEGER NOT NULL, PRIMARY KEY (ad_id, day)) WITHOUT ROWID;
+      CREATE TEMP TABLE IF NOT EXISTS touched_keyword_days (keyword_id INTEGER NOT NULL, day INTEGER NOT NULL, PRIMARY KEY (keyword_id, day)) WITHOUT ROWID;
+      CREATE TEMP TABLE IF NOT EXISTS touched_campaign_days (campaign_id INTEGER NOT NULL, day INTEGER NOT NULL, PRIMARY KEY (campaign_id, day)) WITHOUT ROWID;
+    `);
+    this.stmt = {
+      findAdvertiser: db.prepare<[string], { id: number }>("SELECT id FROM advertisers WHERE name = ?"),
+      addAdvertiser: db.prepare<[string]>("INSERT INTO advertisers (name) VALUES (?)"),
+      findCampaign: db.prepare<[number], { parent: number; name: string }>(
+        "SELECT advertiser_id AS parent, name FROM campaigns WHERE id = ?",
+      ),
+      addCampaign: db.prepare<[number, number, string]>(
+        "INSERT INTO campaigns (id, advertiser_id, name) VALUES (?, ?, ?)",
+      ),
+      renameCampaign: db.prepare<[string, number]>("UPDATE campaigns SET name = ? WHERE id = ?"),
+      findAd: db.prepare<[number], { parent: number; name: string }>(
+        "SELECT campaign_id AS parent, name FROM ads WHERE id = ?",
+      ),
+      addAd: db.prepare<[number, number, string]>("INSERT INTO ads (id, campaign_id, name) VALUES (?, ?, ?)"),
+      renameAd: db.prepare<[string, number]>("UPDATE ads SET name = ? WHERE id = ?"),
+      findKeyword: db.prepare<[number], { parent: number; name: string }>(
+        "SELECT ad_id AS parent, name FROM keywords WHERE id = ?",
+      ),
+      addKeyword: db.prepare<[number, number, string]>("INSERT INTO keywords (id, ad_id, name) VALUES (?, ?, ?)"),
+      renameKeyword: db.prepare<[string, number]>("UPDATE keywords SET name = ? WHERE id = ?"),
+      putAdHour: db.prepare(
+        `INSERT INTO ad_hours (ad_id, hour, views, clicks, bot_clicks, conversions, spending_micros)
+         VALUES (@adId, @hour, @views, @clicks, @botClicks, @conversions, @spendingMicros)
+         ON CONFLICT (ad_id, hour) DO UPDATE SET views = excluded.views, clicks = excluded.clicks,
+           bot_clicks = excluded.bot_clicks, conversions = excluded.conversions, spending_micros = excluded.spending_micros`,
+      ),
+      putKeywordHour: db.prepare(
+        `INSERT INTO keyword_hours (keyword_id, hour, views, clicks, bot_clicks, spending_micros)
+         VALUES (@keywordId, @hour, @views, @clicks, @botClicks, @spendingMicros)
+         ON CONFLICT (keyword_id, hour) DO UPDATE SET views = excluded.views, clicks = excluded.clicks,
+           bot_clicks = excluded.bot_clicks, spending_micros = excluded.spending_micros`,
+      ),
+      touchAdDay: db.prepare<[number, number]>("INSERT OR IGNORE INTO touched_ad_days (ad_id, day) VALUES (?, ?)"),
+      touchKeywordDay: db.prepare<[number, number]>(
+        "INSERT OR IGNORE INTO touched_keyword_days (keyword_id, day) VALUES (?, ?)",
+      ),
+    };
+  }
+
+  writeAdHour(fact: AdFact): void {
+    this.entities(fact);
+    this.stmt.putAdHour.run(fact);
+    this.stmt.touchAdDay.run(fact.adId, dayOf(fact.hour));
+  }
+
+  writeKeywordHour(fact: KeywordFact): void {
+    this.entities(fact);
+    this.owned(
+      this.keywords,
+      "keyword",
+      fact.keywordId,
+      fact.adId,
+      fact.keyword,
+      "ad",
+      this.stmt.findKeyword,
+      () => this.stmt.addKeyword.run(fact.keywordId, fact.adId, fact.keyword),
+      this.stmt.renameKeyword,
+    );
+    this.stmt.putKeywordHour.run(fact);
+    this.stmt.touchKeywordDay.run(fact.keywordId, dayOf(fact.hour));
+  }
+
+  /** Recomputes the rollups of every day written since the last call. */
+  finish(): void {
+    this.db.exec(`
+      DELETE FROM ad_days WHERE (ad_id, day) IN (SELECT ad_id, day FROM touched_ad_days);
+      INSERT INTO ad_days (ad_id, day, views, clicks, conversions, spending_micros)
+        SELECT t.ad_id, t.day, sum(h.views), sum(h.clicks - h.bot_clicks), sum(h.conversions), sum(h.spending_micros)
+        FROM touched_ad_days t JOIN ad_hours h ON h.ad_id = t.ad_id AND h.hour >= t.day AND h.hour < t.day + 86400
+        GROUP BY t.ad_id, t.day;
+
+      INSERT OR IGNORE INTO touched_campaign_days (campaign_id, day)
+        SELECT a.campaign_id, t.day FROM touched_ad_days t JOIN ads a ON a.id = t.ad_id;
+      DELETE FROM campaign_days WHERE (campaign_id, day) IN (SELECT campaign_id, day FROM touched_campaign_days);
+      INSERT INTO campaign_days (campaign_id, day, views, clicks, conversions, spending_micros)
+        SELECT t.campaign_id, t.day, sum(d.views), sum(d.clicks), sum(d.conversions), sum(d.spending_micros)
+        FROM touched_campaign_days t JOIN ads a ON a.campaign_id = t.campaign_id JOIN ad_days d ON d.ad_id = a.id AND d.day = t.day
+        GROUP BY t.campaign_id, t.day;
+      DELETE FROM campaign_hours WHERE (campaign_id, hour) IN (
+        SELECT h.campaign_id, h.hour FROM touched_campaign_days t
+        JOIN campaign_hours h ON h.campaign_id = t.campaign_id AND h.hour >= t.day AND h.hour < t.day + 86400);
+      INSERT INTO campaign_hours (campaign_id, hour, views, clicks, conversions, spending_micros)
+        SELECT t.campaign_id, h.hour, sum(h.views), sum(h.clicks - h.bot_clicks), sum(h.conversions), sum(h.spending_micros)
+        FROM touched_campaign_days t JOIN ads a ON a.campaign_id = t.campaign_id
+          JOIN ad_hours h ON h.ad_id = a.id AND h.hour >= t.day AND h.hour < t.day + 86400
+        GROUP BY t.campaign_id, h.hour;
+
+      DELETE FROM keyword_days WHERE (keyword_id, day) IN (SELECT keyword_id, day FROM touched_keyword_days);
+      INSERT INTO keyword_days (keyword_id, day, views, clicks, spending_micros)
+        SELECT t.keyword_id, t.day, sum(h.views), sum(h.clicks - h.bot_clicks), sum(h.spending_micros)
+        FROM touched_keyword_days t JOIN keyword_hours h ON h.keyword_id = t.keyword_id AND h.hour >= t.day AND h.hour < t.day + 86400
+        GROUP BY t.keyword_id, t.day;
+
+      DELETE FROM touched_ad_days;
+      DELETE FROM touched_campaign_days;
+      DELETE FROM touched_keyword_days;
+    `);
+  }
+
+  private entities(e: Entities): void {
+    let advertiserId = this.advertisers.get(e.advertiser);
+    if (advertiserId === undefined) {
+      advertiserId = this.stmt.findAdvertiser.get(e.advertiser)?.id;
+      if (advertiserId === undefined) advertiserId = Number(this.stmt.addAdvertiser.run(e.advertiser).lastInsertRowid);
+      this.advertisers.set(e.advertiser, advertiserId);
+    }
+    const advertiser = advertiserId;
+    this.owned(
+      this.campaigns,
+      "campaign",
+      e.campaignId,
+      advertiser,
+      e.campaign,
+      "advertiser",
+      this.stmt.findCampaign,
+      () => this.stmt.addCampaign.run(e.campaignId, advertiser, e.campaign),
+      this.stmt.renameCampaign,
+    );
+    this.owned(
+      this.ads,
+      "ad",
+      e.adId,
+      e.campaignId,
+      e.ad,
+      "campaign",
+      this.stmt.findAd,
+      () => this.stmt.addAd.run(e.adId, e.campaignId, e.ad),
+      this.stmt.renameAd,
+    );
+  }
+
+  /** Makes sure entity `id` exists under `parent`, refusing to move it to another parent; a new name renames it. */
+  private owned(
+    cache: Map<number, Owner>,
+    kind: string,
+    id: number,
+    parent: number,
+    name: string,
+    parentKind: string,
+    find: { get(id: number): Owner | undefined },
+    insert: () => unknown,
+    rename: { run(name: string, id: number): unknown },
+  ): void {
+    let known = cache.get(id);
+    if (known === undefined) {
+      known = find.get(id);
+      if (known === undefined) {
+        insert();
+        known = { parent, name };
+      }
+      cache.set(id, known);
+    }
+    if (known.parent !== parent) {
+      throw new ConflictError(`${kind} ${id} already belongs to another ${parentKind}`);
+    }
+    if (known.name !== name) {
+      rename.run(name, id);
+      known.name = name;
+    }
+  }
+}
+
+function dayOf(hour: number): number {
+  return hour - (hour % 86_400);
+}

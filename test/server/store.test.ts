@@ -1,0 +1,138 @@
+/** The operator side: loading NDJSON (idempotent, all or nothing, errors by line) and read-only serving. */
+import { createHash } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadNdjsonFile, openForWriting, startServer } from "../../src/server";
+import { httpGet } from "../helpers/http";
+import { demoNdjson } from "../helpers/serve";
+import { tempDir } from "../helpers/temp";
+
+const dir = tempDir();
+const LINE = {
+  advertiser: "Acme",
+  campaign_id: 1,
+  campaign: "Spring",
+  ad_id: 10,
+  ad: "Banner A",
+  hour: "2026-11-01T13:00:00Z",
+  views: 120,
+  clicks: 7,
+  bot_clicks: 1,
+  spending: 3.25,
+  conversions: 1,
+};
+const KEYWORD_LINE = { ...LINE, keyword_id: 100, keyword: "running shoes", conversions: undefined };
+
+function ndjson(name: string, lines: unknown[]): string {
+  const path = join(dir, name);
+  writeFileSync(path, `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
+  return path;
+}
+
+function counts(dbPath: string) {
+  const db = openForWriting(dbPath, { create: false });
+  try {
+    const one = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
+    return {
+      adHours: one("SELECT count(*) AS n FROM ad_hours"),
+      keywordHours: one("SELECT count(*) AS n FROM keyword_hours"),
+      views: one("SELECT coalesce(sum(views), 0) AS n FROM campaign_days"),
+      keywordViews: one("SELECT coalesce(sum(views), 0) AS n FROM keyword_days"),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+async function load(dbPath: string, file: string) {
+  const db = openForWriting(dbPath, { create: true });
+  try {
+    return await loadNdjsonFile(db, file);
+  } finally {
+    db.close();
+  }
+}
+
+describe("serve load", () => {
+  it("loads the example line of the contract, and loading it again changes nothing", async () => {
+    const dbPath = join(dir, "idempotent.db");
+    const file = ndjson("one.ndjson", [LINE, KEYWORD_LINE]);
+    await load(dbPath, file);
+    const first = counts(dbPath);
+    expect(first).toEqual({ adHours: 1, keywordHours: 1, views: 120, keywordViews: 120 });
+    await load(dbPath, file);
+    expect(counts(dbPath)).toEqual(first);
+  });
+
+  it("replaces an hour loaded again with new values, rollups included", async () => {
+    const dbPath = join(dir, "replace.db");
+    await load(dbPath, ndjson("a.ndjson", [LINE]));
+    await load(dbPath, ndjson("b.ndjson", [{ ...LINE, views: 5 }]));
+    expect(counts(dbPath).views).toBe(5);
+  });
+
+  it.each([
+    [{ ...LINE, views: -1 }, "views"],
+    [{ ...LINE, views: 1.5 }, "views"],
+    [{ ...LINE, hour: "2026-11-01T13:30:00Z" }, "hour"],
+    [{ ...LINE, hour: "yesterday" }, "hour"],
+    [{ ...LINE, spending: 1.0000001 }, "spending"],
+    [{ ...LINE, bot_clicks: 8 }, "bot_clicks"],
+    [{ ...LINE, view: 3 }, 'unknown field "view"'],
+    [{ ...KEYWORD_LINE, conversions: 1 }, "keyword lines carry no conversions"],
+    [{ ...LINE, advertiser: "" }, "advertiser"],
+    [{ ...LINE, ad_id: 0 }, "ad_id"],
+  ])("refuses a bad line by number and loads nothing of the file: %j", async (bad, mention) => {
+    const dbPath = join(dir, `bad-${Math.random()}.db`);
+    const file = ndjson("bad.ndjson", [LINE, { ...LINE, hour: "2026-11-01T14:00:00Z" }, bad]);
+    await expect(load(dbPath, file)).rejects.toThrow(
+      new RegExp(`bad\\.ndjson:3: .*${mention.replace(/[.*+?^${}()|[\]\\"]/g, "\\$&")}`),
+    );
+    expect(counts(dbPath).adHours).toBe(0);
+  });
+
+  it("refuses a line that is not JSON, naming it", async () => {
+    const path = join(dir, "broken.ndjson");
+    writeFileSync(path, `${JSON.stringify(LINE)}\n{"advertiser":\n`);
+    await expect(load(join(dir, "broken.db"), path)).rejects.toThrow("broken.ndjson:2: not a JSON value");
+  });
+
+  it("refuses to move an ad to another campaign's advertiser", async () => {
+    const dbPath = join(dir, "conflict.db");
+    await load(dbPath, ndjson("c1.ndjson", [LINE]));
+    const moved = { ...LINE, advertiser: "Other", campaign_id: 2, hour: "2026-11-01T15:00:00Z" };
+    await expect(load(dbPath, ndjson("c2.ndjson", [moved]))).rejects.toThrow(
+      "c2.ndjson:1: ad 10 already belongs to another campaign",
+    );
+    await expect(load(dbPath, ndjson("c3.ndjson", [{ ...LINE, advertiser: "Other" }]))).rejects.toThrow(
+      "campaign 1 already belongs to another advertiser",
+    );
+  });
+
+  it("skips blank lines and a byte-order mark", async () => {
+    const path = join(dir, "bom.ndjson");
+    writeFileSync(
+      path,
+      `\uFEFF${JSON.stringify(LINE)}\r\n\r\n${JSON.stringify({ ...LINE, hour: "2026-11-01T14:00:00Z" })}\r\n`,
+    );
+    const result = await load(join(dir, "bom.db"), path);
+    expect(result.adHours).toBe(2);
+  });
+});
+
+describe("serve never writes the database", () => {
+  it("leaves the file's bytes unchanged after serving requests", async () => {
+    const dbPath = join(dir, "readonly.db");
+    await load(dbPath, demoNdjson(dir).path);
+    const hash = () => createHash("sha256").update(readFileSync(dbPath)).digest("hex");
+    const before = hash();
+    const server = await startServer({ dbPath, host: "127.0.0.1", port: 0, trustProxy: [], cacheRows: 1000 });
+    await httpGet(`${server.url}/v1/report?from=2026-10-01&to=2026-10-31&metrics=views`);
+    await httpGet(`${server.url}/v1/report?from=2026-10-01&to=2026-10-31&metrics=views`, {
+      key: `adr_${"a".repeat(43)}`,
+    });
+    await server.close();
+    expect(hash()).toBe(before);
+  });
+});
