@@ -1,8 +1,10 @@
 /** `npm run bench [name...]`: runs the named benchmarks, or all of them. Figures are ratios within one run. */
+import { benchServe } from "./serve";
 import { benchStartup } from "./startup";
 
 const benchmarks: Record<string, () => void | Promise<void>> = {
   startup: () => benchStartup(),
+  serve: () => benchServe(),
 };
 
 const wanted = process.argv.slice(2);

@@ -1,6 +1,6 @@
 /** The read side `serve` answers from: keys, ownership and reports, over a read-only connection. */
 import type { ReportQuery } from "../../contract";
-import { ReportCache } from "../report/cache";
+import { BoundedCache } from "../report/cache";
 import { rowJson, type SqlRow } from "../report/rows";
 import { Whitelist } from "./ip";
 import { reportSql, timeSegments } from "./report-sql";
@@ -13,19 +13,32 @@ export interface StoredKey {
   revokedAt: number | null;
 }
 
+/**
+ * How long a look at the database's data version is trusted. Every statement outside a transaction costs
+ * file-lock system calls, so keys, whitelists and reports are served from memory and the version is looked
+ * at most this often: a key revoked or data loaded while serving takes effect within this time.
+ */
+const FRESHNESS_MS = 250;
+
 export class ReportStore {
   private readonly statements = new Map<string, ReturnType<Db["prepare"]>>();
+  private readonly keys = new Map<string, StoredKey>();
   private readonly whitelists = new Map<number, Whitelist>();
-  private readonly cache: ReportCache;
-  private whitelistVersion: number | undefined;
+  /** Computed reports, so the pages of one report cost one aggregation. */
+  private readonly reports: BoundedCache<string[]>;
+  /** Whole response bodies by advertiser and query string, for clients asking the same again. */
+  private readonly pages = new BoundedCache<string>(8 * 1024 * 1024, (body) => body.length);
+  private version: number | undefined;
+  private checkedAt = Number.NEGATIVE_INFINITY;
   private readonly stmt;
 
   constructor(
     private readonly db: Db,
     options: { cacheRows: number },
   ) {
-    this.cache = new ReportCache(options.cacheRows);
+    this.reports = new BoundedCache(options.cacheRows, (rows) => rows.length);
     this.stmt = {
+      dataVersion: db.prepare("PRAGMA data_version").pluck(),
       key: db.prepare<[string], StoredKey>(
         "SELECT id, advertiser_id AS advertiserId, expires_at AS expiresAt, revoked_at AS revokedAt FROM api_keys WHERE hash = ?",
       ),
@@ -39,20 +52,32 @@ export class ReportStore {
     };
   }
 
-  private dataVersion(): number {
-    return this.db.pragma("data_version", { simple: true }) as number;
+  /** Forgets everything read from the database when another connection has changed it. */
+  private refresh(): void {
+    const now = performance.now();
+    if (now - this.checkedAt < FRESHNESS_MS) return;
+    this.checkedAt = now;
+    const version = this.stmt.dataVersion.get() as number;
+    if (version === this.version) return;
+    this.version = version;
+    this.keys.clear();
+    this.whitelists.clear();
+    this.reports.clear();
+    this.pages.clear();
   }
 
   findKey(hash: string): StoredKey | undefined {
-    return this.stmt.key.get(hash);
+    this.refresh();
+    let key = this.keys.get(hash);
+    if (!key) {
+      key = this.stmt.key.get(hash);
+      if (key) this.keys.set(hash, key);
+    }
+    return key;
   }
 
   whitelist(keyId: number): Whitelist {
-    const version = this.dataVersion();
-    if (version !== this.whitelistVersion) {
-      this.whitelists.clear();
-      this.whitelistVersion = version;
-    }
+    this.refresh();
     let list = this.whitelists.get(keyId);
     if (!list) {
       list = new Whitelist(this.stmt.ips.all(keyId).map((r) => r.ip));
@@ -71,7 +96,7 @@ export class ReportStore {
 
   /** Every row of the report, as JSON, in the contract's order. */
   reportRows(query: ReportQuery, advertiserId: number): string[] {
-    this.cache.sync(this.dataVersion());
+    this.refresh();
     const segments = timeSegments(query, false);
     const key = JSON.stringify([
       advertiserId,
@@ -83,11 +108,21 @@ export class ReportStore {
       query.adId,
       query.metrics,
     ]);
-    const cached = this.cache.get(key);
+    const cached = this.reports.get(key);
     if (cached) return cached;
     const rows = this.compute(query, advertiserId);
-    this.cache.set(key, rows);
+    this.reports.set(key, rows);
     return rows;
+  }
+
+  /** A response body given before to this advertiser for this exact query string, while the data is unchanged. */
+  cachedPage(advertiserId: number, queryString: string): string | undefined {
+    this.refresh();
+    return this.pages.get(`${advertiserId}?${queryString}`);
+  }
+
+  rememberPage(advertiserId: number, queryString: string, body: string): void {
+    this.pages.set(`${advertiserId}?${queryString}`, body);
   }
 
   private compute(query: ReportQuery, advertiserId: number): string[] {

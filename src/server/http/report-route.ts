@@ -5,15 +5,20 @@ import type { ReportStore } from "../db/store";
 import { rowJson } from "../report/rows";
 import { sendError } from "./errors";
 
+const JSON_TYPE = "application/json; charset=utf-8";
 const ZERO_ROW = { eid: 0, bucket: 0, views: 0, clicks: 0, conversions: 0, spending: 0 };
 
 export function reportHandler(store: ReportStore) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const queryStart = request.url.indexOf("?");
-    const parsed = parseReportQuery(new URLSearchParams(queryStart < 0 ? "" : request.url.slice(queryStart + 1)));
+    const queryString = queryStart < 0 ? "" : request.url.slice(queryStart + 1);
+    const advertiserId = request.advertiserId;
+    const cached = store.cachedPage(advertiserId, queryString);
+    if (cached !== undefined) return reply.type(JSON_TYPE).send(cached);
+
+    const parsed = parseReportQuery(new URLSearchParams(queryString));
     if (!parsed.ok) return sendError(reply, parsed.error.code, parsed.error.message, parsed.error.param);
     const query = parsed.query;
-    const advertiserId = request.advertiserId;
 
     if (query.campaignId !== undefined && store.campaignAdvertiser(query.campaignId) !== advertiserId) {
       return sendError(
@@ -44,9 +49,9 @@ export function reportHandler(store: ReportStore) {
       limit: query.limit,
       has_more: start + query.limit < rows.length,
     };
-    return reply
-      .type("application/json; charset=utf-8")
-      .send(`{"meta":${JSON.stringify(meta)},"data":[${data.join(",")}]}`);
+    const body = `{"meta":${JSON.stringify(meta)},"data":[${data.join(",")}]}`;
+    store.rememberPage(advertiserId, queryString, body);
+    return reply.type(JSON_TYPE).send(body);
   };
 }
 

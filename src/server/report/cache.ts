@@ -1,40 +1,44 @@
 /**
- * Computed reports, kept so the pages of one report cost one aggregation. Bounded by a row budget
- * (least recently used first out) and dropped whole when the database changes underneath.
+ * A least-recently-used map bounded by the total size of its values (rows of a report, characters of a
+ * page). The store clears it when the database changes underneath.
  */
-export class ReportCache {
-  private readonly entries = new Map<string, string[]>();
-  private rows = 0;
-  private version: number | undefined;
+export class BoundedCache<V> {
+  private readonly entries = new Map<string, V>();
+  private used = 0;
 
-  constructor(private readonly maxRows: number) {}
+  constructor(
+    private readonly budget: number,
+    private readonly sizeOf: (value: V) => number,
+  ) {}
 
-  /** Forgets everything when the data version moved since the last call. */
-  sync(dataVersion: number): void {
-    if (this.version !== dataVersion) {
-      this.entries.clear();
-      this.rows = 0;
-      this.version = dataVersion;
-    }
+  clear(): void {
+    this.entries.clear();
+    this.used = 0;
   }
 
-  get(key: string): string[] | undefined {
+  get(key: string): V | undefined {
     const found = this.entries.get(key);
-    if (found) {
+    if (found !== undefined) {
       this.entries.delete(key);
       this.entries.set(key, found);
     }
     return found;
   }
 
-  set(key: string, rows: string[]): void {
-    if (rows.length > this.maxRows) return;
-    this.entries.set(key, rows);
-    this.rows += rows.length;
-    for (const [oldKey, oldRows] of this.entries) {
-      if (this.rows <= this.maxRows) break;
+  set(key: string, value: V): void {
+    const size = this.sizeOf(value);
+    if (size > this.budget) return;
+    const previous = this.entries.get(key);
+    if (previous !== undefined) {
+      this.entries.delete(key);
+      this.used -= this.sizeOf(previous);
+    }
+    this.entries.set(key, value);
+    this.used += size;
+    for (const [oldKey, oldValue] of this.entries) {
+      if (this.used <= this.budget) break;
       this.entries.delete(oldKey);
-      this.rows -= oldRows.length;
+      this.used -= this.sizeOf(oldValue);
     }
   }
 }

@@ -1,0 +1,27 @@
+/** Starts a long-running server child process and waits for the URL it prints first on stdout. */
+import { type ChildProcess, spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+export function startProcess(command: string, args: readonly string[]): Promise<ServerProcess> {
+  const child = spawn(command, args, { stdio: ["ignore", "pipe", "inherit"] });
+  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+  return new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout as NodeJS.ReadableStream }).once("line", (url) =>
+      resolve({
+        url: url.trim(),
+        child,
+        stop: async () => {
+          child.kill("SIGTERM");
+          await exited;
+        },
+      }),
+    );
+    child.once("exit", (code) => reject(new Error(`${command} exited ${code} before printing its URL`)));
+  });
+}

@@ -1,0 +1,223 @@
+/**
+ * `serve` benchmarks (issue 3) on a generated data set of 5,000 ads with 90 days of hourly data.
+ * Every figure is a ratio against a baseline measured in the same run.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import autocannon from "autocannon";
+import Database from "better-sqlite3";
+import { BIN, cli, ensureBuilt, figure, measureCommand, median, peakRssMb, ROOT, timeAsync } from "./lib";
+import { startProcess } from "./serve-process";
+
+const WORK = join(ROOT, ".bench");
+const BIG_DB = join(WORK, "serve-5000-ads-90-days.db");
+const DATA = [
+  "--advertisers",
+  "2",
+  "--campaigns",
+  "50",
+  "--ads",
+  "50",
+  "--keywords",
+  "0",
+  "--days",
+  "90",
+  "--activity",
+  "0.5",
+];
+const ADVERTISER = "Acme Outdoor";
+const RANGE = { from: "2026-08-03", to: "2026-10-31" };
+const METRIC_ORDERS = [
+  "views,clicks,spending,conversions",
+  "clicks,views,spending,conversions",
+  "spending,views,clicks,conversions",
+  "conversions,views,clicks,spending",
+  "views,spending,clicks,conversions",
+  "clicks,spending,views,conversions",
+  "spending,clicks,views,conversions",
+];
+
+function ensureBigDb(): void {
+  if (existsSync(BIG_DB)) return;
+  mkdirSync(WORK, { recursive: true });
+  console.log("  (generating the data set once: about a minute)");
+  cli(["serve", "demo", "--db", `${BIG_DB}.tmp`, ...DATA]);
+  rmSync(BIG_DB, { force: true });
+  renameSync(`${BIG_DB}.tmp`, BIG_DB);
+}
+
+async function getJson(url: string, key: string): Promise<{ meta: { total: number; has_more: boolean } }> {
+  const response = await fetch(url, { headers: { authorization: `Bearer ${key}` } });
+  if (response.status !== 200) throw new Error(`${url}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as { meta: { total: number; has_more: boolean } };
+}
+
+/** The campaign,date aggregation straight from the raw hourly rows, as a direct better-sqlite3 query. */
+function directQueryMs(): number {
+  const db = new Database(BIG_DB, { readonly: true });
+  const advertiser = (db.prepare("SELECT id FROM advertisers WHERE name = ?").get(ADVERTISER) as { id: number }).id;
+  const stmt = db.prepare(
+    `SELECT a.campaign_id, h.hour - h.hour % 86400 AS day, sum(h.views), sum(h.clicks - h.bot_clicks), sum(h.conversions), sum(h.spending_micros)
+     FROM campaigns c JOIN ads a ON a.campaign_id = c.id JOIN ad_hours h ON h.ad_id = a.id AND h.hour BETWEEN ? AND ?
+     WHERE c.advertiser_id = ? GROUP BY 1, 2 ORDER BY 1, 2`,
+  );
+  const from = Date.parse(`${RANGE.from}T00:00:00Z`) / 1000;
+  const to = Date.parse(`${RANGE.to}T23:59:59Z`) / 1000;
+  const times: number[] = [];
+  for (let i = 0; i < 5; i += 1) {
+    const start = performance.now();
+    stmt.all(from, to, advertiser);
+    times.push(performance.now() - start);
+  }
+  db.close();
+  return median(times);
+}
+
+export async function benchServe(): Promise<void> {
+  ensureBuilt();
+  ensureBigDb();
+  const key = cli(["serve", "key", "issue", "--db", BIG_DB, "--advertiser", ADVERTISER, "--ip", "127.0.0.1"]).trim();
+  const server = await startProcess(process.execPath, [BIN, "serve", "--db", BIG_DB, "--port", "0", "--quiet"]);
+  const url = (params: Record<string, string>) =>
+    `${server.url}/v1/report?${new URLSearchParams({ ...RANGE, ...params })}`;
+  try {
+    console.log(
+      "data set: 2 advertisers x 2,500 ads, 90 days hourly (about 5.4M fact rows); reports for one advertiser",
+    );
+
+    // 1. First page of a 90-day campaign,date report against the raw aggregation. Each run asks for the
+    //    metrics in another order, so no run is answered from the page cache.
+    const direct = directQueryMs();
+    const firstPages: number[] = [];
+    for (const metrics of METRIC_ORDERS.slice(0, 5)) {
+      firstPages.push(
+        await timeAsync(() => getJson(url({ metrics, dimensions: "campaign,date", limit: "1000" }), key)),
+      );
+    }
+    const first = median(firstPages);
+    figure("direct query over raw hourly rows (median of 5)", `${direct.toFixed(1)} ms`);
+    figure(
+      "first page, 90-day campaign,date, limit 1000 (median of 5)",
+      `${first.toFixed(1)} ms  ${(first / direct).toFixed(2)}x`,
+      first / direct <= 1.5,
+    );
+
+    // 2. Every page of large reports against their first page, cold cache each time.
+    for (const [label, params, runs] of [
+      ["ad,date daily", { dimensions: "ad,date" }, 3],
+      ["campaign,date hourly", { dimensions: "campaign,date", granularity: "hour" }, 3],
+    ] as const) {
+      const ratios: number[] = [];
+      let pages = 0;
+      for (let run = 0; run < runs; run += 1) {
+        const metrics = METRIC_ORDERS[(run + 5) % METRIC_ORDERS.length] as string;
+        let firstMs = 0;
+        const totalMs = await timeAsync(async () => {
+          for (let page = 1; ; page += 1) {
+            const start = performance.now();
+            const body = await getJson(url({ ...params, metrics, limit: "1000", page: String(page) }), key);
+            if (page === 1) firstMs = performance.now() - start;
+            pages = page;
+            if (!body.meta.has_more) break;
+          }
+        });
+        ratios.push(totalMs / firstMs);
+      }
+      const r = median(ratios);
+      figure(`all ${pages} pages of ${label} / first page (median of ${runs})`, `${r.toFixed(2)}x`, r <= 3);
+    }
+
+    // 3. Throughput with 32 connections on a small report against a bare fastify route serving the same JSON.
+    const small = url({ from: "2026-10-25", to: "2026-10-31", metrics: "views,clicks,spending" });
+    const bodyFile = join(WORK, "small-report.json");
+    writeFileSync(bodyFile, await (await fetch(small, { headers: { authorization: `Bearer ${key}` } })).text());
+    const bare = await startProcess(join(ROOT, "node_modules", ".bin", "tsx"), [
+      join(ROOT, "bench", "bare-server.ts"),
+      bodyFile,
+    ]);
+    const load = async (target: string) => {
+      const result = await autocannon({
+        url: target,
+        connections: 32,
+        duration: 5,
+        headers: { authorization: `Bearer ${key}` },
+      });
+      if (result.non2xx > 0 || result.errors > 0)
+        throw new Error(`${target}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+      return result.requests.average;
+    };
+    try {
+      await load(small); // warm-up of both
+      await load(`${bare.url}/v1/report`);
+      const serveRps = await load(small);
+      const bareRps = await load(`${bare.url}/v1/report`);
+      figure("bare fastify route from memory, 32 connections", `${Math.round(bareRps)} req/s`);
+      figure(
+        "serve, 7-day total, 32 connections",
+        `${Math.round(serveRps)} req/s  ${((serveRps / bareRps) * 100).toFixed(0)}%`,
+        serveRps / bareRps >= 0.4,
+      );
+    } finally {
+      await bare.stop();
+    }
+
+    // 5. Peak RSS of serve after all of the above.
+    figure("peak RSS of serve after these runs", `${peakRssMb(server.child.pid as number).toFixed(0)} MB`);
+  } finally {
+    await server.stop();
+  }
+
+  // 4. Loading NDJSON: lines per second, and peak memory for a file 10x larger.
+  const sizes: Array<[string, string[]]> = [
+    [
+      "100k",
+      [
+        "--advertisers",
+        "1",
+        "--campaigns",
+        "4",
+        "--ads",
+        "10",
+        "--keywords",
+        "1",
+        "--days",
+        "90",
+        "--activity",
+        "0.75",
+      ],
+    ],
+    [
+      "1M",
+      [
+        "--advertisers",
+        "1",
+        "--campaigns",
+        "40",
+        "--ads",
+        "10",
+        "--keywords",
+        "1",
+        "--days",
+        "90",
+        "--activity",
+        "0.75",
+      ],
+    ],
+  ];
+  const peaks: number[] = [];
+  for (const [label, args] of sizes) {
+    const file = join(WORK, `load-${label}.ndjson`);
+    if (!existsSync(file)) cli(["serve", "demo", ...args, "--ndjson", file]);
+    const lines = Number(execFileSync("wc", ["-l", file], { encoding: "utf8" }).split(" ")[0]);
+    const db = join(WORK, `load-${label}.db`);
+    rmSync(db, { force: true });
+    cli(["serve", "init", "--db", db]);
+    const run = measureCommand(process.execPath, [BIN, "serve", "load", "--db", db, file]);
+    peaks.push(run.peakMb);
+    figure(`load ${lines} lines`, `${Math.round(lines / run.seconds)} lines/s, peak RSS ${run.peakMb.toFixed(0)} MB`);
+    rmSync(db, { force: true });
+  }
+  const growth = (peaks[1] as number) / (peaks[0] as number);
+  figure("load peak RSS, 10x the lines / 1x", `${growth.toFixed(2)}x`, growth <= 1.3);
+}

@@ -1,0 +1,121 @@
+/** `adreport serve` and its operator verbs, as a user runs them: the real CLI in a child process. */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli, startCliServe } from "../helpers/cli";
+import { httpGet } from "../helpers/http";
+import { tempDir } from "../helpers/temp";
+
+const dir = tempDir();
+const db = join(dir, "cli.db");
+
+describe("a whole operator session", () => {
+  let key = "";
+
+  it("creates a database, fills it with demo data and issues a key printed once on stdout", async () => {
+    expect((await runCli(["serve", "init", "--db", db])).code).toBe(0);
+    const demo = await runCli(["serve", "demo", "--db", db, "--days", "10"]);
+    expect(demo.code).toBe(0);
+    expect(demo.stdout).toBe("");
+    const issued = await runCli([
+      "serve",
+      "key",
+      "issue",
+      "--db",
+      db,
+      "--advertiser",
+      "Acme Outdoor",
+      "--ip",
+      "127.0.0.1",
+    ]);
+    expect(issued.code).toBe(0);
+    key = issued.stdout.trim();
+    expect(key).toMatch(/^adr_[A-Za-z0-9_-]{43}$/);
+    expect(issued.stderr).toContain("shown only this once");
+    expect(issued.stderr).not.toContain(key);
+  });
+
+  it("lists keys without showing them", async () => {
+    const list = await runCli(["serve", "key", "list", "--db", db]);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain("Acme Outdoor");
+    expect(list.stdout).not.toContain(key);
+    const json = await runCli(["serve", "key", "list", "--db", db, "--json"]);
+    expect(JSON.parse(json.stdout.split("\n")[0] as string)).toMatchObject({
+      id: 1,
+      status: "active",
+      ips: ["127.0.0.1"],
+    });
+  });
+
+  it("serves on the port it prints, logs each request without the key, and stops cleanly on SIGTERM", async () => {
+    const serve = await startCliServe(["--db", db]);
+    expect(serve.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const result = await httpGet(`${serve.url}/v1/report?from=2026-10-25&to=2026-10-31&metrics=views`, { key });
+    expect(result.status).toBe(200);
+    await httpGet(`${serve.url}/v1/report?from=2026-10-25&to=2026-10-31&metrics=views&api_key=${key}`, { key });
+    expect(await serve.stop("SIGTERM")).toBe(0);
+    const log = serve.stderr();
+    expect(log).toMatch(/GET \/v1\/report\?from=2026-10-25.* 200 /);
+    expect(log).toContain("api_key=***");
+    expect(log).not.toContain(key);
+    expect(log).not.toContain(key.slice(4, 24));
+  });
+
+  it("rotates: the old key stops, the new one works; ip add and remove change the whitelist", async () => {
+    const rotated = await runCli(["serve", "key", "rotate", "--db", db, "1"]);
+    expect(rotated.code).toBe(0);
+    const fresh = rotated.stdout.trim();
+    expect(fresh).not.toBe(key);
+    expect((await runCli(["serve", "ip", "add", "--db", db, "2", "::1", "10.0.0.0/8"])).stderr).toContain("::1");
+    const removed = await runCli(["serve", "ip", "remove", "--db", db, "2", "10.0.0.0/8"]);
+    expect(removed.code).toBe(0);
+    expect(removed.stderr).not.toContain("10.0.0.0/8");
+    const serve = await startCliServe(["--db", db, "--quiet"]);
+    const url = `${serve.url}/v1/report?from=2026-10-25&to=2026-10-31&metrics=views`;
+    expect((await httpGet(url, { key })).status).toBe(401);
+    expect((await httpGet(url, { key: fresh })).status).toBe(200);
+    expect(await serve.stop("SIGINT")).toBe(0);
+    expect(serve.stderr()).not.toContain("GET /v1/report");
+  });
+});
+
+describe("operator mistakes are exit 2 with one clear line", () => {
+  it("a bad NDJSON line names the file and line", async () => {
+    const bad = join(dir, "bad.ndjson");
+    await import("node:fs").then((fs) => fs.writeFileSync(bad, '{"advertiser":"A"}\n'));
+    const result = await runCli(["serve", "load", "--db", db, bad]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^adreport: .*bad\.ndjson:1: /);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("a missing database", async () => {
+    const result = await runCli(["serve", "--db", join(dir, "nope.db")]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("nope.db");
+    expect(existsSync(join(dir, "nope.db"))).toBe(false);
+  });
+
+  it("a port in use", async () => {
+    const first = await startCliServe(["--db", db, "--quiet"]);
+    const port = new URL(first.url).port;
+    const second = await runCli(["serve", "--db", db, "--port", port]);
+    expect(second.code).toBe(2);
+    expect(second.stderr).toContain("already in use");
+    await first.stop();
+  });
+
+  it("an unknown key id, a bad IP, an unknown advertiser", async () => {
+    for (const args of [
+      ["serve", "key", "revoke", "--db", db, "99"],
+      ["serve", "ip", "add", "--db", db, "2", "300.1.1.1"],
+      ["serve", "key", "issue", "--db", db, "--advertiser", "Nobody"],
+      ["serve", "--db", db, "--port", "99999"],
+    ]) {
+      const result = await runCli(args);
+      expect(result.code, args.join(" ")).toBe(2);
+      expect(result.stderr).toMatch(/^adreport: /);
+    }
+  });
+});
