@@ -1,4 +1,5 @@
 /** What every command receives: its streams, its environment and a clock, so tests can replace each. */
+import type { HttpDispatcher } from "../api";
 import type { IOStreams } from "../io/iostreams";
 
 export interface Context {
@@ -7,6 +8,8 @@ export interface Context {
   readonly cwd: string;
   readonly version: string;
   now(): Date;
+  /** Where HTTP requests go; undefined for the real network (tests pass an undici MockAgent). */
+  readonly dispatcher?: HttpDispatcher | undefined;
   /** Called for SIGINT/SIGTERM handling by long-running commands; returns an unsubscribe function. */
   onSignal(handler: (signal: NodeJS.Signals) => void): () => void;
 }

@@ -44,6 +44,12 @@ export class DataChangedError extends AdreportError {
   readonly exitCode = ExitCode.unavailable;
 }
 
+/** The user or the system stopped the command (SIGINT, SIGTERM). */
+export class InterruptedError extends AdreportError {
+  override readonly name = "InterruptedError";
+  readonly exitCode = ExitCode.interrupted;
+}
+
 /** The exit code for anything thrown out of a command. */
 export function exitCodeOf(error: unknown): ExitCodeValue {
   return error instanceof AdreportError ? error.exitCode : ExitCode.unexpected;

@@ -7,3 +7,4 @@ export { formatLoadLine, type LoadLine } from "./db/load-format";
 export { DatabaseError, openForWriting } from "./db/schema";
 export { ConflictError, FactWriter } from "./db/writer";
 export { type RunningServer, type ServeOptions, startServer } from "./http/listen";
+export { FaultSpecError, faultHook, parseFaults } from "./http/faults";

@@ -1,12 +1,80 @@
-import type { Command } from "commander";
-import { UsageError } from "../../core/errors";
+/** `adreport report`: flags only. The behaviour, and the libraries it needs, load from run.ts. */
+import { type Command, Option } from "commander";
+import { DIMENSIONS, METRICS } from "../../contract/fields";
+import { FORMAT_NAMES } from "../../core/formats";
 import type { Context } from "../context";
 
-export function registerReport(program: Command, _ctx: Context): void {
+export interface ReportFlags {
+  from: string;
+  to: string;
+  metrics?: string;
+  dimensions?: string;
+  granularity?: string;
+  campaign?: string;
+  ad?: string;
+  format?: string;
+  output?: string;
+  pageSize?: string;
+  concurrency?: string;
+  timeout?: string;
+  retries?: string;
+  baseUrl?: string;
+  profile?: string;
+  apiKey?: string;
+  delimiter?: string;
+  bom?: boolean;
+  split: boolean;
+  quiet?: boolean;
+  verbose?: boolean;
+}
+
+export function registerReport(program: Command, ctx: Context): void {
   program
     .command("report")
-    .description("pull a report and export it (not yet available)")
-    .action(() => {
-      throw new UsageError("'adreport report' is not available yet");
-    });
+    .description("pull a report, every page of it, and export it as a table, CSV, JSON or NDJSON")
+    .option("--from <when>", "start: ISO 8601 date-time, YYYY-MM-DD, today, yesterday or -Nd (UTC)", "-7d")
+    .option("--to <when>", "end, inclusive: same forms; a date means its last second", "today")
+    .option("--metrics <list>", `comma list of ${METRICS.join(", ")} (default: all the dimensions allow)`)
+    .option(
+      "--dims, --dimensions <list>",
+      `comma list of ${DIMENSIONS.join(", ")}: at most one entity, keyword not with date`,
+    )
+    .option("--granularity <unit>", "date buckets: hour, day, week, month (default day)")
+    .option("--campaign <id>", "only this campaign")
+    .option("--ad <id>", "only this ad")
+    .addOption(
+      new Option("-f, --format <format>", "output format (default: table on a terminal, else csv)").choices(
+        FORMAT_NAMES,
+      ),
+    )
+    .option(
+      "-o, --output <file>",
+      "write to FILE atomically; {from} and {to} become YYYY-MM-DD; the ending picks the format",
+    )
+    .option("--page-size <n>", "rows to ask for per page (default 1000)")
+    .option("--concurrency <n>", "pages fetched at once (default 4)")
+    .option("--timeout <duration>", "per request: 30s, 500ms, 2m (default 30s)")
+    .option("--retries <n>", "retries after network errors, timeouts, 429 and 5xx (default 4)")
+    .option("--base-url <url>", "the service (env ADREPORT_BASE_URL)")
+    .option("--profile <name>", "the profile whose key and settings to use (env ADREPORT_PROFILE)")
+    .addOption(
+      new Option("--api-key <key>", "the key itself: visible to other users in ps; prefer ADREPORT_API_KEY").hideHelp(),
+    )
+    .option("--delimiter <char>", "CSV field delimiter; `tab` for a tab (default ,)")
+    .option("--bom", "CSV: start with a UTF-8 byte-order mark (for spreadsheet programs)")
+    .option("--no-split", "refuse ranges over 90 days instead of fetching them in 90-day windows")
+    .option("-q, --quiet", "no progress on stderr")
+    .option("-v, --verbose", "log every request (method, URL, status, time, retries) on stderr")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  $ adreport report --dims campaign,date
+  $ adreport report --from yesterday --to yesterday --dims campaign -o 'daily-{from}.csv'
+  $ adreport report --from -30d --to today --metrics views,clicks --format ndjson | jq .metrics.views
+  $ adreport report --from 2026-01-01 --to 2026-06-30 --dims ad,date --granularity week -o h1.json
+
+The table format holds every row before printing; csv, json and ndjson stream page by page.`,
+    )
+    .action(async (flags: ReportFlags) => (await import("./run")).runReport(ctx, flags));
 }

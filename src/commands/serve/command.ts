@@ -37,6 +37,7 @@ A session:
     .option("--trust-proxy <ip,...>", "believe X-Forwarded-For only from these peers", collect)
     .option("--cache-rows <n>", "rows of computed reports kept for paging", integerOption(0), 300_000)
     .option("--faults <spec>", "inject failures, e.g. 500:0.2,429:every3,drop:0.1,delay:50ms (see README)")
+    .option("--faults-seed <n>", "seed of the random choices of --faults", integerOption(0, 2 ** 32 - 1), 1)
     .option("-q, --quiet", "no access log")
     .action(async (options) => (await import("./run")).runServe(ctx, options));
   dbOption(start, ctx);

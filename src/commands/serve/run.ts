@@ -12,6 +12,8 @@ import {
   DatabaseError,
   demoFacts,
   FactWriter,
+  FaultSpecError,
+  faultHook,
   formatLoadLine,
   issueKey,
   KeyAdminError,
@@ -19,6 +21,7 @@ import {
   listKeys,
   loadNdjsonFile,
   openForWriting,
+  parseFaults,
   removeIps,
   revokeKey,
   rotateKey,
@@ -59,6 +62,7 @@ export async function runServe(
     trustProxy?: string[];
     cacheRows: number;
     faults?: string;
+    faultsSeed?: number;
     quiet?: boolean;
   },
 ): Promise<void> {
@@ -67,7 +71,15 @@ export async function runServe(
     if (!canonical) throw new UsageError(`--trust-proxy: ${JSON.stringify(entry)} is not an IP address or CIDR range`);
     return canonical;
   });
-  if (options.faults !== undefined) throw new UsageError("--faults is not available yet");
+  let faults: ReturnType<typeof faultHook> | undefined;
+  if (options.faults !== undefined) {
+    try {
+      faults = faultHook(parseFaults(options.faults), options.faultsSeed ?? 1);
+    } catch (error) {
+      if (error instanceof FaultSpecError) throw new UsageError(`--faults: ${error.message}`);
+      throw error;
+    }
+  }
   const server = await operatorVerb(async () => {
     try {
       return await startServer({
@@ -77,6 +89,7 @@ export async function runServe(
         trustProxy,
         cacheRows: options.cacheRows,
         log: options.quiet ? undefined : (line) => ctx.io.err.write(`${line}\n`),
+        beforeRequest: faults,
       });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;

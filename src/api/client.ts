@@ -1,0 +1,285 @@
+/**
+ * The one HTTP client of the reporting API: undici with a dispatcher passed in (an Agent with keep-alive,
+ * or a MockAgent in tests), bearer auth, a per-request timeout, and retries for network failures, timeouts,
+ * 429 and 5xx. Statuses become the error kinds of core/errors.ts; the key never reaches a message.
+ */
+import { Agent, type Dispatcher, request } from "undici";
+import { errorBodySchema, type ReportPage, reportPageSchema } from "../contract";
+import { AuthError, ForbiddenError, UnavailableError, UsageError } from "../core/errors";
+import { type BackoffPolicy, backoffMs, DEFAULT_BACKOFF, RETRIABLE_STATUSES, retryAfterMs } from "./retry";
+
+export type ApiEvent =
+  | { kind: "response"; method: string; url: string; status: number; ms: number; attempt: number }
+  | { kind: "failure"; method: string; url: string; reason: string; ms: number; attempt: number }
+  | { kind: "retry"; reason: string; waitMs: number; retry: number; of: number };
+
+export interface ApiClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  userAgent: string;
+  timeoutMs: number;
+  retries: number;
+  dispatcher?: Dispatcher | undefined;
+  backoff?: BackoffPolicy;
+  onEvent?: ((event: ApiEvent) => void) | undefined;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  random?: () => number;
+  now?: () => number;
+}
+
+const REPORT_PATH = "/v1/report";
+
+function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** A failure worth another try, carrying what to tell the user if it was the last one. */
+class Retriable extends Error {
+  constructor(
+    message: string,
+    readonly waitMs: number | undefined,
+    readonly hint?: string,
+  ) {
+    super(message);
+  }
+}
+
+export class ReportApi {
+  private readonly dispatcher: Dispatcher;
+  private readonly base: URL;
+  private readonly backoff: BackoffPolicy;
+  private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  private readonly random: () => number;
+  private readonly now: () => number;
+
+  constructor(private readonly options: ApiClientOptions) {
+    this.dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 16 });
+    this.base = parseBaseUrl(options.baseUrl);
+    this.backoff = options.backoff ?? DEFAULT_BACKOFF;
+    this.sleep = options.sleep ?? abortableSleep;
+    this.random = options.random ?? Math.random;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The address of one page, for messages: never carries the key (it travels in a header). */
+  reportUrl(params: Record<string, string>): string {
+    const url = new URL(`${this.base.pathname.replace(/\/$/, "")}${REPORT_PATH}`, this.base);
+    url.search = new URLSearchParams(params).toString();
+    return url.toString();
+  }
+
+  async getReportPage(params: Record<string, string>, signal?: AbortSignal): Promise<ReportPage> {
+    const url = this.reportUrl(params);
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return await this.attempt(url, attempt, signal);
+      } catch (error) {
+        if (!(error instanceof Retriable) || signal?.aborted) throw error;
+        if (attempt >= this.options.retries) {
+          throw new UnavailableError(
+            `${error.message}${this.options.retries > 0 ? ` (gave up after ${this.options.retries + 1} attempts)` : ""}`,
+            { hint: error.hint },
+          );
+        }
+        if (error.waitMs !== undefined && error.waitMs > this.backoff.maxRetryAfterMs) {
+          throw new UnavailableError(`${error.message}; the service asks to wait ${Math.round(error.waitMs / 1000)} s`);
+        }
+        const waitMs = error.waitMs ?? backoffMs(this.backoff, attempt, this.random);
+        this.options.onEvent?.({
+          kind: "retry",
+          reason: error.message,
+          waitMs,
+          retry: attempt + 1,
+          of: this.options.retries,
+        });
+        await this.sleep(waitMs, signal);
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    if (!this.options.dispatcher) await this.dispatcher.close();
+  }
+
+  private async attempt(url: string, attempt: number, outer?: AbortSignal): Promise<ReportPage> {
+    const started = this.now();
+    const timeout = AbortSignal.timeout(this.options.timeoutMs);
+    const signal = outer ? AbortSignal.any([outer, timeout]) : timeout;
+    let status: number;
+    let headers: Record<string, string | string[] | undefined>;
+    let text: string;
+    try {
+      const response = await request(url, {
+        method: "GET",
+        dispatcher: this.dispatcher,
+        signal,
+        headers: {
+          authorization: `Bearer ${this.options.apiKey}`,
+          accept: "application/json",
+          "user-agent": this.options.userAgent,
+        },
+      });
+      status = response.statusCode;
+      headers = response.headers;
+      text = await response.body.text();
+    } catch (error) {
+      if (outer?.aborted) throw outer.reason;
+      const reason = timeout.aborted
+        ? `no answer within ${this.options.timeoutMs / 1000} s`
+        : describeNetworkError(error, this.base);
+      this.options.onEvent?.({ kind: "failure", method: "GET", url, reason, ms: this.now() - started, attempt });
+      throw new Retriable(`cannot reach ${this.base.host}: ${reason}`, undefined, networkHint(error));
+    }
+    this.options.onEvent?.({ kind: "response", method: "GET", url, status, ms: this.now() - started, attempt });
+    if (status === 200) return this.parsePage(text);
+    const detail = this.errorDetail(status, text);
+    if (RETRIABLE_STATUSES.has(status)) {
+      throw new Retriable(
+        `the service answered ${status}: ${detail.message}`,
+        retryAfterMs(headers["retry-after"], this.now()),
+      );
+    }
+    throw this.statusError(status, detail, headers);
+  }
+
+  private parsePage(text: string): ReportPage {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw new UnavailableError(`the service's answer is not JSON: ${this.redact(text.slice(0, 80))}`);
+    }
+    const result = reportPageSchema.safeParse(value);
+    if (!result.success) {
+      const issue = result.error.issues[0];
+      throw new UnavailableError(
+        `the service's answer is not a report page: ${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`,
+      );
+    }
+    return result.data;
+  }
+
+  /** The message and code of an error body of the contract's shape, or something readable from any other. */
+  private errorDetail(status: number, text: string): { code: string | undefined; message: string } {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      value = undefined;
+    }
+    const parsed = errorBodySchema.safeParse(value);
+    if (parsed.success) return { code: parsed.data.error.code, message: this.redact(parsed.data.error.message) };
+    const snippet = text.replace(/\s+/g, " ").trim().slice(0, 120);
+    return { code: undefined, message: snippet === "" ? `HTTP ${status}` : this.redact(snippet) };
+  }
+
+  private statusError(
+    status: number,
+    detail: { code: string | undefined; message: string },
+    headers: Record<string, string | string[] | undefined>,
+  ): Error {
+    switch (status) {
+      case 400:
+        return new UsageError(`the service refused the request: ${detail.message}`);
+      case 401:
+        return new AuthError(`the service refused the key (401): ${detail.message}`, {
+          hint: "the key is missing, invalid or expired: check ADREPORT_API_KEY or the profile (adreport keys test); ask the operator for a new key or a rotation (adreport keys request rotate --account <name>)",
+        });
+      case 403:
+        if (detail.code === "ip_not_allowed" || detail.code === undefined) {
+          return new ForbiddenError(`the service refused access (403): ${detail.message}`, {
+            hint: "this host's outgoing IP is probably not on the key's whitelist: ask the operator to add it (adreport keys request add-ip --account <name> --ip <this host's static IP>)",
+          });
+        }
+        return new ForbiddenError(`the service refused access (403): ${detail.message}`, {
+          hint: "the campaign or ad named is not owned by this key's advertiser",
+        });
+      case 404:
+        return new UsageError(`the service has no report endpoint at ${this.base.origin}${this.base.pathname} (404)`, {
+          hint: "check the base URL (--base-url, ADREPORT_BASE_URL or the profile)",
+        });
+      default: {
+        const location = headers.location;
+        if (status >= 300 && status < 400 && location) {
+          return new UsageError(`the service redirects to ${String(location)} (${status})`, {
+            hint: "use that address as the base URL; adreport does not follow redirects with your key",
+          });
+        }
+        return new UnavailableError(`the service answered ${status}: ${detail.message}`);
+      }
+    }
+  }
+
+  private redact(text: string): string {
+    return this.options.apiKey === "" ? text : text.split(this.options.apiKey).join("***");
+  }
+}
+
+function parseBaseUrl(text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`the base URL ${JSON.stringify(text)} is not an absolute http(s) URL`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new UsageError(`the base URL ${JSON.stringify(text)} is not an http(s) URL`);
+  }
+  if (url.username || url.password) throw new UsageError("the base URL must not carry a user name or password");
+  url.search = "";
+  url.hash = "";
+  return url;
+}
+
+function errorCode(error: unknown): string | undefined {
+  const seen = new Set<unknown>();
+  let current: unknown = error;
+  while (current instanceof Error && !seen.has(current)) {
+    seen.add(current);
+    const code: unknown = (current as NodeJS.ErrnoException).code;
+    if (typeof code === "string" && code !== "UND_ERR_SOCKET") return code;
+    current = current.cause;
+  }
+  const code: unknown = (error as NodeJS.ErrnoException | undefined)?.code;
+  return typeof code === "string" ? code : undefined;
+}
+
+function describeNetworkError(error: unknown, base: URL): string {
+  const code = errorCode(error);
+  switch (code) {
+    case "ECONNREFUSED":
+      return "connection refused (is the service running at that address?)";
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return `cannot resolve ${base.hostname}`;
+    case "ECONNRESET":
+    case "UND_ERR_SOCKET":
+      return "the connection was closed before the answer came";
+    case "UND_ERR_HEADERS_TIMEOUT":
+    case "UND_ERR_BODY_TIMEOUT":
+      return "no answer in time";
+    default:
+      return error instanceof Error ? error.message : String(error);
+  }
+}
+
+function networkHint(error: unknown): string | undefined {
+  const code = errorCode(error);
+  if (code === "ECONNREFUSED" || code === "ENOTFOUND")
+    return "check the base URL (--base-url, ADREPORT_BASE_URL or the profile)";
+  return undefined;
+}

@@ -1,0 +1,88 @@
+/**
+ * The only page loop. The first page tells the total and the page size the server applied; the rest are
+ * fetched `concurrency` at a time and handed on strictly in order, so memory holds at most that many
+ * pages whatever the size of the report. The count of rows is checked against `meta.total`: a report
+ * that changes underneath, or whose `has_more` and count disagree, ends in DataChangedError.
+ */
+import { encodeReportQuery, type ReportMeta, type ReportPage, type ReportRequest, type ReportRow } from "../contract";
+import { DataChangedError } from "../core/errors";
+import type { ReportApi } from "./client";
+
+export interface Progress {
+  page: number;
+  pages: number;
+  rows: number;
+  total: number;
+}
+
+export interface PagingOptions {
+  pageSize: number;
+  concurrency: number;
+  onProgress?: ((progress: Progress) => void) | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+export interface PagedReport {
+  meta: ReportMeta;
+  /** False when rows are merged from several requests and their number is known only at the end. */
+  totalKnown: boolean;
+  rows: AsyncIterable<ReportRow>;
+}
+
+function changed(detail: string): DataChangedError {
+  return new DataChangedError(`the report changed while it was being fetched (${detail})`, {
+    hint: "run the export again; if it keeps happening, the service is still loading data for this range",
+  });
+}
+
+export async function openReport(api: ReportApi, request: ReportRequest, options: PagingOptions): Promise<PagedReport> {
+  const first = await api.getReportPage(encodeReportQuery(request, 1, options.pageSize), options.signal);
+  return { meta: first.meta, totalKnown: true, rows: rowsFrom(api, request, first, options) };
+}
+
+async function* rowsFrom(
+  api: ReportApi,
+  request: ReportRequest,
+  first: ReportPage,
+  options: PagingOptions,
+): AsyncGenerator<ReportRow> {
+  const { total, limit } = first.meta;
+  const pages = Math.max(1, Math.ceil(total / limit));
+  const controller = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
+  const inFlight = new Map<number, Promise<ReportPage>>();
+  let nextToAsk = 2;
+  const fill = () => {
+    while (nextToAsk <= pages && inFlight.size < Math.max(1, options.concurrency)) {
+      const promise = api.getReportPage(encodeReportQuery(request, nextToAsk, limit), signal);
+      promise.catch(() => undefined); // awaited in order below; this only keeps an early failure from going unhandled
+      inFlight.set(nextToAsk, promise);
+      nextToAsk += 1;
+    }
+  };
+
+  try {
+    let page = first;
+    let pageNumber = 1;
+    let rows = 0;
+    for (;;) {
+      if (page.meta.total !== total)
+        throw changed(`total went from ${total} to ${page.meta.total} at page ${pageNumber}`);
+      if (page.meta.has_more && page.data.length === 0)
+        throw changed(`page ${pageNumber} is empty but says more follow`);
+      rows += page.data.length;
+      if (rows > total) throw changed(`more rows than the ${total} announced`);
+      options.onProgress?.({ page: pageNumber, pages, rows, total });
+      fill();
+      yield* page.data;
+      if (!page.meta.has_more) break;
+      pageNumber += 1;
+      const next = inFlight.get(pageNumber) ?? api.getReportPage(encodeReportQuery(request, pageNumber, limit), signal);
+      inFlight.delete(pageNumber);
+      page = await next;
+    }
+    if (rows !== total) throw changed(`${rows} rows received, ${total} announced`);
+  } finally {
+    controller.abort();
+  }
+}

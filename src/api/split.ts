@@ -1,0 +1,106 @@
+/**
+ * Ranges longer than the service's 90 days: the range is cut into consecutive windows of at most 90 x 24 h,
+ * each fetched as its own report, and their rows merged in the contract's order (entity id, then bucket)
+ * with the metrics of equal rows summed. All four metrics are additive, so a week or month cut in two by a
+ * window boundary comes out whole. Each window streams; memory holds a few pages per window.
+ */
+import { type Instant, MAX_RANGE_SECONDS, parseInstant, type ReportRequest, type ReportRow } from "../contract";
+import { UnavailableError } from "../core/errors";
+import type { ReportApi } from "./client";
+import { openReport, type PagedReport, type PagingOptions } from "./paginate";
+
+function iso(sec: number): string {
+  return new Date(sec * 1000).toISOString().replace(".000Z", "Z");
+}
+
+/** The windows of [from, to]; a single window when the range fits. */
+export function splitRange(from: string, to: string): Array<{ from: string; to: string }> {
+  const start = parseInstant(from, "from") as Instant;
+  const end = parseInstant(to, "to") as Instant;
+  const first = start.nano > 0 ? start.sec + 1 : start.sec;
+  const windows: Array<{ from: string; to: string }> = [];
+  for (let s = first; s <= end.sec; s += MAX_RANGE_SECONDS) {
+    windows.push({ from: iso(s), to: iso(Math.min(s + MAX_RANGE_SECONDS - 1, end.sec)) });
+  }
+  return windows;
+}
+
+const ENTITY_ID_KEYS = ["campaign_id", "ad_id", "keyword_id"] as const;
+
+function sortKey(row: ReportRow, entityKey: string | undefined): [number, number] {
+  const entity = entityKey === undefined ? 0 : Number(row.dimensions[entityKey] ?? 0);
+  const date = Number(row.dimensions.date ?? 0);
+  return [entity, date];
+}
+
+function compare(a: [number, number], b: [number, number]): number {
+  return a[0] - b[0] || a[1] - b[1];
+}
+
+export async function openSplitReport(
+  api: ReportApi,
+  request: ReportRequest,
+  windows: ReadonlyArray<{ from: string; to: string }>,
+  options: PagingOptions,
+): Promise<PagedReport> {
+  const perWindow = { ...options, concurrency: Math.max(1, Math.ceil(options.concurrency / windows.length)) };
+  const reports: PagedReport[] = [];
+  for (const w of windows) reports.push(await openReport(api, { ...request, from: w.from, to: w.to }, perWindow));
+  const meta = reports[0]?.meta;
+  if (!meta) throw new UnavailableError("no window to fetch");
+  const entity = meta.dimensions.find((d) => d !== "date");
+  const entityKey =
+    entity === undefined ? undefined : (ENTITY_ID_KEYS.find((k) => k.startsWith(entity)) ?? `${entity}_id`);
+  return { meta: { ...meta, total: 0 }, totalKnown: false, rows: merge(reports, entityKey) };
+}
+
+async function* merge(reports: PagedReport[], entityKey: string | undefined): AsyncGenerator<ReportRow> {
+  const sources = reports.map((r) => r.rows[Symbol.asyncIterator]());
+  const heads: Array<{ row: ReportRow; key: [number, number] } | undefined> = [];
+  const advance = async (i: number) => {
+    const next = await (sources[i] as AsyncIterator<ReportRow>).next();
+    const previous = heads[i];
+    if (next.done) {
+      heads[i] = undefined;
+      return;
+    }
+    const key = sortKey(next.value, entityKey);
+    if (previous && compare(key, previous.key) < 0) {
+      throw new UnavailableError(
+        "the service's rows are not in entity-then-date order, so reports over 90 days cannot be merged",
+        { hint: "ask for at most 90 days at a time (--no-split refuses longer ranges)" },
+      );
+    }
+    heads[i] = { row: next.value, key };
+  };
+  try {
+    for (let i = 0; i < sources.length; i += 1) await advance(i);
+    for (;;) {
+      let min: [number, number] | undefined;
+      for (const head of heads) if (head && (!min || compare(head.key, min) < 0)) min = head.key;
+      if (!min) return;
+      let merged: ReportRow | undefined;
+      for (let i = 0; i < heads.length; i += 1) {
+        const head = heads[i];
+        if (!head || compare(head.key, min) !== 0) continue;
+        if (!merged) {
+          merged = { ...head.row, metrics: { ...head.row.metrics } };
+        } else {
+          for (const [name, value] of Object.entries(head.row.metrics)) {
+            merged.metrics[name] = sum(merged.metrics[name] ?? 0, value);
+          }
+        }
+        await advance(i);
+      }
+      if (merged) yield merged;
+    }
+  } finally {
+    await Promise.all(sources.map((s) => s.return?.()));
+  }
+}
+
+/** Sums decimals without binary drift past the 6 places spending has. */
+function sum(a: number, b: number): number {
+  const exact = a + b;
+  return Number.isInteger(a) && Number.isInteger(b) ? exact : Math.round(exact * 1e6) / 1e6;
+}

@@ -1,0 +1,127 @@
+/** `adreport report`: settings, a checked request, every page through a formatter into the sink. */
+import { openReport, openSplitReport, ReportApi } from "../../api";
+import { requireApiKey } from "../../config/resolve";
+import { DataChangedError, InterruptedError, UsageError } from "../../core/errors";
+import { type FormatEntry, formatForFile, formatNamed } from "../../format/registry";
+import { fileSink, type Sink, stdoutSink } from "../../io/sink";
+import type { Context } from "../context";
+import { loadSettings } from "../shared/settings";
+import type { ReportFlags } from "./command";
+import { progressView } from "./progress";
+import { planRequest, type RequestPlan } from "./request";
+
+function outputPath(template: string, plan: RequestPlan): string {
+  return template.replaceAll("{from}", plan.fromDate).replaceAll("{to}", plan.toDate);
+}
+
+function chooseFormat(
+  flags: ReportFlags,
+  configured: string | undefined,
+  path: string | undefined,
+  stdoutIsTTY: boolean,
+): FormatEntry {
+  const named =
+    flags.format ??
+    (path ? formatForFile(path)?.name : undefined) ??
+    configured ??
+    (path || !stdoutIsTTY ? "csv" : "table");
+  const entry = formatNamed(named);
+  if (!entry) throw new UsageError(`unknown format ${JSON.stringify(named)}`);
+  return entry;
+}
+
+export async function runReport(ctx: Context, flags: ReportFlags): Promise<void> {
+  if (flags.apiKey !== undefined) {
+    ctx.io.err.write(
+      "adreport: warning: --api-key is visible to other users of this machine (ps); prefer ADREPORT_API_KEY or a profile\n",
+    );
+  }
+  const { settings } = await loadSettings(ctx, {
+    "base-url": flags.baseUrl,
+    profile: flags.profile,
+    format: flags.format,
+    "page-size": flags.pageSize,
+    concurrency: flags.concurrency,
+    timeout: flags.timeout,
+    retries: flags.retries,
+    delimiter: flags.delimiter,
+    "api-key": flags.apiKey,
+  });
+  const pageSize = settings["page-size"].value ?? 1000;
+  const plan = planRequest(flags, ctx.now(), pageSize);
+  const path = flags.output === undefined ? undefined : outputPath(flags.output, plan);
+  const format = chooseFormat(flags, settings.format.value, path, ctx.io.outIsTTY);
+  const apiKey = requireApiKey(settings);
+
+  const view = await progressView(ctx.io, { quiet: flags.quiet === true, verbose: flags.verbose === true });
+  const api = new ReportApi({
+    baseUrl: settings["base-url"].value ?? "http://127.0.0.1:8080",
+    apiKey,
+    userAgent: `adreport/${ctx.version}`,
+    timeoutMs: (settings.timeout.value ?? 30) * 1000,
+    retries: settings.retries.value ?? 4,
+    dispatcher: ctx.dispatcher,
+    onEvent: (event) => view.onEvent(event),
+  });
+  const formatter = await format.load();
+  const interrupt = new AbortController();
+  let sink: Sink | undefined;
+  const stopListening = ctx.onSignal(() => {
+    sink?.abortNow();
+    interrupt.abort(new InterruptedError(path ? `interrupted; ${path} was left as it was` : "interrupted"));
+  });
+  try {
+    sink = path === undefined ? stdoutSink(ctx.io.out) : await openFile(path);
+    const paging = {
+      pageSize,
+      concurrency: settings.concurrency.value ?? 4,
+      onProgress: view.onProgress,
+      signal: interrupt.signal,
+    };
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        const report = plan.windows
+          ? await openSplitReport(api, plan.request, plan.windows, paging)
+          : await openReport(api, plan.request, paging);
+        await formatter.write(report, sink.stream, {
+          delimiter: settings.delimiter.value ?? ",",
+          bom: flags.bom === true,
+          color: ctx.io.color,
+        });
+        break;
+      } catch (error) {
+        if (error instanceof DataChangedError && attempt === 1 && sink.canRestart()) {
+          await sink.reset();
+          continue;
+        }
+        if (error instanceof DataChangedError && !sink.canRestart()) {
+          throw new DataChangedError(`${error.message}; rows already written to stdout are incomplete`, {
+            hint: "discard that output and run again, or use --output FILE, which restarts once by itself",
+          });
+        }
+        throw error;
+      }
+    }
+    view.stop();
+    await sink.commit();
+  } catch (error) {
+    view.stop();
+    await sink?.abort();
+    if (interrupt.signal.aborted) throw interrupt.signal.reason;
+    throw error;
+  } finally {
+    stopListening();
+    await api.close();
+  }
+}
+
+async function openFile(path: string): Promise<Sink> {
+  try {
+    return await fileSink(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(
+      `cannot write ${path}: ${code === "ENOENT" ? "no such folder" : code === "EACCES" ? "permission denied" : (error as Error).message}`,
+    );
+  }
+}

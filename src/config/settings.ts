@@ -1,0 +1,115 @@
+/**
+ * The settings a user can keep in the config file, a profile, the environment or a flag, each declared
+ * once: its rule (zod), its environment variable if any, its default and what it means.
+ */
+import { z } from "zod";
+import { FORMAT_NAMES } from "../core/formats";
+
+export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/** `30`, `30s`, `1.5m`, `500ms` → seconds. */
+export function parseDuration(text: string): number | undefined {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(text.trim());
+  if (!match) return undefined;
+  const value = Number(match[1]);
+  const seconds = match[2] === "ms" ? value / 1000 : match[2] === "m" ? value * 60 : value;
+  return seconds > 0 ? seconds : undefined;
+}
+
+const httpUrl = z
+  .string()
+  .refine((text) => {
+    try {
+      const url = new URL(text);
+      return (url.protocol === "http:" || url.protocol === "https:") && !url.username && !url.password;
+    } catch {
+      return false;
+    }
+  }, "expected an http(s) URL such as https://reports.example.com")
+  .transform((text) => text.replace(/\/+$/, ""));
+
+const wholeNumber = (min: number, max: number) =>
+  z
+    .union([z.number(), z.string().regex(/^\d+$/, `expected a whole number from ${min} to ${max}`).transform(Number)])
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(min, `expected a whole number from ${min} to ${max}`)
+        .max(max, `expected a whole number from ${min} to ${max}`),
+    );
+
+export const SETTINGS = {
+  "base-url": {
+    schema: httpUrl,
+    env: "ADREPORT_BASE_URL",
+    default: "http://127.0.0.1:8080",
+    help: "the reporting service's address (default: a local `adreport serve`)",
+  },
+  profile: {
+    schema: z.string().regex(PROFILE_NAME, "expected a profile name: letters, digits, '.', '_' or '-'"),
+    env: "ADREPORT_PROFILE",
+    default: undefined,
+    help: "the profile (API key) used when none is named",
+  },
+  format: {
+    schema: z.enum(FORMAT_NAMES, { error: `expected one of ${FORMAT_NAMES.join(", ")}` }),
+    env: undefined,
+    default: undefined,
+    help: "output format when stdout is not a terminal and --output has no telling ending (default csv)",
+  },
+  "page-size": {
+    schema: wholeNumber(1, 10_000),
+    env: undefined,
+    default: 1000,
+    help: "rows asked for per page; the service may apply less",
+  },
+  concurrency: { schema: wholeNumber(1, 32), env: undefined, default: 4, help: "pages fetched at once" },
+  timeout: {
+    schema: z.union([z.number(), z.string()]).transform((v, ctx) => {
+      const seconds = typeof v === "number" ? (v > 0 ? v : undefined) : parseDuration(v);
+      if (seconds === undefined || seconds > 3600) {
+        ctx.addIssue({ code: "custom", message: "expected a duration such as 30s, 500ms or 2m (at most 1h)" });
+        return z.NEVER;
+      }
+      return seconds;
+    }),
+    env: undefined,
+    default: 30,
+    help: "seconds to wait for one answer (30s, 500ms, 2m)",
+  },
+  retries: {
+    schema: wholeNumber(0, 10),
+    env: undefined,
+    default: 4,
+    help: "retries after a network failure, 429 or 5xx",
+  },
+  delimiter: {
+    schema: z
+      .string()
+      .transform((v) => (v === "tab" || v === "\\t" ? "\t" : v))
+      .refine((v) => [...v].length === 1 && v !== '"' && v !== "\n" && v !== "\r", "expected one character, or `tab`"),
+    env: undefined,
+    default: ",",
+    help: "CSV field delimiter (`tab` for a tab)",
+  },
+} as const;
+
+export type SettingName = keyof typeof SETTINGS;
+export const SETTING_NAMES = Object.keys(SETTINGS) as SettingName[];
+export type SettingValue<K extends SettingName> = z.output<(typeof SETTINGS)[K]["schema"]>;
+
+/** Settings a profile may carry besides its key (its own defaults). */
+export const PROFILE_SETTING_NAMES = SETTING_NAMES.filter((name) => name !== "profile");
+
+export function isSettingName(name: string): name is SettingName {
+  return Object.hasOwn(SETTINGS, name);
+}
+
+export type CheckResult<T> = { ok: true; value: T } | { ok: false; message: string };
+
+export function checkSetting<K extends SettingName>(name: K, value: unknown): CheckResult<SettingValue<K>> {
+  const result = SETTINGS[name].schema.safeParse(value);
+  if (result.success) return { ok: true, value: result.data as SettingValue<K> };
+  return { ok: false, message: result.error.issues[0]?.message ?? "invalid value" };
+}

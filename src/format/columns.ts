@@ -1,0 +1,62 @@
+/** The columns of CSV and table output (contract.md B): dimension keys in `meta.dimensions` order, then metrics. */
+import { DIMENSION_KEYS, formatDate, formatDateTime, isDimension, type ReportMeta, type ReportRow } from "../contract";
+
+export interface Columns {
+  dimensionKeys: string[];
+  metrics: string[];
+}
+
+/**
+ * Known dimensions give their documented keys; keys a service sends beyond those (seen in the first row)
+ * are kept too, after them, so nothing it sends is dropped.
+ */
+export function columnsOf(meta: ReportMeta, firstRow: ReportRow | undefined): Columns {
+  const keys: string[] = [];
+  const add = (key: string) => {
+    if (!keys.includes(key)) keys.push(key);
+  };
+  const entities = meta.dimensions.filter((d) => d !== "date");
+  for (const dimension of [...entities, ...meta.dimensions.filter((d) => d === "date")]) {
+    for (const key of isDimension(dimension) ? DIMENSION_KEYS[dimension] : [dimension]) add(key);
+  }
+  for (const key of Object.keys(firstRow?.dimensions ?? {})) if (key !== "date") add(key);
+  if (keys.includes("date")) keys.push(keys.splice(keys.indexOf("date"), 1)[0] as string);
+  return { dimensionKeys: keys, metrics: [...meta.metrics] };
+}
+
+/** A bucket start as ISO 8601 UTC: a date for daily and longer buckets, a date-time for hours. */
+export function formatBucket(value: unknown, granularity: string): string {
+  if (typeof value !== "number" || !Number.isFinite(value))
+    return value === undefined || value === null ? "" : String(value);
+  const hourly = /hour/i.test(granularity) || value % 86_400 !== 0;
+  return hourly ? formatDateTime(value) : formatDate(value);
+}
+
+/** The cells of one row, dimension values first; undefined where the row has no such key. */
+export function cellsOf(row: ReportRow, columns: Columns, granularity: string): Array<string | number | undefined> {
+  const cells: Array<string | number | undefined> = [];
+  for (const key of columns.dimensionKeys) {
+    const value = row.dimensions[key];
+    cells.push(key === "date" ? formatBucket(value, granularity) : (value ?? undefined));
+  }
+  for (const metric of columns.metrics) cells.push(row.metrics[metric]);
+  return cells;
+}
+
+/** Pulls the first row so columns can be known before anything is written; the rest follow it. */
+export async function peek<T>(rows: AsyncIterable<T>): Promise<{ first: T | undefined; all: AsyncIterable<T> }> {
+  const iterator = rows[Symbol.asyncIterator]();
+  const head = await iterator.next();
+  const all: AsyncIterable<T> = {
+    async *[Symbol.asyncIterator]() {
+      if (head.done) return;
+      yield head.value;
+      for (;;) {
+        const next = await iterator.next();
+        if (next.done) return;
+        yield next.value;
+      }
+    },
+  };
+  return { first: head.done ? undefined : head.value, all };
+}

@@ -1,0 +1,23 @@
+/** What every output format implements. Adding a format is adding a file and a line in registry.ts. */
+import type { Writable } from "node:stream";
+import type { ReportMeta, ReportRow } from "../contract";
+
+export interface ReportStream {
+  meta: ReportMeta;
+  /** False when the number of rows is known only at the end (a merged report over 90 days). */
+  totalKnown: boolean;
+  rows: AsyncIterable<ReportRow>;
+}
+
+export interface FormatOptions {
+  /** CSV field delimiter. */
+  delimiter: string;
+  /** CSV: a UTF-8 byte-order mark first, for spreadsheet programs. */
+  bom: boolean;
+  /** Table: colour in headers. */
+  color: boolean;
+}
+
+export interface Formatter {
+  write(report: ReportStream, out: Writable, options: FormatOptions): Promise<void>;
+}

@@ -1,0 +1,32 @@
+/**
+ * JSON: `{"meta": ..., "data": [...]}` with every row of every page, rows in the API's shape. Streams when
+ * the number of rows is known up front; a merged report over 90 days is held until its count is known.
+ * `meta` keeps what the service said of the report, without the fields that describe one page.
+ */
+import type { ReportMeta, ReportRow } from "../contract";
+import { writeChunk } from "../io/write";
+import type { Formatter } from "./formatter";
+
+function exportMeta(meta: ReportMeta, total: number): Record<string, unknown> {
+  const { page: _page, limit: _limit, has_more: _hasMore, ...rest } = meta;
+  return { ...rest, total };
+}
+
+export const jsonFormatter: Formatter = {
+  async write(report, out) {
+    if (!report.totalKnown) {
+      const rows: ReportRow[] = [];
+      for await (const row of report.rows) rows.push(row);
+      const body = rows.map((row) => JSON.stringify(row)).join(",\n");
+      await writeChunk(out, `{"meta":${JSON.stringify(exportMeta(report.meta, rows.length))},"data":[\n${body}\n]}\n`);
+      return;
+    }
+    await writeChunk(out, `{"meta":${JSON.stringify(exportMeta(report.meta, report.meta.total))},"data":[`);
+    let separator = "\n";
+    for await (const row of report.rows) {
+      await writeChunk(out, `${separator}${JSON.stringify(row)}`);
+      separator = ",\n";
+    }
+    await writeChunk(out, "\n]}\n");
+  },
+};

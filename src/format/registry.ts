@@ -1,0 +1,38 @@
+/**
+ * The output formats. Cheap to import (the CLI's help lists the names); each formatter, with its library,
+ * loads only when chosen. Adding a format is adding a file and an entry here.
+ */
+import { extname } from "node:path";
+import type { FormatName } from "../core/formats";
+import type { Formatter } from "./formatter";
+
+export interface FormatEntry {
+  readonly name: FormatName;
+  /** File name endings that select this format for --output. */
+  readonly extensions: readonly string[];
+  /** True when every row is held in memory before anything is written. */
+  readonly buffers: boolean;
+  load(): Promise<Formatter>;
+}
+
+export const FORMATS: readonly FormatEntry[] = [
+  { name: "table", extensions: [".txt"], buffers: true, load: async () => (await import("./table")).tableFormatter },
+  { name: "csv", extensions: [".csv"], buffers: false, load: async () => (await import("./csv")).csvFormatter },
+  { name: "json", extensions: [".json"], buffers: false, load: async () => (await import("./json")).jsonFormatter },
+  {
+    name: "ndjson",
+    extensions: [".ndjson", ".jsonl"],
+    buffers: false,
+    load: async () => (await import("./ndjson")).ndjsonFormatter,
+  },
+];
+
+export function formatNamed(name: string): FormatEntry | undefined {
+  return FORMATS.find((f) => f.name === name);
+}
+
+/** The format a file name asks for by its ending, if any. */
+export function formatForFile(path: string): FormatEntry | undefined {
+  const ending = extname(path).toLowerCase();
+  return FORMATS.find((f) => f.extensions.includes(ending));
+}

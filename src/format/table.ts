@@ -1,0 +1,50 @@
+/**
+ * A table for people (cli-table3): numbers right-aligned, spending with 2 decimals, a totals footer.
+ * It holds every row in memory before printing, to size its columns; use CSV or NDJSON for big exports.
+ */
+import Table from "cli-table3";
+import { writeChunk } from "../io/write";
+import { cellsOf, columnsOf, peek } from "./columns";
+import type { Formatter } from "./formatter";
+
+function metricCell(metric: string, value: number | undefined): string {
+  if (value === undefined) return "";
+  if (metric === "spending")
+    return value.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  return value.toLocaleString("en-US");
+}
+
+export const tableFormatter: Formatter = {
+  async write(report, out, options) {
+    const { first, all } = await peek(report.rows);
+    const columns = columnsOf(report.meta, first);
+    const table = new Table({
+      head: [...columns.dimensionKeys, ...columns.metrics],
+      colAligns: [...columns.dimensionKeys.map(() => "left" as const), ...columns.metrics.map(() => "right" as const)],
+      style: { head: options.color ? ["bold"] : [], border: [] },
+    });
+    const totals = new Map<string, number>(columns.metrics.map((m) => [m, 0]));
+    let count = 0;
+    for await (const row of all) {
+      count += 1;
+      const cells = cellsOf(row, columns, report.meta.granularity);
+      const dimensionCells = cells
+        .slice(0, columns.dimensionKeys.length)
+        .map((c) => (c === undefined ? "" : String(c)));
+      const metricCells = columns.metrics.map((metric) => {
+        const value = row.metrics[metric];
+        if (value !== undefined) totals.set(metric, (totals.get(metric) ?? 0) + value);
+        return metricCell(metric, value);
+      });
+      table.push([...dimensionCells, ...metricCells]);
+    }
+    if (count > 1 && columns.dimensionKeys.length > 0) {
+      table.push([
+        `total (${count} rows)`,
+        ...columns.dimensionKeys.slice(1).map(() => ""),
+        ...columns.metrics.map((m) => metricCell(m, Math.round((totals.get(m) ?? 0) * 1e6) / 1e6)),
+      ]);
+    }
+    await writeChunk(out, count === 0 && columns.dimensionKeys.length > 0 ? "(no rows)\n" : `${table.toString()}\n`);
+  },
+};

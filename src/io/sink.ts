@@ -1,0 +1,67 @@
+/**
+ * Where an export goes: stdout, or a file written atomically. An export that must start over (the data
+ * changed under it) can, if the sink is a file or nothing has reached stdout yet.
+ */
+import { Writable } from "node:stream";
+import { AtomicFile } from "./atomic-file";
+
+export interface Sink {
+  readonly stream: Writable;
+  /** True when what was written so far can be taken back. */
+  canRestart(): boolean;
+  reset(): Promise<void>;
+  /** The export is complete: flush, and for a file, put it in place. */
+  commit(): Promise<void>;
+  /** The export failed: for a file, leave the old one untouched and no temporary file behind. */
+  abort(): Promise<void>;
+  /** For a signal handler: drop everything without waiting. */
+  abortNow(): void;
+  readonly description: string;
+}
+
+/** Forwards to `target`, counting bytes, with the target's backpressure. */
+class CountingWritable extends Writable {
+  bytes = 0;
+  constructor(private readonly target: Writable) {
+    super({ decodeStrings: false });
+  }
+
+  override _write(chunk: string | Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+    this.bytes += chunk.length;
+    if (this.target.write(chunk)) callback();
+    else this.target.once("drain", () => callback());
+  }
+}
+
+export function stdoutSink(out: Writable): Sink {
+  const stream = new CountingWritable(out);
+  stream.on("error", () => undefined);
+  return {
+    stream,
+    description: "stdout",
+    canRestart: () => stream.bytes === 0,
+    reset: async () => undefined,
+    commit: () =>
+      new Promise<void>((resolve, reject) => {
+        stream.end(() => resolve());
+        stream.once("error", reject);
+      }),
+    abort: async () => undefined,
+    abortNow: () => undefined,
+  };
+}
+
+export async function fileSink(path: string): Promise<Sink> {
+  const file = await AtomicFile.create(path);
+  return {
+    get stream() {
+      return file.stream;
+    },
+    description: path,
+    canRestart: () => true,
+    reset: () => file.reset(),
+    commit: () => file.commit(),
+    abort: () => file.abort(),
+    abortNow: () => file.abortNow(),
+  };
+}

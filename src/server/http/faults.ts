@@ -1,0 +1,97 @@
+/**
+ * `serve --faults`: failures injected on purpose, so report jobs can be tested against a service that
+ * misbehaves. A spec is a comma list of rules, each `<kind>:<when>[:<detail>]`:
+ *   500:0.2        a fifth of requests, at random, answer 500 (also 502, 503, 504)
+ *   429:every3     every third request answers 429 with Retry-After: 1 (`429:every3:5` says 5 s)
+ *   drop:0.1       the connection is closed without an answer
+ *   delay:50ms     every request waits 50 ms first (`delay:200ms:0.5` for half of them)
+ * `when` is a rate from 0 to 1 or `everyN`. Rules are checked in order; the first that fires answers.
+ * Random choices come from a seeded generator, so a run can be repeated.
+ */
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { errorBody } from "../../contract";
+
+type When = { rate: number } | { every: number };
+export type FaultRule =
+  | { kind: "status"; status: number; when: When; retryAfter: number | undefined }
+  | { kind: "drop"; when: When }
+  | { kind: "delay"; ms: number; when: When };
+
+export class FaultSpecError extends Error {
+  override readonly name = "FaultSpecError";
+}
+
+const STATUSES = new Set([429, 500, 502, 503, 504]);
+
+function parseWhen(text: string | undefined, rule: string): When {
+  if (text === undefined) throw new FaultSpecError(`${rule}: say when, as a rate (0.2) or everyN (every3)`);
+  const every = /^every(\d+)$/.exec(text);
+  if (every && Number(every[1]) >= 1) return { every: Number(every[1]) };
+  const rate = Number(text);
+  if (text.trim() !== "" && rate >= 0 && rate <= 1) return { rate };
+  throw new FaultSpecError(`${rule}: ${JSON.stringify(text)} is neither a rate from 0 to 1 nor everyN`);
+}
+
+export function parseFaults(spec: string): FaultRule[] {
+  return spec
+    .split(",")
+    .map((part) => part.trim())
+    .filter((part) => part !== "")
+    .map((rule): FaultRule => {
+      const [kind, first, second] = rule.split(":");
+      if (kind === "drop") return { kind: "drop", when: parseWhen(first, rule) };
+      if (kind === "delay") {
+        const match = /^(\d+)(ms|s)?$/.exec(first ?? "");
+        if (!match) throw new FaultSpecError(`${rule}: the delay is a duration such as 50ms or 2s`);
+        const ms = Number(match[1]) * (match[2] === "s" ? 1000 : 1);
+        return { kind: "delay", ms, when: second === undefined ? { rate: 1 } : parseWhen(second, rule) };
+      }
+      const status = Number(kind);
+      if (STATUSES.has(status)) {
+        const retryAfter = second === undefined ? (status === 429 ? 1 : undefined) : Number(second);
+        if (retryAfter !== undefined && !(Number.isInteger(retryAfter) && retryAfter >= 0)) {
+          throw new FaultSpecError(`${rule}: Retry-After is whole seconds`);
+        }
+        return { kind: "status", status, when: parseWhen(first, rule), retryAfter };
+      }
+      throw new FaultSpecError(`${rule}: unknown fault; use 429, 500, 502, 503, 504, drop or delay`);
+    });
+}
+
+function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0;
+    return state / 4_294_967_296;
+  };
+}
+
+export function faultHook(rules: readonly FaultRule[], seed = 1) {
+  const random = seeded(seed);
+  const counters = rules.map(() => 0);
+  const fires = (when: When, index: number): boolean => {
+    counters[index] = (counters[index] ?? 0) + 1;
+    return "every" in when ? (counters[index] as number) % when.every === 0 : random() < when.rate;
+  };
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    for (const [index, rule] of rules.entries()) {
+      if (!fires(rule.when, index)) continue;
+      if (rule.kind === "delay") {
+        await new Promise((resolve) => setTimeout(resolve, rule.ms));
+        continue;
+      }
+      if (rule.kind === "drop") {
+        reply.hijack();
+        request.raw.socket.destroy();
+        return;
+      }
+      if (rule.retryAfter !== undefined) reply.header("retry-after", String(rule.retryAfter));
+      const code = rule.status === 429 ? "rate_limited" : "internal";
+      const body = rule.status === 429 ? errorBody("rate_limited", "too many requests (injected by --faults)") : {
+        error: { status: rule.status, code, message: `injected by --faults` },
+      };
+      await reply.code(rule.status).type("application/json; charset=utf-8").send(JSON.stringify(body));
+      return;
+    }
+  };
+}

@@ -1,0 +1,195 @@
+/** The page loop against a MockAgent: order, concurrency, a service's own page size, and completeness. */
+import { describe, expect, it } from "vitest";
+import { ReportApi } from "../../../src/api/client";
+import { openReport } from "../../../src/api/paginate";
+import { openSplitReport, splitRange } from "../../../src/api/split";
+import type { ReportRequest, ReportRow } from "../../../src/contract";
+import { DataChangedError, UnavailableError } from "../../../src/core/errors";
+import { KEY, mockAgent, ORIGIN, type Row, rowsOf, servePages } from "../../helpers/mock-api";
+
+const REQUEST: ReportRequest = { from: "2026-11-01", to: "2026-11-07", metrics: ["views", "clicks"], dimensions: ["campaign"] };
+
+function api(mock: ReturnType<typeof mockAgent>, retries = 0) {
+  return new ReportApi({
+    baseUrl: ORIGIN,
+    apiKey: KEY,
+    userAgent: "adreport/test",
+    timeoutMs: 2000,
+    retries,
+    dispatcher: mock.agent,
+    sleep: async () => undefined,
+  });
+}
+
+async function collect(rows: AsyncIterable<ReportRow>): Promise<ReportRow[]> {
+  const all: ReportRow[] = [];
+  for await (const row of rows) all.push(row);
+  return all;
+}
+
+describe("openReport", () => {
+  it("yields every row of every page, in order, with a bounded number of pages in flight", async () => {
+    const mock = mockAgent();
+    const rows = rowsOf(95);
+    let inFlight = 0;
+    let most = 0;
+    mock.pool
+      .intercept({ path: (p) => p.startsWith("/v1/report") })
+      .reply((opts) => {
+        const request = mock.record(opts);
+        inFlight += 1;
+        most = Math.max(most, inFlight);
+        const page = Number(request.params.get("page"));
+        const data = rows.slice((page - 1) * 10, page * 10);
+        setTimeout(() => {
+          inFlight -= 1;
+        }, 20);
+        return {
+          statusCode: 200,
+          data: JSON.stringify({
+            meta: { granularity: "total", dimensions: ["campaign"], metrics: ["views", "clicks"], total: 95, page, limit: 10, has_more: page < 10 },
+            data,
+          }),
+        };
+      })
+      .delay(20)
+      .persist();
+    const report = await openReport(api(mock), REQUEST, { pageSize: 10, concurrency: 3 });
+    expect(await collect(report.rows)).toEqual(rows);
+    expect(most).toBeLessThanOrEqual(3);
+    expect(mock.seen.map((r) => r.params.get("page"))).toEqual(["1", "2", "3", "4", "5", "6", "7", "8", "9", "10"]);
+  });
+
+  it("follows the page size the service applied when it is lower than asked", async () => {
+    const mock = mockAgent();
+    servePages(mock, rowsOf(50), { maxLimit: 7 });
+    const report = await openReport(api(mock), REQUEST, { pageSize: 1000, concurrency: 4 });
+    expect(await collect(report.rows)).toHaveLength(50);
+    expect(mock.seen.slice(1).every((r) => r.params.get("limit") === "7")).toBe(true);
+    expect(mock.seen).toHaveLength(8);
+  });
+
+  it("keeps fields it does not know, in meta and in rows", async () => {
+    const mock = mockAgent();
+    const rows: Row[] = rowsOf(3).map((r) => ({ ...r, currency: "EUR", dimensions: { ...r.dimensions, region: "EU" } }));
+    servePages(mock, rows, { extraMeta: { generated_at: "2026-11-21T00:00:00Z", granularity: "fortnightly" } });
+    const report = await openReport(api(mock), REQUEST, { pageSize: 1000, concurrency: 4 });
+    expect(report.meta).toMatchObject({ generated_at: "2026-11-21T00:00:00Z", granularity: "fortnightly" });
+    expect(await collect(report.rows)).toEqual(rows);
+  });
+
+  it.each([
+    ["the total changes between pages", { total: (page: number) => (page < 3 ? 25 : 26) }],
+    ["has_more says no before the total is reached", { hasMore: (page: number) => page < 2 }],
+    ["has_more says yes after the total is reached", { hasMore: () => true }],
+  ])("fails with exit 5 when %s", async (_label, knobs) => {
+    const mock = mockAgent();
+    servePages(mock, rowsOf(25), { maxLimit: 10, ...knobs });
+    const report = await openReport(api(mock), REQUEST, { pageSize: 10, concurrency: 2 });
+    const error = await collect(report.rows).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DataChangedError);
+    expect((error as DataChangedError).exitCode).toBe(5);
+  });
+
+  it("does not loop on an empty page that says more follow", async () => {
+    const mock = mockAgent();
+    servePages(mock, [], { hasMore: () => true, total: () => 0 });
+    const report = await openReport(api(mock), REQUEST, { pageSize: 10, concurrency: 2 });
+    await expect(collect(report.rows)).rejects.toBeInstanceOf(DataChangedError);
+  });
+
+  it("trusts has_more over a total that is off, then checks the count", async () => {
+    const mock = mockAgent();
+    servePages(mock, rowsOf(30), { maxLimit: 10, total: () => 30, hasMore: (page) => page < 3 });
+    const report = await openReport(api(mock), REQUEST, { pageSize: 10, concurrency: 1 });
+    expect(await collect(report.rows)).toHaveLength(30);
+  });
+
+  it("stops at the first page that fails for good", async () => {
+    const mock = mockAgent();
+    const rows = rowsOf(100);
+    mock.pool
+      .intercept({ path: (p) => p.startsWith("/v1/report") })
+      .reply((opts) => {
+        const page = Number(mock.record(opts).params.get("page"));
+        if (page === 4) return { statusCode: 500, data: "" };
+        return {
+          statusCode: 200,
+          data: JSON.stringify({
+            meta: { granularity: "total", dimensions: [], metrics: ["views"], total: 100, page, limit: 10, has_more: page < 10 },
+            data: rows.slice((page - 1) * 10, page * 10),
+          }),
+        };
+      })
+      .persist();
+    const report = await openReport(api(mock), REQUEST, { pageSize: 10, concurrency: 2 });
+    const got: ReportRow[] = [];
+    const error = await (async () => {
+      for await (const row of report.rows) got.push(row);
+    })().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnavailableError);
+    expect(got).toHaveLength(30);
+  });
+});
+
+describe("splitRange", () => {
+  it("cuts a range into windows of at most 90 x 24 h, edge to edge", () => {
+    expect(splitRange("2026-01-01", "2026-07-19")).toEqual([
+      { from: "2026-01-01T00:00:00Z", to: "2026-03-31T23:59:59Z" },
+      { from: "2026-04-01T00:00:00Z", to: "2026-06-29T23:59:59Z" },
+      { from: "2026-06-30T00:00:00Z", to: "2026-07-19T23:59:59Z" },
+    ]);
+    expect(splitRange("2026-01-01T12:00:00.5+02:00", "2026-01-02")).toEqual([
+      { from: "2026-01-01T10:00:01Z", to: "2026-01-02T23:59:59Z" },
+    ]);
+  });
+});
+
+describe("openSplitReport", () => {
+  it("merges windows in entity-then-date order and sums the rows a boundary cut in two", async () => {
+    const mock = mockAgent();
+    const windows = [
+      { from: "2026-01-01T00:00:00Z", to: "2026-03-31T23:59:59Z" },
+      { from: "2026-04-01T00:00:00Z", to: "2026-04-30T23:59:59Z" },
+    ];
+    const march30 = Date.UTC(2026, 2, 30) / 1000; // a Monday: this week spans both windows
+    const byWindow: Record<string, Row[]> = {
+      "2026-01-01T00:00:00Z": [
+        { dimensions: { campaign_id: 1, name: "A", date: march30 - 7 * 86_400 }, metrics: { views: 1, spending: 0.1 } },
+        { dimensions: { campaign_id: 1, name: "A", date: march30 }, metrics: { views: 2, spending: 0.2 } },
+        { dimensions: { campaign_id: 2, name: "B", date: march30 }, metrics: { views: 3, spending: 0.3 } },
+      ],
+      "2026-04-01T00:00:00Z": [
+        { dimensions: { campaign_id: 1, name: "A", date: march30 }, metrics: { views: 10, spending: 0.1 } },
+        { dimensions: { campaign_id: 1, name: "A", date: march30 + 7 * 86_400 }, metrics: { views: 20, spending: 0.2 } },
+        { dimensions: { campaign_id: 3, name: "C", date: march30 }, metrics: { views: 30, spending: 0.3 } },
+      ],
+    };
+    mock.pool
+      .intercept({ path: (p) => p.startsWith("/v1/report") })
+      .reply((opts) => {
+        const params = mock.record(opts).params;
+        const data = byWindow[params.get("from") ?? ""] ?? [];
+        return {
+          statusCode: 200,
+          data: JSON.stringify({
+            meta: { granularity: "weekly", dimensions: ["campaign", "date"], metrics: ["views", "spending"], total: data.length, page: 1, limit: 1000, has_more: false },
+            data,
+          }),
+        };
+      })
+      .persist();
+    const report = await openSplitReport(api(mock), { ...REQUEST, dimensions: ["campaign", "date"] }, windows, {
+      pageSize: 1000,
+      concurrency: 4,
+    });
+    expect(report.totalKnown).toBe(false);
+    expect((await collect(report.rows)).map((r) => [r.dimensions.campaign_id, r.dimensions.date, r.metrics.views, r.metrics.spending])).toEqual([
+      [1, march30 - 7 * 86_400, 1, 0.1],
+      [1, march30, 12, 0.3],
+      [1, march30 + 7 * 86_400, 20, 0.2],
+      [2, march30, 3, 0.3],
+      [3, march30, 30, 0.3],
+    ]);
+  });
+});

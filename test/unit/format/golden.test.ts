@@ -1,0 +1,90 @@
+/**
+ * Each format's exact bytes for the fixtures in fixtures/api, against the golden files in fixtures/golden.
+ * Set UPDATE_GOLDEN=1 to rewrite them after a deliberate change (and read the diff).
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { describe, expect, it } from "vitest";
+import type { ReportPage } from "../../../src/contract";
+import type { FormatOptions } from "../../../src/format/formatter";
+import { formatNamed } from "../../../src/format/registry";
+
+const FIXTURES = join(import.meta.dirname, "..", "..", "..", "fixtures");
+
+async function render(fixture: string, format: string, options: Partial<FormatOptions> = {}, totalKnown = true): Promise<Buffer> {
+  const page = JSON.parse(readFileSync(join(FIXTURES, "api", `${fixture}.json`), "utf8")) as ReportPage;
+  const entry = formatNamed(format);
+  if (!entry) throw new Error(format);
+  const formatter = await entry.load();
+  const out = new PassThrough();
+  const chunks: Buffer[] = [];
+  out.on("data", (chunk: Buffer) => chunks.push(chunk));
+  async function* rows() {
+    yield* page.data;
+  }
+  await formatter.write({ meta: page.meta, totalKnown, rows: rows() }, out, { delimiter: ",", bom: false, color: false, ...options });
+  return Buffer.concat(chunks);
+}
+
+function golden(name: string, actual: Buffer): void {
+  const path = join(FIXTURES, "golden", name);
+  if (process.env.UPDATE_GOLDEN) writeFileSync(path, actual);
+  expect(actual.toString("utf8")).toBe(readFileSync(path, "utf8"));
+  expect(actual.equals(readFileSync(path))).toBe(true);
+}
+
+describe("golden output", () => {
+  it.each([
+    ["campaign-date", "csv", "campaign-date.csv"],
+    ["campaign-date", "json", "campaign-date.json"],
+    ["campaign-date", "ndjson", "campaign-date.ndjson"],
+    ["campaign-date", "table", "campaign-date.txt"],
+    ["ad-hourly", "csv", "ad-hourly.csv"],
+    ["ad-hourly", "ndjson", "ad-hourly.ndjson"],
+    ["ad-hourly", "table", "ad-hourly.txt"],
+  ])("%s as %s", async (fixture, format, file) => {
+    golden(file, await render(fixture, format));
+  });
+
+  it("CSV with another delimiter and a byte-order mark", async () => {
+    golden("campaign-date.semicolon-bom.csv", await render("campaign-date", "csv", { delimiter: ";", bom: true }));
+  });
+
+  it("JSON of a merged report, whose count is known only at the end", async () => {
+    const buffered = await render("campaign-date", "json", {}, false);
+    expect(buffered.toString()).toBe((await render("campaign-date", "json")).toString());
+  });
+});
+
+describe("format rules", () => {
+  it("CSV quotes commas, quotes and newlines as RFC 4180 says, and keeps non-ASCII", async () => {
+    const csv = (await render("campaign-date", "csv")).toString();
+    expect(csv).toContain('1,"Spring, 2026",2026-11-01,');
+    expect(csv).toContain('2,"Summer ""Sale""\nsecond line",2026-11-01,');
+    expect(csv).toContain("3,Été 🌞 日本語,2026-11-01,");
+  });
+
+  it("writes dates of hourly buckets as date-times, others as dates", async () => {
+    expect((await render("ad-hourly", "csv")).toString()).toContain("2026-11-01T13:00:00Z");
+    expect((await render("campaign-date", "csv")).toString()).toContain("2026-11-02,");
+  });
+
+  it("keeps the API's row shape in NDJSON, unknown fields included", async () => {
+    const lines = (await render("ad-hourly", "ndjson")).toString().trim().split("\n");
+    expect(JSON.parse(lines[0] as string)).toMatchObject({ note: "kept", dimensions: { date: 1793538000 } });
+  });
+
+  it("writes only the header for a report without rows", async () => {
+    const page = { meta: { granularity: "daily", dimensions: ["campaign", "date"], metrics: ["views"], total: 0, page: 1, limit: 1000, has_more: false }, data: [] };
+    const entry = formatNamed("csv");
+    const out = new PassThrough();
+    let text = "";
+    out.on("data", (c: Buffer) => {
+      text += c.toString();
+    });
+    async function* none() {}
+    await (await entry?.load())?.write({ meta: page.meta, totalKnown: true, rows: none() }, out, { delimiter: ",", bom: false, color: false });
+    expect(text).toBe("campaign_id,name,date,views\n");
+  });
+});
