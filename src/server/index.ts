@@ -6,5 +6,5 @@ export { LoadError, loadNdjsonFile } from "./db/load";
 export { formatLoadLine, type LoadLine } from "./db/load-format";
 export { DatabaseError, openForWriting } from "./db/schema";
 export { ConflictError, FactWriter } from "./db/writer";
-export { type RunningServer, type ServeOptions, startServer } from "./http/listen";
 export { FaultSpecError, faultHook, parseFaults } from "./http/faults";
+export { type RunningServer, type ServeOptions, startServer } from "./http/listen";

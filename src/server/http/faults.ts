@@ -87,9 +87,12 @@ export function faultHook(rules: readonly FaultRule[], seed = 1) {
       }
       if (rule.retryAfter !== undefined) reply.header("retry-after", String(rule.retryAfter));
       const code = rule.status === 429 ? "rate_limited" : "internal";
-      const body = rule.status === 429 ? errorBody("rate_limited", "too many requests (injected by --faults)") : {
-        error: { status: rule.status, code, message: `injected by --faults` },
-      };
+      const body =
+        rule.status === 429
+          ? errorBody("rate_limited", "too many requests (injected by --faults)")
+          : {
+              error: { status: rule.status, code, message: `injected by --faults` },
+            };
       await reply.code(rule.status).type("application/json; charset=utf-8").send(JSON.stringify(body));
       return;
     }

@@ -10,7 +10,10 @@ const PAGE = JSON.stringify({
   data: [{ dimensions: {}, metrics: { views: 3 } }],
 });
 
-function client(mock: ReturnType<typeof mockAgent>, overrides: Partial<ConstructorParameters<typeof ReportApi>[0]> = {}) {
+function client(
+  mock: ReturnType<typeof mockAgent>,
+  overrides: Partial<ConstructorParameters<typeof ReportApi>[0]> = {},
+) {
   const waits: number[] = [];
   const api = new ReportApi({
     baseUrl: ORIGIN,
@@ -29,13 +32,16 @@ function client(mock: ReturnType<typeof mockAgent>, overrides: Partial<Construct
   return { api, waits };
 }
 
-function replyOnce(mock: ReturnType<typeof mockAgent>, status: number, body: string, headers: Record<string, string> = {}) {
-  mock.pool
-    .intercept({ path: (p) => p.startsWith("/v1/report") })
-    .reply((opts) => {
-      mock.record(opts);
-      return { statusCode: status, data: body, responseOptions: { headers } };
-    });
+function replyOnce(
+  mock: ReturnType<typeof mockAgent>,
+  status: number,
+  body: string,
+  headers: Record<string, string> = {},
+) {
+  mock.pool.intercept({ path: (p) => p.startsWith("/v1/report") }).reply((opts) => {
+    mock.record(opts);
+    return { statusCode: status, data: body, responseOptions: { headers } };
+  });
 }
 
 describe("ReportApi", () => {
@@ -79,8 +85,11 @@ describe("ReportApi", () => {
 
   it("gives up after the retries with exit 5 and the last reason", async () => {
     const mock = mockAgent();
-    for (let i = 0; i < 4; i += 1) replyOnce(mock, 503, '{"error":{"status":503,"code":"x","message":"down for maintenance"}}');
-    const error = await client(mock).api.getReportPage(PARAMS).catch((e: unknown) => e);
+    for (let i = 0; i < 4; i += 1)
+      replyOnce(mock, 503, '{"error":{"status":503,"code":"x","message":"down for maintenance"}}');
+    const error = await client(mock)
+      .api.getReportPage(PARAMS)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnavailableError);
     expect((error as Error).message).toBe("the service answered 503: down for maintenance (gave up after 4 attempts)");
     expect((error as UnavailableError).exitCode).toBe(5);
@@ -89,16 +98,25 @@ describe("ReportApi", () => {
   it("retries network failures and says what failed", async () => {
     const mock = mockAgent();
     for (let i = 0; i < 4; i += 1) {
-      mock.pool.intercept({ path: (p) => p.startsWith("/v1/report") }).replyWithError(Object.assign(new Error("reset"), { code: "ECONNRESET" }));
+      mock.pool
+        .intercept({ path: (p) => p.startsWith("/v1/report") })
+        .replyWithError(Object.assign(new Error("reset"), { code: "ECONNRESET" }));
     }
-    const error = await client(mock).api.getReportPage(PARAMS).catch((e: unknown) => e);
+    const error = await client(mock)
+      .api.getReportPage(PARAMS)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnavailableError);
-    expect((error as Error).message).toContain("cannot reach reports.test: the connection was closed before the answer came");
+    expect((error as Error).message).toContain(
+      "cannot reach reports.test: the connection was closed before the answer came",
+    );
   });
 
   it("times a slow answer out, and retries it", async () => {
     const mock = mockAgent();
-    mock.pool.intercept({ path: (p) => p.startsWith("/v1/report") }).reply(200, PAGE).delay(300);
+    mock.pool
+      .intercept({ path: (p) => p.startsWith("/v1/report") })
+      .reply(200, PAGE)
+      .delay(300);
     replyOnce(mock, 200, PAGE);
     const { api, waits } = client(mock, { timeoutMs: 100 });
     expect((await api.getReportPage(PARAMS)).data).toHaveLength(1);
@@ -106,7 +124,12 @@ describe("ReportApi", () => {
   });
 
   it.each([
-    [400, '{"error":{"status":400,"code":"range_too_long","message":"to: range is 120 days, at most 90","param":"to"}}', UsageError, 2],
+    [
+      400,
+      '{"error":{"status":400,"code":"range_too_long","message":"to: range is 120 days, at most 90","param":"to"}}',
+      UsageError,
+      2,
+    ],
     [401, '{"error":{"status":401,"code":"invalid_key","message":"the API key is not valid"}}', AuthError, 3],
     [403, '{"error":{"status":403,"code":"ip_not_allowed","message":"not whitelisted"}}', ForbiddenError, 4],
     [403, '{"error":{"status":403,"code":"forbidden","message":"campaign 9"}}', ForbiddenError, 4],
@@ -125,8 +148,14 @@ describe("ReportApi", () => {
 
   it("points an IP refusal at the operator request to make", async () => {
     const mock = mockAgent();
-    replyOnce(mock, 403, '{"error":{"status":403,"code":"ip_not_allowed","message":"requests from 198.51.100.7 are not on this key\'s IP whitelist"}}');
-    const error = (await client(mock).api.getReportPage(PARAMS).catch((e: unknown) => e)) as ForbiddenError;
+    replyOnce(
+      mock,
+      403,
+      '{"error":{"status":403,"code":"ip_not_allowed","message":"requests from 198.51.100.7 are not on this key\'s IP whitelist"}}',
+    );
+    const error = (await client(mock)
+      .api.getReportPage(PARAMS)
+      .catch((e: unknown) => e)) as ForbiddenError;
     expect(error.hint).toContain("adreport keys request add-ip");
     expect(error.message).toContain("198.51.100.7");
   });
@@ -137,15 +166,21 @@ describe("ReportApi", () => {
     replyOnce(mock, 403, "");
     replyOnce(mock, 400, '{"message":"bad from"}');
     const { api } = client(mock);
-    expect(((await api.getReportPage(PARAMS).catch((e: unknown) => e)) as Error).message).toContain("<html><body>Unauthorized</body></html>");
+    expect(((await api.getReportPage(PARAMS).catch((e: unknown) => e)) as Error).message).toContain(
+      "<html><body>Unauthorized</body></html>",
+    );
     expect(((await api.getReportPage(PARAMS).catch((e: unknown) => e)) as Error).message).toContain("HTTP 403");
-    expect(((await api.getReportPage(PARAMS).catch((e: unknown) => e)) as Error).message).toContain('{"message":"bad from"}');
+    expect(((await api.getReportPage(PARAMS).catch((e: unknown) => e)) as Error).message).toContain(
+      '{"message":"bad from"}',
+    );
   });
 
   it("never repeats the key, even when a service echoes it", async () => {
     const mock = mockAgent();
     replyOnce(mock, 401, `{"error":{"status":401,"code":"invalid_key","message":"key ${KEY} is unknown"}}`);
-    const error = (await client(mock).api.getReportPage(PARAMS).catch((e: unknown) => e)) as Error;
+    const error = (await client(mock)
+      .api.getReportPage(PARAMS)
+      .catch((e: unknown) => e)) as Error;
     expect(error.message).not.toContain(KEY);
     expect(error.message).toContain("key *** is unknown");
   });
@@ -153,7 +188,9 @@ describe("ReportApi", () => {
   it("refuses to follow a redirect with the key", async () => {
     const mock = mockAgent();
     replyOnce(mock, 301, "", { location: "https://elsewhere.test/v1/report" });
-    const error = (await client(mock).api.getReportPage(PARAMS).catch((e: unknown) => e)) as UsageError;
+    const error = (await client(mock)
+      .api.getReportPage(PARAMS)
+      .catch((e: unknown) => e)) as UsageError;
     expect(error).toBeInstanceOf(UsageError);
     expect(error.message).toContain("https://elsewhere.test/v1/report");
     expect(mock.seen).toHaveLength(1);
@@ -164,7 +201,9 @@ describe("ReportApi", () => {
     replyOnce(mock, 200, '{"meta":{},"data":[]}');
     replyOnce(mock, 200, "not json");
     const { api } = client(mock);
-    expect(((await api.getReportPage(PARAMS).catch((e: unknown) => e)) as Error).message).toMatch(/not a report page: meta\.granularity/);
+    expect(((await api.getReportPage(PARAMS).catch((e: unknown) => e)) as Error).message).toMatch(
+      /not a report page: meta\.granularity/,
+    );
     expect(((await api.getReportPage(PARAMS).catch((e: unknown) => e)) as Error).message).toMatch(/not JSON/);
   });
 });

@@ -7,7 +7,12 @@ import type { ReportRequest, ReportRow } from "../../../src/contract";
 import { DataChangedError, UnavailableError } from "../../../src/core/errors";
 import { KEY, mockAgent, ORIGIN, type Row, rowsOf, servePages } from "../../helpers/mock-api";
 
-const REQUEST: ReportRequest = { from: "2026-11-01", to: "2026-11-07", metrics: ["views", "clicks"], dimensions: ["campaign"] };
+const REQUEST: ReportRequest = {
+  from: "2026-11-01",
+  to: "2026-11-07",
+  metrics: ["views", "clicks"],
+  dimensions: ["campaign"],
+};
 
 function api(mock: ReturnType<typeof mockAgent>, retries = 0) {
   return new ReportApi({
@@ -47,7 +52,15 @@ describe("openReport", () => {
         return {
           statusCode: 200,
           data: JSON.stringify({
-            meta: { granularity: "total", dimensions: ["campaign"], metrics: ["views", "clicks"], total: 95, page, limit: 10, has_more: page < 10 },
+            meta: {
+              granularity: "total",
+              dimensions: ["campaign"],
+              metrics: ["views", "clicks"],
+              total: 95,
+              page,
+              limit: 10,
+              has_more: page < 10,
+            },
             data,
           }),
         };
@@ -71,7 +84,11 @@ describe("openReport", () => {
 
   it("keeps fields it does not know, in meta and in rows", async () => {
     const mock = mockAgent();
-    const rows: Row[] = rowsOf(3).map((r) => ({ ...r, currency: "EUR", dimensions: { ...r.dimensions, region: "EU" } }));
+    const rows: Row[] = rowsOf(3).map((r) => ({
+      ...r,
+      currency: "EUR",
+      dimensions: { ...r.dimensions, region: "EU" },
+    }));
     servePages(mock, rows, { extraMeta: { generated_at: "2026-11-21T00:00:00Z", granularity: "fortnightly" } });
     const report = await openReport(api(mock), REQUEST, { pageSize: 1000, concurrency: 4 });
     expect(report.meta).toMatchObject({ generated_at: "2026-11-21T00:00:00Z", granularity: "fortnightly" });
@@ -116,7 +133,15 @@ describe("openReport", () => {
         return {
           statusCode: 200,
           data: JSON.stringify({
-            meta: { granularity: "total", dimensions: [], metrics: ["views"], total: 100, page, limit: 10, has_more: page < 10 },
+            meta: {
+              granularity: "total",
+              dimensions: [],
+              metrics: ["views"],
+              total: 100,
+              page,
+              limit: 10,
+              has_more: page < 10,
+            },
             data: rows.slice((page - 1) * 10, page * 10),
           }),
         };
@@ -161,7 +186,10 @@ describe("openSplitReport", () => {
       ],
       "2026-04-01T00:00:00Z": [
         { dimensions: { campaign_id: 1, name: "A", date: march30 }, metrics: { views: 10, spending: 0.1 } },
-        { dimensions: { campaign_id: 1, name: "A", date: march30 + 7 * 86_400 }, metrics: { views: 20, spending: 0.2 } },
+        {
+          dimensions: { campaign_id: 1, name: "A", date: march30 + 7 * 86_400 },
+          metrics: { views: 20, spending: 0.2 },
+        },
         { dimensions: { campaign_id: 3, name: "C", date: march30 }, metrics: { views: 30, spending: 0.3 } },
       ],
     };
@@ -173,7 +201,15 @@ describe("openSplitReport", () => {
         return {
           statusCode: 200,
           data: JSON.stringify({
-            meta: { granularity: "weekly", dimensions: ["campaign", "date"], metrics: ["views", "spending"], total: data.length, page: 1, limit: 1000, has_more: false },
+            meta: {
+              granularity: "weekly",
+              dimensions: ["campaign", "date"],
+              metrics: ["views", "spending"],
+              total: data.length,
+              page: 1,
+              limit: 1000,
+              has_more: false,
+            },
             data,
           }),
         };
@@ -184,7 +220,14 @@ describe("openSplitReport", () => {
       concurrency: 4,
     });
     expect(report.totalKnown).toBe(false);
-    expect((await collect(report.rows)).map((r) => [r.dimensions.campaign_id, r.dimensions.date, r.metrics.views, r.metrics.spending])).toEqual([
+    expect(
+      (await collect(report.rows)).map((r) => [
+        r.dimensions.campaign_id,
+        r.dimensions.date,
+        r.metrics.views,
+        r.metrics.spending,
+      ]),
+    ).toEqual([
       [1, march30 - 7 * 86_400, 1, 0.1],
       [1, march30, 12, 0.3],
       [1, march30 + 7 * 86_400, 20, 0.2],

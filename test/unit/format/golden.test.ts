@@ -12,7 +12,12 @@ import { formatNamed } from "../../../src/format/registry";
 
 const FIXTURES = join(import.meta.dirname, "..", "..", "..", "fixtures");
 
-async function render(fixture: string, format: string, options: Partial<FormatOptions> = {}, totalKnown = true): Promise<Buffer> {
+async function render(
+  fixture: string,
+  format: string,
+  options: Partial<FormatOptions> = {},
+  totalKnown = true,
+): Promise<Buffer> {
   const page = JSON.parse(readFileSync(join(FIXTURES, "api", `${fixture}.json`), "utf8")) as ReportPage;
   const entry = formatNamed(format);
   if (!entry) throw new Error(format);
@@ -23,7 +28,12 @@ async function render(fixture: string, format: string, options: Partial<FormatOp
   async function* rows() {
     yield* page.data;
   }
-  await formatter.write({ meta: page.meta, totalKnown, rows: rows() }, out, { delimiter: ",", bom: false, color: false, ...options });
+  await formatter.write({ meta: page.meta, totalKnown, rows: rows() }, out, {
+    delimiter: ",",
+    bom: false,
+    color: false,
+    ...options,
+  });
   return Buffer.concat(chunks);
 }
 
@@ -76,7 +86,18 @@ describe("format rules", () => {
   });
 
   it("writes only the header for a report without rows", async () => {
-    const page = { meta: { granularity: "daily", dimensions: ["campaign", "date"], metrics: ["views"], total: 0, page: 1, limit: 1000, has_more: false }, data: [] };
+    const page = {
+      meta: {
+        granularity: "daily",
+        dimensions: ["campaign", "date"],
+        metrics: ["views"],
+        total: 0,
+        page: 1,
+        limit: 1000,
+        has_more: false,
+      },
+      data: [],
+    };
     const entry = formatNamed("csv");
     const out = new PassThrough();
     let text = "";
@@ -84,7 +105,11 @@ describe("format rules", () => {
       text += c.toString();
     });
     async function* none() {}
-    await (await entry?.load())?.write({ meta: page.meta, totalKnown: true, rows: none() }, out, { delimiter: ",", bom: false, color: false });
+    await (await entry?.load())?.write({ meta: page.meta, totalKnown: true, rows: none() }, out, {
+      delimiter: ",",
+      bom: false,
+      color: false,
+    });
     expect(text).toBe("campaign_id,name,date,views\n");
   });
 });
