@@ -28,7 +28,7 @@ export function figure(name: string, value: string, verdict?: boolean): void {
 }
 
 export function ensureBuilt(): void {
-  if (!existsSync(join(ROOT, "dist", "adreport.cjs"))) {
+  if (!existsSync(join(ROOT, "dist", "adreport.mjs"))) {
     const built = spawnSync(process.execPath, [join(ROOT, "scripts", "build.mjs")], { stdio: "inherit" });
     if (built.status !== 0) throw new Error("build failed");
   }
@@ -38,10 +38,12 @@ export function ensureBuilt(): void {
 export function measureCommand(
   command: string,
   args: readonly string[],
+  env: Record<string, string> = {},
 ): { seconds: number; peakMb: number; stderr: string } {
   const result = spawnSync("/usr/bin/time", ["-f", "__time %e %M", command, ...args], {
     stdio: ["ignore", "ignore", "pipe"],
     encoding: "utf8",
+    env: { ...process.env, ...env },
   });
   const match = /__time ([\d.]+) (\d+)/.exec(result.stderr);
   if (result.status !== 0 || !match) throw new Error(`${command} ${args.join(" ")} failed: ${result.stderr}`);

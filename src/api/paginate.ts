@@ -1,12 +1,12 @@
 /**
  * The only page loop. The first page tells the total and the page size the server applied; the rest are
- * fetched `concurrency` at a time and handed on strictly in order, so memory holds at most that many
- * pages whatever the size of the report. The count of rows is checked against `meta.total`: a report
+ * fetched `concurrency` at a time and handed on, page by page, strictly in order, so memory holds at most
+ * that many pages whatever the size of the report. The count of rows is checked against `meta.total`: a report
  * that changes underneath, or whose `has_more` and count disagree, ends in DataChangedError.
  */
 import { encodeReportQuery, type ReportMeta, type ReportPage, type ReportRequest, type ReportRow } from "../contract";
 import { DataChangedError } from "../core/errors";
-import type { ReportApi } from "./client";
+import type { OpenPage, ReportApi } from "./client";
 
 export interface Progress {
   page: number;
@@ -26,7 +26,8 @@ export interface PagedReport {
   meta: ReportMeta;
   /** False when rows are merged from several requests and their number is known only at the end. */
   totalKnown: boolean;
-  rows: AsyncIterable<ReportRow>;
+  /** The rows, a page at a time. */
+  pages: AsyncIterable<readonly ReportRow[]>;
 }
 
 function changed(detail: string): DataChangedError {
@@ -37,24 +38,24 @@ function changed(detail: string): DataChangedError {
 
 export async function openReport(api: ReportApi, request: ReportRequest, options: PagingOptions): Promise<PagedReport> {
   const first = await api.getReportPage(encodeReportQuery(request, 1, options.pageSize), options.signal);
-  return { meta: first.meta, totalKnown: true, rows: rowsFrom(api, request, first, options) };
+  return { meta: first.meta, totalKnown: true, pages: pagesFrom(api, request, first, options) };
 }
 
-async function* rowsFrom(
+async function* pagesFrom(
   api: ReportApi,
   request: ReportRequest,
   first: ReportPage,
   options: PagingOptions,
-): AsyncGenerator<ReportRow> {
+): AsyncGenerator<readonly ReportRow[]> {
   const { total, limit } = first.meta;
   const pages = Math.max(1, Math.ceil(total / limit));
   const controller = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
-  const inFlight = new Map<number, Promise<ReportPage>>();
+  const inFlight = new Map<number, Promise<OpenPage>>();
   let nextToAsk = 2;
   const fill = () => {
     while (nextToAsk <= pages && inFlight.size < Math.max(1, options.concurrency)) {
-      const promise = api.getReportPage(encodeReportQuery(request, nextToAsk, limit), signal);
+      const promise = api.openReportPage(encodeReportQuery(request, nextToAsk, limit), signal);
       promise.catch(() => undefined); // awaited in order below; this only keeps an early failure from going unhandled
       inFlight.set(nextToAsk, promise);
       nextToAsk += 1;
@@ -74,12 +75,13 @@ async function* rowsFrom(
       if (rows > total) throw changed(`more rows than the ${total} announced`);
       options.onProgress?.({ page: pageNumber, pages, rows, total });
       fill();
-      yield* page.data;
+      yield page.data;
       if (!page.meta.has_more) break;
       pageNumber += 1;
-      const next = inFlight.get(pageNumber) ?? api.getReportPage(encodeReportQuery(request, pageNumber, limit), signal);
+      const next =
+        inFlight.get(pageNumber) ?? api.openReportPage(encodeReportQuery(request, pageNumber, limit), signal);
       inFlight.delete(pageNumber);
-      page = await next;
+      page = await (await next).read();
     }
     if (rows !== total) throw changed(`${rows} rows received, ${total} announced`);
   } finally {

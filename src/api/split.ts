@@ -51,11 +51,29 @@ export async function openSplitReport(
   const entity = meta.dimensions.find((d) => d !== "date");
   const entityKey =
     entity === undefined ? undefined : (ENTITY_ID_KEYS.find((k) => k.startsWith(entity)) ?? `${entity}_id`);
-  return { meta: { ...meta, total: 0 }, totalKnown: false, rows: merge(reports, entityKey) };
+  return { meta: { ...meta, total: 0 }, totalKnown: false, pages: inBatches(merge(reports, entityKey)) };
+}
+
+const BATCH = 1000;
+
+async function* inBatches(rows: AsyncIterable<ReportRow>): AsyncGenerator<readonly ReportRow[]> {
+  let batch: ReportRow[] = [];
+  for await (const row of rows) {
+    batch.push(row);
+    if (batch.length >= BATCH) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
+}
+
+async function* flatten(pages: AsyncIterable<readonly ReportRow[]>): AsyncGenerator<ReportRow> {
+  for await (const page of pages) yield* page;
 }
 
 async function* merge(reports: PagedReport[], entityKey: string | undefined): AsyncGenerator<ReportRow> {
-  const sources = reports.map((r) => r.rows[Symbol.asyncIterator]());
+  const sources = reports.map((r) => flatten(r.pages)[Symbol.asyncIterator]());
   const heads: Array<{ row: ReportRow; key: [number, number] } | undefined> = [];
   const advance = async (i: number) => {
     const next = await (sources[i] as AsyncIterator<ReportRow>).next();
@@ -95,7 +113,7 @@ async function* merge(reports: PagedReport[], entityKey: string | undefined): As
       if (merged) yield merged;
     }
   } finally {
-    await Promise.all(sources.map((s) => s.return?.()));
+    await Promise.all(sources.map((s) => s.return?.(undefined)));
   }
 }
 

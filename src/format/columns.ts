@@ -43,11 +43,13 @@ export function cellsOf(row: ReportRow, columns: Columns, granularity: string): 
   return cells;
 }
 
-/** Pulls the first row so columns can be known before anything is written; the rest follow it. */
-export async function peek<T>(rows: AsyncIterable<T>): Promise<{ first: T | undefined; all: AsyncIterable<T> }> {
-  const iterator = rows[Symbol.asyncIterator]();
+/** Pulls the first page so columns can be known before anything is written; the rest follow it. */
+export async function peekFirstRow(
+  pages: AsyncIterable<readonly ReportRow[]>,
+): Promise<{ first: ReportRow | undefined; all: AsyncIterable<readonly ReportRow[]> }> {
+  const iterator = pages[Symbol.asyncIterator]();
   const head = await iterator.next();
-  const all: AsyncIterable<T> = {
+  const all: AsyncIterable<readonly ReportRow[]> = {
     async *[Symbol.asyncIterator]() {
       if (head.done) return;
       yield head.value;
@@ -58,5 +60,5 @@ export async function peek<T>(rows: AsyncIterable<T>): Promise<{ first: T | unde
       }
     },
   };
-  return { first: head.done ? undefined : head.value, all };
+  return { first: head.done ? undefined : head.value[0], all };
 }

@@ -1,33 +1,19 @@
-/** CSV through csv-stringify: header always, RFC 4180 quoting, streamed row by row. */
-import type { Writable } from "node:stream";
-import { stringify } from "csv-stringify";
+/** CSV through csv-stringify: header always, RFC 4180 quoting, written a page at a time. */
+import { stringify } from "csv-stringify/sync";
 import { writeChunk } from "../io/write";
-import { cellsOf, columnsOf, peek } from "./columns";
+import { cellsOf, columnsOf, peekFirstRow } from "./columns";
 import type { Formatter } from "./formatter";
 
 export const csvFormatter: Formatter = {
-  async write(report, out: Writable, options) {
-    const { first, all } = await peek(report.rows);
+  async write(report, out, options) {
+    const { first, all } = await peekFirstRow(report.pages);
     const columns = columnsOf(report.meta, first);
-    const stringifier = stringify({
-      header: true,
-      columns: [...columns.dimensionKeys, ...columns.metrics],
-      delimiter: options.delimiter,
-      bom: options.bom,
-    });
-    const feeding = (async () => {
-      for await (const row of all) {
-        if (!stringifier.write(cellsOf(row, columns, report.meta.granularity))) {
-          await new Promise((resolve) => stringifier.once("drain", resolve));
-        }
-      }
-      stringifier.end();
-    })().catch((error: unknown) => {
-      stringifier.destroy(error as Error);
-      throw error;
-    });
-    feeding.catch(() => undefined);
-    for await (const chunk of stringifier) await writeChunk(out, String(chunk));
-    await feeding;
+    const shape = { delimiter: options.delimiter, columns: [...columns.dimensionKeys, ...columns.metrics] };
+    await writeChunk(out, stringify([], { ...shape, header: true, bom: options.bom }));
+    for await (const page of all) {
+      if (page.length === 0) continue;
+      const records = page.map((row) => cellsOf(row, columns, report.meta.granularity));
+      await writeChunk(out, stringify(records, { ...shape, header: false }));
+    }
   },
 };

@@ -6,7 +6,8 @@ export interface ReportStream {
   meta: ReportMeta;
   /** False when the number of rows is known only at the end (a merged report over 90 days). */
   totalKnown: boolean;
-  rows: AsyncIterable<ReportRow>;
+  /** The rows, a page at a time: a formatter writes once a page, not once a row. */
+  pages: AsyncIterable<readonly ReportRow[]>;
 }
 
 export interface FormatOptions {

@@ -16,15 +16,16 @@ export const jsonFormatter: Formatter = {
   async write(report, out) {
     if (!report.totalKnown) {
       const rows: ReportRow[] = [];
-      for await (const row of report.rows) rows.push(row);
+      for await (const page of report.pages) rows.push(...page);
       const body = rows.map((row) => JSON.stringify(row)).join(",\n");
       await writeChunk(out, `{"meta":${JSON.stringify(exportMeta(report.meta, rows.length))},"data":[\n${body}\n]}\n`);
       return;
     }
     await writeChunk(out, `{"meta":${JSON.stringify(exportMeta(report.meta, report.meta.total))},"data":[`);
     let separator = "\n";
-    for await (const row of report.rows) {
-      await writeChunk(out, `${separator}${JSON.stringify(row)}`);
+    for await (const page of report.pages) {
+      if (page.length === 0) continue;
+      await writeChunk(out, `${separator}${page.map((row) => JSON.stringify(row)).join(",\n")}`);
       separator = ",\n";
     }
     await writeChunk(out, "\n]}\n");

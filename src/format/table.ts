@@ -4,7 +4,7 @@
  */
 import Table from "cli-table3";
 import { writeChunk } from "../io/write";
-import { cellsOf, columnsOf, peek } from "./columns";
+import { cellsOf, columnsOf, peekFirstRow } from "./columns";
 import type { Formatter } from "./formatter";
 
 function metricCell(metric: string, value: number | undefined): string {
@@ -14,9 +14,13 @@ function metricCell(metric: string, value: number | undefined): string {
   return value.toLocaleString("en-US");
 }
 
+async function* flatten<T>(pages: AsyncIterable<readonly T[]>): AsyncGenerator<T> {
+  for await (const page of pages) yield* page;
+}
+
 export const tableFormatter: Formatter = {
   async write(report, out, options) {
-    const { first, all } = await peek(report.rows);
+    const { first, all } = await peekFirstRow(report.pages);
     const columns = columnsOf(report.meta, first);
     const table = new Table({
       head: [...columns.dimensionKeys, ...columns.metrics],
@@ -25,7 +29,7 @@ export const tableFormatter: Formatter = {
     });
     const totals = new Map<string, number>(columns.metrics.map((m) => [m, 0]));
     let count = 0;
-    for await (const row of all) {
+    for await (const row of flatten(all)) {
       count += 1;
       const cells = cellsOf(row, columns, report.meta.granularity);
       const dimensionCells = cells

@@ -162,3 +162,35 @@ describe("changes made while serving", () => {
     }
   });
 });
+
+describe("a report cache smaller than the reports", () => {
+  it("still pages every report correctly while reports evict each other", async () => {
+    const dbPath = join(dir, "tiny-cache.db");
+    await load(dbPath, demoNdjson(dir).path);
+    const writer = openForWriting(dbPath, { create: false });
+    const issued = issueKey(writer, { advertiser: "Acme Outdoor", ips: ["127.0.0.1"], now: 0 });
+    writer.close();
+    const server = await startServer({ dbPath, host: "127.0.0.1", port: 0, trustProxy: [], cacheRows: 3 });
+    const page = async (dims: string, n: number) => {
+      const url = `${server.url}/v1/report?from=2026-10-01&to=2026-10-31&metrics=views&dimensions=${dims}&limit=7&page=${n}`;
+      return (await httpGet(url, { key: issued.key })).json as { meta: { total: number }; data: unknown[] };
+    };
+    try {
+      const whole = async (dims: string) => {
+        const first = await page(dims, 1);
+        const all = [...first.data];
+        for (let n = 2; (n - 1) * 7 < first.meta.total; n += 1) {
+          all.push(...(await page(dims, n)).data);
+          await page(dims === "ad,date" ? "campaign,date" : "ad,date", n); // another report in between
+        }
+        return all;
+      };
+      const adDate = await whole("ad,date");
+      const big = await page("ad,date", 1);
+      expect(adDate).toHaveLength(big.meta.total);
+      expect(new Set(adDate.map((r) => JSON.stringify(r))).size).toBe(adDate.length);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -35,7 +35,12 @@ A session:
     .option("--host <address>", "address to listen on", "127.0.0.1")
     .option("--port <n>", "port to listen on; 0 picks a free one", integerOption(0, 65_535), 8080)
     .option("--trust-proxy <ip,...>", "believe X-Forwarded-For only from these peers", collect)
-    .option("--cache-rows <n>", "rows of computed reports kept for paging", integerOption(0), 300_000)
+    .option(
+      "--cache-rows <n>",
+      "rows of computed reports kept (in temporary tables on disk) for paging",
+      integerOption(0),
+      2_000_000,
+    )
     .option("--faults <spec>", "inject failures, e.g. 500:0.2,429:every3,drop:0.1,delay:50ms (see README)")
     .option("--faults-seed <n>", "seed of the random choices of --faults", integerOption(0, 2 ** 32 - 1), 1)
     .option("-q, --quiet", "no access log")

@@ -64,9 +64,9 @@ const BUCKET: Record<Granularity, string> = {
 };
 
 const NAMES: Record<Level, { join: string; columns: string }> = {
-  campaign: { join: "JOIN campaigns n ON n.id = g.eid", columns: "n.name AS name" },
+  campaign: { join: "JOIN campaigns n ON n.id = g.eid", columns: "n.name AS name, NULL AS campaign_id" },
   ad: { join: "JOIN ads n ON n.id = g.eid", columns: "n.name AS name, n.campaign_id AS campaign_id" },
-  keyword: { join: "JOIN keywords n ON n.id = g.eid", columns: "n.name AS name" },
+  keyword: { join: "JOIN keywords n ON n.id = g.eid", columns: "n.name AS name, NULL AS campaign_id" },
 };
 
 export interface SqlPlan {
@@ -103,8 +103,9 @@ export function levelOf(query: ReportQuery): Level {
 }
 
 /**
- * The statement for a report, or undefined when the range holds no whole hour. Parameters: `adv`, and
- * `campaign` / `ad` when the query filters on them.
+ * The statement for a report, or undefined when the range holds no whole hour. Its columns are always
+ * eid, bucket, views, clicks, conversions, spending, name, campaign_id (the caller orders by eid, bucket).
+ * Parameters: `adv`, and `campaign` / `ad` when the query filters on them.
  */
 export function reportSql(query: ReportQuery, advertiserId: number): SqlPlan | undefined {
   const level = levelOf(query);
@@ -143,17 +144,14 @@ export function reportSql(query: ReportQuery, advertiserId: number): SqlPlan | u
       parts.length > 0
         ? parts.join(" UNION ALL ")
         : "SELECT 0 AS views, 0 AS clicks, 0 AS conversions, 0 AS spending WHERE 0";
-    return { sql: `SELECT ${sums} FROM (${source})`, params };
+    return { sql: `SELECT 0 AS eid, 0 AS bucket, ${sums}, NULL AS name, NULL AS campaign_id FROM (${source})`, params };
   }
   if (parts.length === 0) return undefined;
   const source = parts.join(" UNION ALL ");
   const bucket = query.byDate ? BUCKET[query.granularity] : "0";
   const groupBy = [query.entity ? "eid" : undefined, query.byDate ? "bucket" : undefined].filter(Boolean).join(", ");
   const grouped = `SELECT ${query.entity ? "eid" : "0 AS eid"}, ${bucket} AS bucket, ${sums} FROM (${source}) GROUP BY ${groupBy}`;
-  if (!query.entity) return { sql: `${grouped} ORDER BY bucket`, params };
+  if (!query.entity) return { sql: `SELECT *, NULL AS name, NULL AS campaign_id FROM (${grouped})`, params };
   const names = NAMES[query.entity];
-  return {
-    sql: `SELECT g.*, ${names.columns} FROM (${grouped}) g ${names.join} ORDER BY g.eid, g.bucket`,
-    params,
-  };
+  return { sql: `SELECT g.*, ${names.columns} FROM (${grouped}) g ${names.join}`, params };
 }

@@ -6,6 +6,8 @@ import { Whitelist } from "./ip";
 import { reportSql, timeSegments } from "./report-sql";
 import type { Db } from "./schema";
 
+type Statement<P extends unknown[] = unknown[], R = unknown> = import("better-sqlite3").Statement<P, R>;
+
 export interface StoredKey {
   id: number;
   advertiserId: number;
@@ -20,12 +22,26 @@ export interface StoredKey {
  */
 const FRESHNESS_MS = 250;
 
+/** A computed report, held in a temporary table of this connection, read a page at a time. */
+interface Materialized {
+  table: string;
+  total: number;
+  page: Statement<[number, number], SqlRow> | undefined;
+}
+
+/** A report ready to be paged. */
+export interface ReportResult {
+  total: number;
+  rows(query: ReportQuery, start: number, count: number): string[];
+}
+
 export class ReportStore {
-  private readonly statements = new Map<string, ReturnType<Db["prepare"]>>();
+  private readonly statements = new Map<string, Statement>();
   private readonly keys = new Map<string, StoredKey>();
   private readonly whitelists = new Map<number, Whitelist>();
-  /** Computed reports, so the pages of one report cost one aggregation. */
-  private readonly reports: BoundedCache<string[]>;
+  /** Computed reports, so the pages of one report cost one aggregation and memory holds none of them. */
+  private readonly reports: BoundedCache<Materialized>;
+  private tables = 0;
   /** Whole response bodies by advertiser and query string, for clients asking the same again. */
   private readonly pages = new BoundedCache<string>(8 * 1024 * 1024, (body) => body.length);
   private version: number | undefined;
@@ -36,7 +52,11 @@ export class ReportStore {
     private readonly db: Db,
     options: { cacheRows: number },
   ) {
-    this.reports = new BoundedCache(options.cacheRows, (rows) => rows.length);
+    this.reports = new BoundedCache<Materialized>(
+      options.cacheRows,
+      (report) => report.total,
+      (report) => this.db.exec(`DROP TABLE IF EXISTS temp.${report.table}`),
+    );
     this.stmt = {
       dataVersion: db.prepare("PRAGMA data_version").pluck(),
       key: db.prepare<[string], StoredKey>(
@@ -94,8 +114,8 @@ export class ReportStore {
     return this.stmt.ad.get(adId);
   }
 
-  /** Every row of the report, as JSON, in the contract's order. */
-  reportRows(query: ReportQuery, advertiserId: number): string[] {
+  /** The report, computed once into a temporary table (kept while the budget allows), pages read from it. */
+  report(query: ReportQuery, advertiserId: number): ReportResult {
     this.refresh();
     const segments = timeSegments(query, false);
     const key = JSON.stringify([
@@ -106,13 +126,17 @@ export class ReportStore {
       segments?.daily,
       query.campaignId,
       query.adId,
-      query.metrics,
     ]);
-    const cached = this.reports.get(key);
-    if (cached) return cached;
-    const rows = this.compute(query, advertiserId);
-    this.reports.set(key, rows);
-    return rows;
+    let report = this.reports.get(key);
+    if (!report) {
+      report = this.materialize(query, advertiserId);
+      this.reports.set(key, report);
+    }
+    const { total, page } = report;
+    return {
+      total,
+      rows: (q, start, count) => (page ? page.all(start, count).map((row) => rowJson(q, row)) : []),
+    };
   }
 
   /** A response body given before to this advertiser for this exact query string, while the data is unchanged. */
@@ -125,16 +149,24 @@ export class ReportStore {
     this.pages.set(`${advertiserId}?${queryString}`, body);
   }
 
-  private compute(query: ReportQuery, advertiserId: number): string[] {
+  private materialize(query: ReportQuery, advertiserId: number): Materialized {
+    this.tables += 1;
+    const table = `report_${this.tables}`;
     const plan = reportSql(query, advertiserId);
-    if (!plan) return [];
-    let statement = this.statements.get(plan.sql);
-    if (!statement) {
-      statement = this.db.prepare(plan.sql);
-      this.statements.set(plan.sql, statement);
+    if (!plan) return { table, total: 0, page: undefined };
+    this.db.exec(
+      `CREATE TEMP TABLE ${table} (n INTEGER PRIMARY KEY, eid, bucket, views, clicks, conversions, spending, name, campaign_id)`,
+    );
+    const sql = `INSERT INTO temp.${table} SELECT row_number() OVER (ORDER BY eid, bucket), * FROM (${plan.sql})`;
+    let fill = this.statements.get(sql);
+    if (!fill) {
+      fill = this.db.prepare(sql);
+      this.statements.set(sql, fill);
     }
-    const rows: string[] = [];
-    for (const row of statement.iterate(plan.params) as IterableIterator<SqlRow>) rows.push(rowJson(query, row));
-    return rows;
+    const total = fill.run(plan.params).changes;
+    const page = this.db.prepare<[number, number], SqlRow>(
+      `SELECT * FROM temp.${table} WHERE n > ? ORDER BY n LIMIT ?`,
+    );
+    return { table, total, page };
   }
 }

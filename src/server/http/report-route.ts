@@ -1,7 +1,7 @@
 /** `GET /v1/report`: checks 3 and 4 of contract.md A2, then one page of the report. */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { GRANULARITY_WORDS, parseReportQuery, type ReportQuery, TOTAL_GRANULARITY_WORD } from "../../contract";
-import type { ReportStore } from "../db/store";
+import type { ReportResult, ReportStore } from "../db/store";
 import { rowJson } from "../report/rows";
 import { sendError } from "./errors";
 
@@ -37,17 +37,17 @@ export function reportHandler(store: ReportStore) {
       adOutsideCampaign = query.campaignId !== undefined && owner.campaignId !== query.campaignId;
     }
 
-    const rows = adOutsideCampaign ? noRows(query) : store.reportRows(query, advertiserId);
+    const report = adOutsideCampaign ? noRows(query) : store.report(query, advertiserId);
     const start = (query.page - 1) * query.limit;
-    const data = start < rows.length ? rows.slice(start, start + query.limit) : [];
+    const data = start < report.total ? report.rows(query, start, query.limit) : [];
     const meta = {
       granularity: query.byDate ? GRANULARITY_WORDS[query.granularity] : TOTAL_GRANULARITY_WORD,
       dimensions: query.dimensions,
       metrics: query.metrics,
-      total: rows.length,
+      total: report.total,
       page: query.page,
       limit: query.limit,
-      has_more: start + query.limit < rows.length,
+      has_more: start + query.limit < report.total,
     };
     const body = `{"meta":${JSON.stringify(meta)},"data":[${data.join(",")}]}`;
     store.rememberPage(advertiserId, queryString, body);
@@ -56,6 +56,7 @@ export function reportHandler(store: ReportStore) {
 }
 
 /** An ad outside the named campaign: no rows, but the grand total still has its one row of zeros. */
-function noRows(query: ReportQuery): string[] {
-  return query.entity || query.byDate ? [] : [rowJson(query, ZERO_ROW)];
+function noRows(query: ReportQuery): ReportResult {
+  const rows = query.entity || query.byDate ? [] : [rowJson(query, ZERO_ROW)];
+  return { total: rows.length, rows: (_q, start, count) => rows.slice(start, start + count) };
 }

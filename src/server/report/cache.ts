@@ -1,6 +1,7 @@
 /**
  * A least-recently-used map bounded by the total size of its values (rows of a report, characters of a
- * page). The store clears it when the database changes underneath.
+ * page). The store clears it when the database changes underneath. The newest entry always stays, even
+ * over the budget, since the request that made it is still reading it.
  */
 export class BoundedCache<V> {
   private readonly entries = new Map<string, V>();
@@ -9,9 +10,11 @@ export class BoundedCache<V> {
   constructor(
     private readonly budget: number,
     private readonly sizeOf: (value: V) => number,
+    private readonly onEvict: (value: V) => void = () => undefined,
   ) {}
 
   clear(): void {
+    for (const value of this.entries.values()) this.onEvict(value);
     this.entries.clear();
     this.used = 0;
   }
@@ -26,19 +29,19 @@ export class BoundedCache<V> {
   }
 
   set(key: string, value: V): void {
-    const size = this.sizeOf(value);
-    if (size > this.budget) return;
     const previous = this.entries.get(key);
     if (previous !== undefined) {
       this.entries.delete(key);
       this.used -= this.sizeOf(previous);
+      this.onEvict(previous);
     }
     this.entries.set(key, value);
-    this.used += size;
+    this.used += this.sizeOf(value);
     for (const [oldKey, oldValue] of this.entries) {
-      if (this.used <= this.budget) break;
+      if (this.used <= this.budget || oldKey === key) break;
       this.entries.delete(oldKey);
       this.used -= this.sizeOf(oldValue);
+      this.onEvict(oldValue);
     }
   }
 }

@@ -207,3 +207,17 @@ describe("ReportApi", () => {
     expect(((await api.getReportPage(PARAMS).catch((e: unknown) => e)) as Error).message).toMatch(/not JSON/);
   });
 });
+
+describe("rows of another shape", () => {
+  it("names the first row that is not a row", async () => {
+    const mock = mockAgent();
+    const body = JSON.parse(PAGE);
+    body.data.push({ dimensions: {}, metrics: { views: "3" } });
+    replyOnce(mock, 200, JSON.stringify(body));
+    const error = (await client(mock)
+      .api.getReportPage(PARAMS)
+      .catch((e: unknown) => e)) as Error;
+    expect(error).toBeInstanceOf(UnavailableError);
+    expect(error.message).toContain("not a report page: data.1: expected a row");
+  });
+});

@@ -26,9 +26,9 @@ function api(mock: ReturnType<typeof mockAgent>, retries = 0) {
   });
 }
 
-async function collect(rows: AsyncIterable<ReportRow>): Promise<ReportRow[]> {
+async function collect(pages: AsyncIterable<readonly ReportRow[]>): Promise<ReportRow[]> {
   const all: ReportRow[] = [];
-  for await (const row of rows) all.push(row);
+  for await (const page of pages) all.push(...page);
   return all;
 }
 
@@ -68,7 +68,7 @@ describe("openReport", () => {
       .delay(20)
       .persist();
     const report = await openReport(api(mock), REQUEST, { pageSize: 10, concurrency: 3 });
-    expect(await collect(report.rows)).toEqual(rows);
+    expect(await collect(report.pages)).toEqual(rows);
     expect(most).toBeLessThanOrEqual(3);
     expect(mock.seen.map((r) => r.params.get("page"))).toEqual(["1", "2", "3", "4", "5", "6", "7", "8", "9", "10"]);
   });
@@ -77,7 +77,7 @@ describe("openReport", () => {
     const mock = mockAgent();
     servePages(mock, rowsOf(50), { maxLimit: 7 });
     const report = await openReport(api(mock), REQUEST, { pageSize: 1000, concurrency: 4 });
-    expect(await collect(report.rows)).toHaveLength(50);
+    expect(await collect(report.pages)).toHaveLength(50);
     expect(mock.seen.slice(1).every((r) => r.params.get("limit") === "7")).toBe(true);
     expect(mock.seen).toHaveLength(8);
   });
@@ -92,7 +92,7 @@ describe("openReport", () => {
     servePages(mock, rows, { extraMeta: { generated_at: "2026-11-21T00:00:00Z", granularity: "fortnightly" } });
     const report = await openReport(api(mock), REQUEST, { pageSize: 1000, concurrency: 4 });
     expect(report.meta).toMatchObject({ generated_at: "2026-11-21T00:00:00Z", granularity: "fortnightly" });
-    expect(await collect(report.rows)).toEqual(rows);
+    expect(await collect(report.pages)).toEqual(rows);
   });
 
   it.each([
@@ -103,7 +103,7 @@ describe("openReport", () => {
     const mock = mockAgent();
     servePages(mock, rowsOf(25), { maxLimit: 10, ...knobs });
     const report = await openReport(api(mock), REQUEST, { pageSize: 10, concurrency: 2 });
-    const error = await collect(report.rows).catch((e: unknown) => e);
+    const error = await collect(report.pages).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DataChangedError);
     expect((error as DataChangedError).exitCode).toBe(5);
   });
@@ -112,14 +112,14 @@ describe("openReport", () => {
     const mock = mockAgent();
     servePages(mock, [], { hasMore: () => true, total: () => 0 });
     const report = await openReport(api(mock), REQUEST, { pageSize: 10, concurrency: 2 });
-    await expect(collect(report.rows)).rejects.toBeInstanceOf(DataChangedError);
+    await expect(collect(report.pages)).rejects.toBeInstanceOf(DataChangedError);
   });
 
   it("trusts has_more over a total that is off, then checks the count", async () => {
     const mock = mockAgent();
     servePages(mock, rowsOf(30), { maxLimit: 10, total: () => 30, hasMore: (page) => page < 3 });
     const report = await openReport(api(mock), REQUEST, { pageSize: 10, concurrency: 1 });
-    expect(await collect(report.rows)).toHaveLength(30);
+    expect(await collect(report.pages)).toHaveLength(30);
   });
 
   it("stops at the first page that fails for good", async () => {
@@ -150,7 +150,7 @@ describe("openReport", () => {
     const report = await openReport(api(mock), REQUEST, { pageSize: 10, concurrency: 2 });
     const got: ReportRow[] = [];
     const error = await (async () => {
-      for await (const row of report.rows) got.push(row);
+      for await (const page of report.pages) got.push(...page);
     })().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnavailableError);
     expect(got).toHaveLength(30);
@@ -221,7 +221,7 @@ describe("openSplitReport", () => {
     });
     expect(report.totalKnown).toBe(false);
     expect(
-      (await collect(report.rows)).map((r) => [
+      (await collect(report.pages)).map((r) => [
         r.dimensions.campaign_id,
         r.dimensions.date,
         r.metrics.views,

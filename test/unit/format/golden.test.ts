@@ -25,10 +25,11 @@ async function render(
   const out = new PassThrough();
   const chunks: Buffer[] = [];
   out.on("data", (chunk: Buffer) => chunks.push(chunk));
-  async function* rows() {
-    yield* page.data;
+  async function* pages() {
+    yield page.data.slice(0, 1);
+    yield page.data.slice(1);
   }
-  await formatter.write({ meta: page.meta, totalKnown, rows: rows() }, out, {
+  await formatter.write({ meta: page.meta, totalKnown, pages: pages() }, out, {
     delimiter: ",",
     bom: false,
     color: false,
@@ -105,7 +106,7 @@ describe("format rules", () => {
       text += c.toString();
     });
     async function* none() {}
-    await (await entry?.load())?.write({ meta: page.meta, totalKnown: true, rows: none() }, out, {
+    await (await entry?.load())?.write({ meta: page.meta, totalKnown: true, pages: none() }, out, {
       delimiter: ",",
       bom: false,
       color: false,

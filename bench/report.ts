@@ -1,0 +1,161 @@
+/**
+ * `report` benchmarks (issue 4) against a local `serve` of the 5,000-ad data set. Each figure is a ratio
+ * against a baseline measured in the same run.
+ */
+import { spawn } from "node:child_process";
+import { openSync } from "node:fs";
+import { join } from "node:path";
+import { BIG_DB, ensureBigDb, issueBenchKey } from "./data";
+import { BIN, ensureBuilt, figure, measureCommand, median, ROOT, timeAsync } from "./lib";
+import { startProcess } from "./serve-process";
+
+const DEV_NULL = openSync("/dev/null", "w");
+
+function exportToNull(args: readonly string[], env: Record<string, string>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, "report", ...args], {
+      stdio: ["ignore", DEV_NULL, "pipe"],
+      env: { ...process.env, ...env },
+    });
+    let stderr = "";
+    child.stderr?.on("data", (c: Buffer) => {
+      stderr += c.toString();
+    });
+    child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`report exited ${code}: ${stderr}`))));
+  });
+}
+
+/** The plain baseline (bench/fetch-loop.mjs): one page after another with fetch, in its own process. */
+function sequentialFetch(base: string, key: string, params: Record<string, string>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [join(ROOT, "bench", "fetch-loop.mjs"), base, key, new URLSearchParams(params).toString()],
+      {
+        stdio: "inherit",
+      },
+    );
+    child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`fetch loop exited ${code}`))));
+  });
+}
+
+async function totalOf(base: string, key: string, params: Record<string, string>): Promise<number> {
+  const url = `${base}/v1/report?${new URLSearchParams({ ...params, limit: "1" })}`;
+  return (
+    (await (await fetch(url, { headers: { authorization: `Bearer ${key}` } })).json()) as { meta: { total: number } }
+  ).meta.total;
+}
+
+function toArgs(params: Record<string, string>): string[] {
+  return Object.entries(params).flatMap(([name, value]) => [`--${name === "dimensions" ? "dims" : name}`, value]);
+}
+
+export async function benchReport(): Promise<void> {
+  ensureBuilt();
+  ensureBigDb();
+  const key = issueBenchKey();
+  const server = await startProcess(process.execPath, [BIN, "serve", "--db", BIG_DB, "--port", "0", "--quiet"]);
+  const env = {
+    ADREPORT_API_KEY: key,
+    ADREPORT_BASE_URL: server.url,
+    ADREPORT_CONFIG_DIR: "/nonexistent-adreport-bench",
+  };
+  try {
+    // 1. A large NDJSON export against a plain sequential fetch loop (both after one warm-up run, so the
+    //    service answers both from its computed report).
+    const big = {
+      from: "2026-08-03",
+      to: "2026-10-31",
+      metrics: "views,spending,clicks,conversions",
+      dimensions: "ad,date",
+    };
+    const rows = await totalOf(server.url, key, big);
+    await sequentialFetch(server.url, key, big);
+    await exportToNull([...toArgs(big), "--format", "ndjson"], env);
+    const loop: number[] = [];
+    const ours: number[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      loop.push(await timeAsync(() => sequentialFetch(server.url, key, big)));
+      ours.push(await timeAsync(() => exportToNull([...toArgs(big), "--format", "ndjson"], env)));
+    }
+    const ratio = median(ours) / median(loop);
+    figure(`sequential fetch loop (own process), ${rows} rows (median of 3)`, `${median(loop).toFixed(0)} ms`);
+    figure(
+      "adreport report --format ndjson, concurrency 4 (median of 3)",
+      `${median(ours).toFixed(0)} ms  ${ratio.toFixed(2)}x`,
+      ratio <= 0.8,
+    );
+
+    // 2. Peak memory of CSV exports of 1M and 100k rows (hourly ad rows over 34 days and over 3.4 days).
+    const hourly = { metrics: "views,spending,clicks,conversions", dimensions: "ad,date", granularity: "hour" };
+    const large = { ...hourly, from: "2026-09-27T00:00:00Z", to: "2026-10-31T23:59:59Z" };
+    const small = { ...hourly, from: "2026-10-28T14:00:00Z", to: "2026-10-31T23:59:59Z" };
+    const peaks: Record<string, number> = {};
+    for (const [label, params] of [
+      ["small", small],
+      ["large", large],
+    ] as const) {
+      const total = await totalOf(server.url, key, params);
+      const run = measureCommand(process.execPath, [BIN, "report", ...toArgs(params), "--format", "csv"], env);
+      peaks[label] = run.peakMb;
+      figure(
+        `CSV export of ${total} rows: peak RSS`,
+        `${run.peakMb.toFixed(0)} MB in ${run.seconds.toFixed(1)} s`,
+        label === "large" ? run.peakMb <= 150 : undefined,
+      );
+    }
+    const growth = (peaks.large as number) / (peaks.small as number);
+    figure("peak RSS, large export / small export", `${growth.toFixed(2)}x`, growth <= 1.3);
+  } finally {
+    await server.stop();
+  }
+
+  // 3. 50 ms added to every request: concurrency 4 against concurrency 1.
+  const slow = await startProcess(process.execPath, [
+    BIN,
+    "serve",
+    "--db",
+    BIG_DB,
+    "--port",
+    "0",
+    "--quiet",
+    "--faults",
+    "delay:50ms",
+  ]);
+  try {
+    const slowEnv = {
+      ADREPORT_API_KEY: key,
+      ADREPORT_BASE_URL: slow.url,
+      ADREPORT_CONFIG_DIR: "/nonexistent-adreport-bench",
+    };
+    const params = {
+      from: "2026-10-02",
+      to: "2026-10-31",
+      metrics: "views,clicks",
+      dimensions: "campaign,date",
+      granularity: "hour",
+    };
+    const pages = Math.ceil((await totalOf(slow.url, key, params)) / 500);
+    await exportToNull([...toArgs(params), "--format", "ndjson", "--page-size", "500"], slowEnv);
+    const times: Record<string, number[]> = { 1: [], 4: [] };
+    for (let i = 0; i < 3; i += 1) {
+      for (const c of ["1", "4"]) {
+        times[c]?.push(
+          await timeAsync(() =>
+            exportToNull([...toArgs(params), "--format", "ndjson", "--page-size", "500", "--concurrency", c], slowEnv),
+          ),
+        );
+      }
+    }
+    const one = median(times[1] ?? []);
+    const four = median(times[4] ?? []);
+    figure(`${pages} pages with 50 ms latency, concurrency 1 (median of 3)`, `${one.toFixed(0)} ms`);
+    figure(
+      `${pages} pages with 50 ms latency, concurrency 4 (median of 3)`,
+      `${four.toFixed(0)} ms  ${(one / four).toFixed(2)}x faster`,
+      one / four >= 2.5,
+    );
+  } finally {
+    await slow.stop();
+  }
+}
