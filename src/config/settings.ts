@@ -29,15 +29,13 @@ const httpUrl = z
   .transform((text) => text.replace(/\/+$/, ""));
 
 const wholeNumber = (min: number, max: number) =>
-  z
-    .union([z.number(), z.string().regex(/^\d+$/, `expected a whole number from ${min} to ${max}`).transform(Number)])
-    .pipe(
-      z
-        .number()
-        .int()
-        .min(min, `expected a whole number from ${min} to ${max}`)
-        .max(max, `expected a whole number from ${min} to ${max}`),
-    );
+  z.unknown().transform((value, ctx) => {
+    const text = typeof value === "string" ? value.trim() : undefined;
+    const n = typeof value === "number" ? value : text !== undefined && /^\d+$/.test(text) ? Number(text) : Number.NaN;
+    if (Number.isInteger(n) && n >= min && n <= max) return n;
+    ctx.addIssue({ code: "custom", message: `expected a whole number from ${min} to ${max}` });
+    return z.NEVER;
+  });
 
 export const SETTINGS = {
   "base-url": {

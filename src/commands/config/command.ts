@@ -1,12 +1,55 @@
+/** `adreport config`: the settings in the config file, checked on the way in, and where each value comes from. */
 import type { Command } from "commander";
-import { UsageError } from "../../core/errors";
 import type { Context } from "../context";
 
-export function registerConfig(program: Command, _ctx: Context): void {
-  program
+const KEYS = "base-url, profile, format, page-size, concurrency, timeout, retries, delimiter";
+
+export function registerConfig(program: Command, ctx: Context): void {
+  const config = program
     .command("config")
-    .description("(not yet available)")
-    .action(() => {
-      throw new UsageError("'adreport config' is not available yet");
-    });
+    .description(
+      "read and change settings: base-url, default profile, format, page-size, concurrency, timeout, retries, delimiter",
+    )
+    .addHelpText(
+      "after",
+      `
+Settings come from a flag, else the environment, else the profile, else the config file, else the default.
+
+Examples:
+  $ adreport config set page-size 500
+  $ adreport config set base-url https://reports.example.com --profile acme
+  $ adreport config list
+  $ adreport config path`,
+    );
+  const run = async () => import("./run");
+  config
+    .command("get")
+    .description("the value in effect for a setting")
+    .argument("<key>", KEYS)
+    .option("--profile <name>", "as seen with this profile")
+    .action(async (key: string, options) => (await run()).runConfigGet(ctx, key, options));
+  config
+    .command("set")
+    .description("store a setting in the config file, or in a profile with --profile")
+    .argument("<key>", KEYS)
+    .argument("<value>")
+    .option("--profile <name>", "store it in this profile instead")
+    .action(async (key: string, value: string, options) => (await run()).runConfigSet(ctx, key, value, options));
+  config
+    .command("unset")
+    .description("remove a setting from the config file (or from a profile)")
+    .argument("<key>", KEYS)
+    .option("--profile <name>", "remove it from this profile instead")
+    .action(async (key: string, options) => (await run()).runConfigUnset(ctx, key, options));
+  config
+    .command("list")
+    .description("every setting, its value and where it comes from (flag, environment, profile, config file, default)")
+    .option("--profile <name>", "as seen with this profile")
+    .option("--base-url <url>", "as seen with this flag")
+    .option("--json", "one JSON object a line")
+    .action(async (options) => (await run()).runConfigList(ctx, options));
+  config
+    .command("path")
+    .description("where the config file is")
+    .action(async () => (await run()).runConfigPath(ctx));
 }

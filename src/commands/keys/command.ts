@@ -1,12 +1,75 @@
-import type { Command } from "commander";
-import { UsageError } from "../../core/errors";
+/** `adreport keys`: profiles holding API keys, a test of a key from this host, and operator requests. */
+import { Argument, type Command, Option } from "commander";
 import type { Context } from "../context";
+import { collect } from "../shared/parse";
+import { REQUEST_TYPES } from "./request-text";
 
-export function registerKeys(program: Command, _ctx: Context): void {
-  program
+export function registerKeys(program: Command, ctx: Context): void {
+  const keys = program
     .command("keys")
-    .description("(not yet available)")
-    .action(() => {
-      throw new UsageError("'adreport keys' is not available yet");
-    });
+    .description("manage API keys in profiles (one per advertiser account), test them, ask the operator for changes")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  $ adreport keys add acme                      # asks for the key without echoing it
+  $ vault read -field=key secret/acme | adreport keys add acme --stdin
+  $ adreport keys test acme
+  $ adreport keys request add-ip --account "Acme Outdoor" --ip 203.0.113.7`,
+    );
+  const run = async () => import("./run");
+
+  keys
+    .command("add")
+    .description("store a key in a profile: from a hidden prompt on a terminal, or from stdin; never from argv")
+    .argument("<profile>", "a name for the account, e.g. acme")
+    .option("--stdin", "read the key from stdin (the default when stdin is not a terminal)")
+    .option("--base-url <url>", "this profile's service address")
+    .option("--default", "make it the default profile (the first profile becomes it anyway)")
+    .action(async (profile: string, options) => (await run()).runKeysAdd(ctx, profile, options));
+  keys
+    .command("list")
+    .description("profiles with their masked keys, base URLs, and which is the default")
+    .option("--json", "one JSON object a line")
+    .action(async (options) => (await run()).runKeysList(ctx, options));
+  keys
+    .command("remove")
+    .description("remove a profile and its key")
+    .argument("<profile>")
+    .action(async (profile: string) => (await run()).runKeysRemove(ctx, profile));
+  keys
+    .command("use")
+    .description("make a profile the default")
+    .argument("<profile>")
+    .action(async (profile: string) => (await run()).runKeysUse(ctx, profile));
+  keys
+    .command("show")
+    .description("a profile's key, masked; --reveal prints it whole on stdout (for a secret store)")
+    .argument("<profile>")
+    .option("--reveal", "print the whole key")
+    .action(async (profile: string, options) => (await run()).runKeysShow(ctx, profile, options));
+  keys
+    .command("test")
+    .description("one cheap request with a profile's key (today's total views) and a verdict you can act on")
+    .argument("[profile]", "default: the profile in use (--profile, ADREPORT_PROFILE, keys use)")
+    .option("--base-url <url>", "the service (env ADREPORT_BASE_URL)")
+    .option("--timeout <duration>", "per request (default 30s)")
+    .action(async (profile: string | undefined, options) => (await run()).runKeysTest(ctx, profile, options));
+  keys
+    .command("request")
+    .description("print the request to send to the operator: a new key, a rotation, or whitelist changes")
+    .addArgument(new Argument("<type>", "new, rotate, add-ip or remove-ip").choices(Object.keys(REQUEST_TYPES)))
+    .requiredOption("--account <name>", "the advertiser or account name the operator knows")
+    .option(
+      "--ip <address,...>",
+      "static outgoing IPv4/IPv6 address (repeatable; required for add-ip and remove-ip)",
+      collect,
+    )
+    .option("--reason <text>", "why (for example: key leaked on 2026-11-20)")
+    .addOption(
+      new Option("--format <format>", "text to paste into an e-mail, or JSON for a ticketing system")
+        .choices(["text", "json"])
+        .default("text"),
+    )
+    .action(async (type: string, options) => (await run()).runKeysRequest(ctx, type, options));
 }

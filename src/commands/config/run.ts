@@ -1,0 +1,96 @@
+/** The behaviour of `adreport config`. */
+import { ConfigFile, configDir } from "../../config/file";
+import { maskKey, profileNamed } from "../../config/profiles";
+import { checkSetting, isSettingName, SETTING_NAMES, SETTINGS, type SettingName } from "../../config/settings";
+import { UsageError } from "../../core/errors";
+import type { Context } from "../context";
+import { loadSettings } from "../shared/settings";
+
+function settingName(key: string): SettingName {
+  if (!isSettingName(key)) {
+    throw new UsageError(`unknown setting ${JSON.stringify(key)}; the settings are: ${SETTING_NAMES.join(", ")}`, {
+      hint: key === "api-key" ? "keys live in profiles: adreport keys add <profile>" : undefined,
+    });
+  }
+  return key;
+}
+
+function shown(name: string, value: unknown): string {
+  if (value === undefined) return "";
+  if (name === "delimiter" && value === "\t") return "tab";
+  if (name === "timeout" && typeof value === "number") return `${value}s`;
+  return String(value);
+}
+
+async function fileWithData(ctx: Context) {
+  const file = new ConfigFile(configDir(ctx.env));
+  const data = await file.read();
+  const warning = file.permissionWarning();
+  if (warning) ctx.io.err.write(`adreport: warning: ${warning}\n`);
+  return { file, data };
+}
+
+export async function runConfigGet(ctx: Context, key: string, options: { profile?: string }): Promise<void> {
+  const name = settingName(key);
+  const { settings } = await loadSettings(ctx, { profile: options.profile });
+  ctx.io.out.write(`${shown(name, settings[name].value)}\n`);
+}
+
+export async function runConfigSet(
+  ctx: Context,
+  key: string,
+  value: string,
+  options: { profile?: string },
+): Promise<void> {
+  const name = settingName(key);
+  const checked = checkSetting(name, value);
+  if (!checked.ok) throw new UsageError(`${name}: ${checked.message}`, { hint: SETTINGS[name].help });
+  const { file, data } = await fileWithData(ctx);
+  if (name === "profile") profileNamed(data, String(checked.value));
+  if (options.profile !== undefined) {
+    if (name === "profile") throw new UsageError("the default profile is not a setting of a profile");
+    profileNamed(data, options.profile)[name] = checked.value;
+  } else {
+    data.settings[name] = checked.value;
+  }
+  await file.write(data);
+  ctx.io.err.write(
+    `adreport: ${name} = ${shown(name, checked.value)}${options.profile ? ` in profile ${options.profile}` : ""}\n`,
+  );
+}
+
+export async function runConfigUnset(ctx: Context, key: string, options: { profile?: string }): Promise<void> {
+  const name = settingName(key);
+  const { file, data } = await fileWithData(ctx);
+  if (options.profile !== undefined) delete profileNamed(data, options.profile)[name];
+  else delete data.settings[name];
+  await file.write(data);
+  ctx.io.err.write(`adreport: ${name} unset${options.profile ? ` in profile ${options.profile}` : ""}\n`);
+}
+
+export async function runConfigList(
+  ctx: Context,
+  options: { profile?: string; baseUrl?: string; json?: boolean },
+): Promise<void> {
+  const { settings } = await loadSettings(ctx, { profile: options.profile, "base-url": options.baseUrl });
+  const rows = [
+    ...SETTING_NAMES.map((name) => ({
+      setting: name,
+      value: shown(name, settings[name].value),
+      source: settings[name].source,
+    })),
+    { setting: "api-key", value: maskKey(settings["api-key"].value), source: settings["api-key"].source },
+  ];
+  if (options.json) {
+    for (const row of rows) ctx.io.out.write(`${JSON.stringify(row)}\n`);
+    return;
+  }
+  const { default: Table } = await import("cli-table3");
+  const table = new Table({ head: ["setting", "value", "from"], style: { head: [], border: [] } });
+  for (const row of rows) table.push([row.setting, row.value || "(none)", row.source]);
+  ctx.io.out.write(`${table.toString()}\n`);
+}
+
+export async function runConfigPath(ctx: Context): Promise<void> {
+  ctx.io.out.write(`${new ConfigFile(configDir(ctx.env)).path}\n`);
+}

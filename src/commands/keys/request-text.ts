@@ -1,0 +1,59 @@
+/**
+ * The request to send to the operator (reporting-service.md §5.6): the account, the request type and,
+ * for whitelist changes, the static outgoing IP addresses. As text to paste into an e-mail, or as JSON.
+ */
+export const REQUEST_TYPES = {
+  new: { label: "new key", json: "new_key" },
+  rotate: { label: "key rotation", json: "rotate_key" },
+  "add-ip": { label: "add IP", json: "add_ip" },
+  "remove-ip": { label: "remove IP", json: "remove_ip" },
+} as const;
+
+export type RequestType = keyof typeof REQUEST_TYPES;
+
+export interface OperatorRequest {
+  type: RequestType;
+  account: string;
+  ips: string[];
+  reason?: string | undefined;
+}
+
+export function requestJson(request: OperatorRequest): string {
+  return `${JSON.stringify({
+    account: request.account,
+    request: REQUEST_TYPES[request.type].json,
+    ips: request.ips,
+    ...(request.reason ? { reason: request.reason } : {}),
+  })}\n`;
+}
+
+export function requestText(request: OperatorRequest): string {
+  const { label } = REQUEST_TYPES[request.type];
+  const account = JSON.stringify(request.account);
+  const ipList = request.ips.map((ip) => `  ${ip}`).join("\n");
+  const body: Record<RequestType, string> = {
+    new:
+      `Please issue a new API key for the reporting interface for the account ${account}.` +
+      (request.ips.length > 0
+        ? `\nIt will be used from these static outgoing IP addresses, to be whitelisted:\n\n${ipList}`
+        : ""),
+    rotate: `Please rotate the API key of the reporting interface for the account ${account}:\nissue a new key and revoke the current one.`,
+    "add-ip": `Please add these static outgoing IP addresses to the IP whitelist of the API key of the account ${account}:\n\n${ipList}`,
+    "remove-ip": `Please remove these IP addresses from the IP whitelist of the API key of the account ${account}:\n\n${ipList}`,
+  };
+  return [
+    `Subject: Reporting API: ${label} for account ${account}`,
+    "",
+    "Hello,",
+    "",
+    body[request.type],
+    "",
+    `Account: ${request.account}`,
+    `Request: ${label}`,
+    ...(request.ips.length > 0 ? [`IP addresses: ${request.ips.join(", ")}`] : []),
+    ...(request.reason ? [`Reason: ${request.reason}`] : []),
+    "",
+    "Thank you.",
+    "",
+  ].join("\n");
+}

@@ -1,0 +1,186 @@
+/** The behaviour of `adreport keys`. Keys reach stdout only through `keys show --reveal`. */
+import { isIP } from "node:net";
+import { ReportApi } from "../../api";
+import { ConfigFile, configDir } from "../../config/file";
+import { checkKeyText, checkProfileName, maskKey, profileNamed } from "../../config/profiles";
+import { requireApiKey } from "../../config/resolve";
+import { encodeReportQuery } from "../../contract";
+import { AuthError, ForbiddenError, UnavailableError, UsageError } from "../../core/errors";
+import { resolveWhen } from "../../core/when";
+import { readAll, readHidden } from "../../io/input";
+import type { Context } from "../context";
+import { loadSettings } from "../shared/settings";
+import { type RequestType, requestJson, requestText } from "./request-text";
+
+function configFile(ctx: Context): ConfigFile {
+  return new ConfigFile(configDir(ctx.env));
+}
+
+async function readData(ctx: Context, file: ConfigFile) {
+  const data = await file.read();
+  const warning = file.permissionWarning();
+  if (warning) ctx.io.err.write(`adreport: warning: ${warning}\n`);
+  return data;
+}
+
+export async function runKeysAdd(
+  ctx: Context,
+  profileName: string,
+  options: { stdin?: boolean; baseUrl?: string; default?: boolean },
+): Promise<void> {
+  const name = checkProfileName(profileName);
+  const file = configFile(ctx);
+  const data = await readData(ctx, file);
+  let baseUrl: string | undefined;
+  if (options.baseUrl !== undefined) {
+    const { checkSetting } = await import("../../config/settings");
+    const checked = checkSetting("base-url", options.baseUrl);
+    if (!checked.ok) throw new UsageError(`--base-url: ${checked.message}`);
+    baseUrl = checked.value;
+  }
+  const fromStdin = options.stdin === true || !ctx.io.inIsTTY;
+  const raw = fromStdin
+    ? await readAll(ctx.io.in)
+    : await readHidden(ctx.io, `API key for profile ${name} (input is hidden): `);
+  const key = checkKeyText(raw);
+  const existed = Object.hasOwn(data.profiles, name);
+  const profile = { ...(data.profiles[name] ?? {}), "api-key": key, ...(baseUrl ? { "base-url": baseUrl } : {}) };
+  data.profiles[name] = profile;
+  const makeDefault = options.default === true || data.settings.profile === undefined;
+  if (makeDefault) data.settings.profile = name;
+  await file.write(data);
+  ctx.io.err.write(
+    `adreport: ${existed ? "replaced the key of" : "added"} profile ${name} (${maskKey(key)})${makeDefault ? ", the default" : ""}; stored in ${file.path} (mode 0600)\n`,
+  );
+}
+
+export async function runKeysList(ctx: Context, options: { json?: boolean }): Promise<void> {
+  const data = await readData(ctx, configFile(ctx));
+  const rows = Object.entries(data.profiles)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, profile]) => ({
+      profile: name,
+      key: maskKey(profile["api-key"]),
+      baseUrl: typeof profile["base-url"] === "string" ? profile["base-url"] : "",
+      default: data.settings.profile === name,
+    }));
+  if (options.json) {
+    for (const row of rows) ctx.io.out.write(`${JSON.stringify(row)}\n`);
+    return;
+  }
+  if (rows.length === 0) {
+    ctx.io.err.write("adreport: no profiles yet; add one with: adreport keys add <profile>\n");
+    return;
+  }
+  const { default: Table } = await import("cli-table3");
+  const table = new Table({ head: ["", "profile", "key", "base URL"], style: { head: [], border: [] } });
+  for (const row of rows) table.push([row.default ? "*" : "", row.profile, row.key, row.baseUrl || "(default)"]);
+  ctx.io.out.write(`${table.toString()}\n`);
+}
+
+export async function runKeysRemove(ctx: Context, profileName: string): Promise<void> {
+  const file = configFile(ctx);
+  const data = await readData(ctx, file);
+  profileNamed(data, profileName);
+  delete data.profiles[profileName];
+  const wasDefault = data.settings.profile === profileName;
+  if (wasDefault) delete data.settings.profile;
+  await file.write(data);
+  ctx.io.err.write(
+    `adreport: removed profile ${profileName}${wasDefault ? "; there is no default profile now (adreport keys use <profile>)" : ""}\n`,
+  );
+}
+
+export async function runKeysUse(ctx: Context, profileName: string): Promise<void> {
+  const file = configFile(ctx);
+  const data = await readData(ctx, file);
+  profileNamed(data, profileName);
+  data.settings.profile = profileName;
+  await file.write(data);
+  ctx.io.err.write(`adreport: profile ${profileName} is the default now\n`);
+}
+
+export async function runKeysShow(ctx: Context, profileName: string, options: { reveal?: boolean }): Promise<void> {
+  const data = await readData(ctx, configFile(ctx));
+  const key = profileNamed(data, profileName)["api-key"];
+  if (key === undefined)
+    throw new UsageError(`profile ${profileName} has no key; add one with: adreport keys add ${profileName}`);
+  ctx.io.out.write(`${options.reveal ? key : maskKey(key)}\n`);
+}
+
+export async function runKeysTest(
+  ctx: Context,
+  profileName: string | undefined,
+  options: { baseUrl?: string; timeout?: string },
+): Promise<void> {
+  const { settings } = await loadSettings(ctx, {
+    profile: profileName,
+    "base-url": options.baseUrl,
+    timeout: options.timeout,
+  });
+  const key = requireApiKey(settings);
+  const who =
+    settings.profile.value === undefined
+      ? `the key from ${settings["api-key"].source}`
+      : `profile ${settings.profile.value}`;
+  const baseUrl = settings["base-url"].value ?? "http://127.0.0.1:8080";
+  const api = new ReportApi({
+    baseUrl,
+    apiKey: key,
+    userAgent: `adreport/${ctx.version}`,
+    timeoutMs: (settings.timeout.value ?? 30) * 1000,
+    retries: 1,
+    dispatcher: ctx.dispatcher,
+  });
+  const today = resolveWhen("today", ctx.now());
+  const account = settings.profile.value ?? "<account name>";
+  try {
+    await api.getReportPage(encodeReportQuery({ from: today, to: today, metrics: ["views"], dimensions: [] }, 1, 1));
+  } catch (error) {
+    if (error instanceof AuthError) {
+      throw new AuthError(
+        `${who}: the service refused the key at ${baseUrl}: it is missing, invalid or expired (${error.message})`,
+        {
+          hint: `get a new key or a rotation from the operator: adreport keys request rotate --account "${account}"`,
+        },
+      );
+    }
+    if (error instanceof ForbiddenError) {
+      throw new ForbiddenError(
+        `${who}: the key is valid, but this host's outgoing IP is not on its whitelist (${error.message})`,
+        {
+          hint: `ask the operator to whitelist this host's static IP: adreport keys request add-ip --account "${account}" --ip <this host's IP>`,
+        },
+      );
+    }
+    if (error instanceof UnavailableError) {
+      throw new UnavailableError(`${who}: could not test the key: ${error.message}`, {
+        hint: error.hint ?? "check the network and the base URL (--base-url, ADREPORT_BASE_URL or the profile)",
+      });
+    }
+    throw error;
+  } finally {
+    await api.close();
+  }
+  ctx.io.out.write(`ok: ${who} works from this host (${baseUrl} answered a report request)\n`);
+}
+
+export async function runKeysRequest(
+  ctx: Context,
+  type: string,
+  options: { account: string; ip?: string[]; reason?: string; format: string },
+): Promise<void> {
+  const account = options.account.trim();
+  if (account === "") throw new UsageError("--account: give the advertiser or account name the operator knows");
+  const ips = options.ip ?? [];
+  for (const ip of ips) {
+    if (isIP(ip) === 0) throw new UsageError(`--ip: ${JSON.stringify(ip)} is not an IPv4 or IPv6 address`);
+  }
+  if ((type === "add-ip" || type === "remove-ip") && ips.length === 0) {
+    throw new UsageError(`${type} needs the static outgoing IP address(es): --ip <address>`);
+  }
+  if (type === "rotate" && ips.length > 0)
+    throw new UsageError("a rotation keeps the whitelist; use add-ip or remove-ip to change it");
+  const request = { type: type as RequestType, account, ips: [...new Set(ips)], reason: options.reason };
+  ctx.io.out.write(options.format === "json" ? requestJson(request) : requestText(request));
+}

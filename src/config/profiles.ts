@@ -1,0 +1,45 @@
+/** Profiles in the config data: one per advertiser account, each with its key and optional settings. */
+import { UsageError } from "../core/errors";
+import type { ConfigData, ProfileData } from "./file";
+import { PROFILE_NAME } from "./settings";
+
+export function checkProfileName(name: string): string {
+  if (!PROFILE_NAME.test(name)) {
+    throw new UsageError(
+      `${JSON.stringify(name)} is not a profile name: use letters, digits, '.', '_' or '-' (64 at most)`,
+    );
+  }
+  return name;
+}
+
+export function profileNamed(data: ConfigData, name: string): ProfileData {
+  const profile = data.profiles[name];
+  if (!profile) {
+    const known = Object.keys(data.profiles);
+    throw new UsageError(
+      `no profile named ${JSON.stringify(name)}; ${known.length > 0 ? `known: ${known.join(", ")}` : "none yet"}`,
+      {
+        hint: "add one with: adreport keys add <profile>",
+      },
+    );
+  }
+  return profile;
+}
+
+/** `adr_abcd…wxyz`: enough to tell keys apart, far too little to use one. */
+export function maskKey(key: string | undefined): string {
+  if (key === undefined || key === "") return "(none)";
+  const prefix = /^[A-Za-z]{2,8}_/.exec(key)?.[0] ?? "";
+  const rest = key.slice(prefix.length);
+  if (rest.length < 12) return `${prefix}${"*".repeat(4)}`;
+  return `${prefix}${rest.slice(0, 4)}…${rest.slice(-4)}`;
+}
+
+/** The key's problems that can be seen without sending it anywhere. */
+export function checkKeyText(key: string): string {
+  const trimmed = key.trim();
+  if (trimmed === "") throw new UsageError("no key given (the input was empty)");
+  if (/\s/.test(trimmed)) throw new UsageError("the key contains white space; paste it on one line");
+  if (trimmed.length > 512) throw new UsageError("the key is longer than 512 characters; is it the right text?");
+  return trimmed;
+}
