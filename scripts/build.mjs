@@ -7,7 +7,10 @@ import { build } from "esbuild";
 
 const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 
-rmSync("dist", { recursive: true, force: true });
+// Only this build's own outputs: dist/ also holds the single-file binary of `npm run package`.
+rmSync("dist/chunks", { recursive: true, force: true });
+rmSync("dist/adreport.mjs", { force: true });
+rmSync("dist/adreport.mjs.map", { force: true });
 await build({
   entryPoints: { adreport: "src/cli/entry.ts" },
   outdir: "dist",

@@ -1,5 +1,6 @@
 import type { Context } from "../commands/context";
 import { processStreams } from "../io/iostreams";
+import { embeddedSqliteAddon } from "./native-addon";
 
 declare const ADREPORT_VERSION: string;
 
@@ -10,6 +11,7 @@ export function systemContext(): Context {
     cwd: process.cwd(),
     version: typeof ADREPORT_VERSION === "string" ? ADREPORT_VERSION : "0.0.0-dev",
     now: () => new Date(),
+    sqliteAddon: embeddedSqliteAddon,
     onSignal(handler) {
       process.on("SIGINT", handler);
       process.on("SIGTERM", handler);

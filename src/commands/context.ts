@@ -8,6 +8,11 @@ export interface Context {
   readonly cwd: string;
   readonly version: string;
   now(): Date;
+  /**
+   * The better-sqlite3 addon when this program carries its own (the single-file binary); undefined to
+   * load it from node_modules.
+   */
+  sqliteAddon(): object | undefined;
   /** Where HTTP requests go; undefined for the real network (tests pass an undici MockAgent). */
   readonly dispatcher?: HttpDispatcher | undefined;
   /** Called for SIGINT/SIGTERM handling by long-running commands; returns an unsubscribe function. */

@@ -4,7 +4,7 @@ export { canonicalEntry } from "./db/ip";
 export { addIps, issueKey, KeyAdminError, type KeyListing, listKeys, removeIps, revokeKey, rotateKey } from "./db/keys";
 export { LoadError, loadNdjsonFile } from "./db/load";
 export { formatLoadLine, type LoadLine } from "./db/load-format";
-export { DatabaseError, openForWriting } from "./db/schema";
+export { DatabaseError, type Db, type NativeBinding, openForWriting } from "./db/schema";
 export { ConflictError, FactWriter } from "./db/writer";
 export { FaultSpecError, faultHook, parseFaults } from "./http/faults";
 export { type RunningServer, type ServeOptions, startServer } from "./http/listen";

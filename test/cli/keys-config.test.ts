@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { type CliResult, runCli, startCliServe } from "../helpers/cli";
+import { type CliResult, cliCommand, runCli, startCliServe } from "../helpers/cli";
 import { demoNdjson } from "../helpers/serve";
 import { tempDir } from "../helpers/temp";
 
@@ -54,20 +54,10 @@ describe("keys", () => {
 
   it("reads the key from a hidden prompt on a terminal", () => {
     const config = newConfigDir();
-    const bin = join(import.meta.dirname, "..", "..", "bin", "adreport");
+    const [command, args] = cliCommand(["keys", "add", "acme"]);
     const result = spawnSync(
       "python3",
-      [
-        join(import.meta.dirname, "..", "helpers", "pty-run.py"),
-        KEY,
-        "API key",
-        "--",
-        process.execPath,
-        bin,
-        "keys",
-        "add",
-        "acme",
-      ],
+      [join(import.meta.dirname, "..", "helpers", "pty-run.py"), KEY, "API key", "--", command, ...args],
       { encoding: "utf8", env: { ...process.env, ADREPORT_CONFIG_DIR: config } },
     );
     const { screen, code } = JSON.parse(result.stdout) as { screen: string; code: number };

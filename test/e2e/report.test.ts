@@ -8,7 +8,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { type CliResult, runCli, startCliServe } from "../helpers/cli";
+import { type CliResult, cliCommand, runCli, startCliServe } from "../helpers/cli";
 import { type RefLine, type RefQuery, referenceRows } from "../helpers/reference";
 import { demoNdjson, SMALL_DEMO } from "../helpers/serve";
 import { tempDir } from "../helpers/temp";
@@ -420,8 +420,7 @@ describe("a report whose data changes during the export", () => {
 
 describe("pipelines", () => {
   it("ends quietly with exit 0 when the reader closes the pipe (| head)", async () => {
-    const bin = join(import.meta.dirname, "..", "..", "bin", "adreport");
-    const command = process.env.ADREPORT_TEST_BIN ?? `${process.execPath} ${bin}`;
+    const command = cliCommand([]).join(" ");
     const child = spawn(
       "bash",
       [

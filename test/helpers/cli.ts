@@ -20,8 +20,9 @@ export interface CliOptions {
   cwd?: string;
 }
 
-function command(args: readonly string[]): [string, string[]] {
-  return BIN.endsWith("adreport") && !BIN.includes("dist") ? [process.execPath, [BIN, ...args]] : [BIN, [...args]];
+/** The program and arguments that run the CLI under test: `node bin/adreport ...`, or the binary. */
+export function cliCommand(args: readonly string[]): [string, string[]] {
+  return process.env.ADREPORT_TEST_BIN ? [BIN, [...args]] : [process.execPath, [BIN, ...args]];
 }
 
 /** A clean environment: nothing of the developer's own adreport settings leaks in. */
@@ -36,7 +37,7 @@ function environment(extra: CliOptions["env"]): NodeJS.ProcessEnv {
 }
 
 export function runCli(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
-  const [cmd, argv] = command(args);
+  const [cmd, argv] = cliCommand(args);
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, argv, {
       cwd: options.cwd,
@@ -66,7 +67,7 @@ export interface CliServer {
 
 /** Starts `adreport serve ... --port 0` and waits for the URL it prints on stdout. */
 export function startCliServe(args: readonly string[], options: CliOptions = {}): Promise<CliServer> {
-  const [cmd, argv] = command(["serve", ...args, "--port", "0"]);
+  const [cmd, argv] = cliCommand(["serve", ...args, "--port", "0"]);
   const child = spawn(cmd, argv, {
     cwd: options.cwd,
     env: environment(options.env),

@@ -10,6 +10,7 @@ import {
   ConflictError,
   canonicalEntry,
   DatabaseError,
+  type Db,
   demoFacts,
   FactWriter,
   FaultSpecError,
@@ -48,6 +49,18 @@ async function operatorVerb<T>(work: () => T | Promise<T>): Promise<T> {
     }
     throw error;
   }
+}
+
+/** Opens the database for an operator verb, runs `work`, and closes it. */
+function withDatabase<T>(ctx: Context, path: string, create: boolean, work: (db: Db) => T | Promise<T>): Promise<T> {
+  return operatorVerb(async () => {
+    const db = openForWriting(path, { create, nativeBinding: ctx.sqliteAddon() });
+    try {
+      return await work(db);
+    } finally {
+      db.close();
+    }
+  });
 }
 
 function nowSeconds(ctx: Context): number {
@@ -90,6 +103,7 @@ export async function runServe(
         cacheRows: options.cacheRows,
         log: options.quiet ? undefined : (line) => ctx.io.err.write(`${line}\n`),
         beforeRequest: faults,
+        nativeBinding: ctx.sqliteAddon(),
       });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
@@ -116,25 +130,20 @@ export async function runServe(
 }
 
 export async function runInit(ctx: Context, options: DbOptions): Promise<void> {
-  await operatorVerb(() => openForWriting(options.db, { create: true }).close());
+  await withDatabase(ctx, options.db, true, () => undefined);
   ctx.io.err.write(`adreport serve: ${options.db} is ready\n`);
 }
 
 export async function runLoad(ctx: Context, files: string[], options: DbOptions): Promise<void> {
-  await operatorVerb(async () => {
-    const db = openForWriting(options.db, { create: false });
-    try {
-      for (const file of files) {
-        const started = performance.now();
-        const result = await loadNdjsonFile(db, file);
-        const seconds = (performance.now() - started) / 1000;
-        const lines = result.adHours + result.keywordHours;
-        ctx.io.err.write(
-          `adreport serve: loaded ${file}: ${result.adHours} ad hours, ${result.keywordHours} keyword hours (${Math.round(lines / Math.max(seconds, 1e-3))} lines/s)\n`,
-        );
-      }
-    } finally {
-      db.close();
+  await withDatabase(ctx, options.db, false, async (db) => {
+    for (const file of files) {
+      const started = performance.now();
+      const result = await loadNdjsonFile(db, file);
+      const seconds = (performance.now() - started) / 1000;
+      const lines = result.adHours + result.keywordHours;
+      ctx.io.err.write(
+        `adreport serve: loaded ${file}: ${result.adHours} ad hours, ${result.keywordHours} keyword hours (${Math.round(lines / Math.max(seconds, 1e-3))} lines/s)\n`,
+      );
     }
   });
 }
@@ -174,26 +183,21 @@ export async function runDemo(
       await new Promise<void>((resolve, reject) => (sink as Writable).end(() => resolve()).on("error", reject));
     return;
   }
-  await operatorVerb(() => {
-    const db = openForWriting(options.db, { create: true });
-    try {
-      const writer = new FactWriter(db);
-      let count = 0;
-      db.transaction(() => {
-        for (const line of facts) {
-          if (line.kind === "ad") writer.writeAdHour(line.fact);
-          else writer.writeKeywordHour(line.fact);
-          count += 1;
-        }
-        writer.finish();
-      })();
-      const first = formatDateTime(end.sec - options.days * 86_400);
-      ctx.io.err.write(
-        `adreport serve: demo data in ${options.db}: ${count} hourly rows from ${first} to ${formatDateTime(end.sec - 3600)}\n`,
-      );
-    } finally {
-      db.close();
-    }
+  await withDatabase(ctx, options.db, true, (db) => {
+    const writer = new FactWriter(db);
+    let count = 0;
+    db.transaction(() => {
+      for (const line of facts) {
+        if (line.kind === "ad") writer.writeAdHour(line.fact);
+        else writer.writeKeywordHour(line.fact);
+        count += 1;
+      }
+      writer.finish();
+    })();
+    const first = formatDateTime(end.sec - options.days * 86_400);
+    ctx.io.err.write(
+      `adreport serve: demo data in ${options.db}: ${count} hourly rows from ${first} to ${formatDateTime(end.sec - 3600)}\n`,
+    );
   });
 }
 
@@ -214,13 +218,8 @@ export async function runKeyIssue(
   }
   if (options.expiresIn !== undefined) expiresAt = now + options.expiresIn * 86_400;
   const ips = options.ip ?? [];
-  const issued = await operatorVerb(() => {
-    const db = openForWriting(options.db, { create: false });
-    try {
-      return issueKey(db, { advertiser: options.advertiser, ips, expiresAt, now });
-    } finally {
-      db.close();
-    }
+  const issued = await withDatabase(ctx, options.db, false, (db) => {
+    return issueKey(db, { advertiser: options.advertiser, ips, expiresAt, now });
   });
   ctx.io.out.write(`${issued.key}\n`);
   ctx.io.err.write(
@@ -230,13 +229,8 @@ export async function runKeyIssue(
 }
 
 export async function runKeyRotate(ctx: Context, id: number, options: DbOptions): Promise<void> {
-  const issued = await operatorVerb(() => {
-    const db = openForWriting(options.db, { create: false });
-    try {
-      return rotateKey(db, id, nowSeconds(ctx));
-    } finally {
-      db.close();
-    }
+  const issued = await withDatabase(ctx, options.db, false, (db) => {
+    return rotateKey(db, id, nowSeconds(ctx));
   });
   ctx.io.out.write(`${issued.key}\n`);
   ctx.io.err.write(
@@ -245,25 +239,15 @@ export async function runKeyRotate(ctx: Context, id: number, options: DbOptions)
 }
 
 export async function runKeyRevoke(ctx: Context, id: number, options: DbOptions): Promise<void> {
-  await operatorVerb(() => {
-    const db = openForWriting(options.db, { create: false });
-    try {
-      revokeKey(db, id, nowSeconds(ctx));
-    } finally {
-      db.close();
-    }
+  await withDatabase(ctx, options.db, false, (db) => {
+    revokeKey(db, id, nowSeconds(ctx));
   });
   ctx.io.err.write(`adreport serve: key #${id} revoked\n`);
 }
 
 export async function runKeyList(ctx: Context, options: DbOptions & { json?: boolean }): Promise<void> {
-  const keys = await operatorVerb(() => {
-    const db = openForWriting(options.db, { create: false });
-    try {
-      return listKeys(db, nowSeconds(ctx));
-    } finally {
-      db.close();
-    }
+  const keys = await withDatabase(ctx, options.db, false, (db) => {
+    return listKeys(db, nowSeconds(ctx));
   });
   if (options.json) {
     for (const k of keys) ctx.io.out.write(`${JSON.stringify(k)}\n`);
@@ -295,13 +279,8 @@ export async function runIp(
   addresses: string[],
   options: DbOptions,
 ): Promise<void> {
-  const ips = await operatorVerb(() => {
-    const db = openForWriting(options.db, { create: false });
-    try {
-      return action === "add" ? addIps(db, id, addresses) : removeIps(db, id, addresses);
-    } finally {
-      db.close();
-    }
+  const ips = await withDatabase(ctx, options.db, false, (db) => {
+    return action === "add" ? addIps(db, id, addresses) : removeIps(db, id, addresses);
   });
   ctx.io.err.write(`adreport serve: key #${id} whitelist: ${ips.join(", ") || "(empty)"}\n`);
 }

@@ -6,6 +6,12 @@ import Database from "better-sqlite3";
 
 export type Db = Database.Database;
 
+/**
+ * The better-sqlite3 addon, when the program brings its own (the single-file binary loads it from an
+ * embedded asset); undefined loads it from node_modules as usual.
+ */
+export type NativeBinding = object | undefined;
+
 export const SCHEMA_VERSION = 1;
 
 const DDL = `
@@ -64,10 +70,10 @@ export class DatabaseError extends Error {
 }
 
 /** Opens a database the operator verbs write to, creating its tables when `create` is set. */
-export function openForWriting(path: string, options: { create: boolean }): Db {
+export function openForWriting(path: string, options: { create: boolean; nativeBinding?: NativeBinding }): Db {
   let db: Db;
   try {
-    db = new Database(path, { fileMustExist: !options.create });
+    db = new Database(path, { fileMustExist: !options.create, ...binding(options.nativeBinding) });
   } catch (error) {
     throw new DatabaseError(`cannot open ${path}: ${(error as Error).message}`);
   }
@@ -82,15 +88,20 @@ export function openForWriting(path: string, options: { create: boolean }): Db {
 }
 
 /** Opens a database for `serve`: read-only, so serving never changes a byte of it. */
-export function openForReading(path: string): Db {
+export function openForReading(path: string, nativeBinding?: NativeBinding): Db {
   let db: Db;
   try {
-    db = new Database(path, { readonly: true, fileMustExist: true });
+    db = new Database(path, { readonly: true, fileMustExist: true, ...binding(nativeBinding) });
   } catch (error) {
     throw new DatabaseError(`cannot open ${path}: ${(error as Error).message}`);
   }
   checkVersion(db, path);
   return db;
+}
+
+function binding(nativeBinding: NativeBinding): { nativeBinding?: string } {
+  // The typings allow a path only; the library also takes a loaded addon object.
+  return nativeBinding === undefined ? {} : { nativeBinding: nativeBinding as unknown as string };
 }
 
 function checkVersion(db: Db, path: string): void {

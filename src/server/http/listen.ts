@@ -1,6 +1,6 @@
 /** Opens the database read-only, builds the app and listens; `close()` drains and closes both. */
 import type { FastifyInstance } from "fastify";
-import { openForReading } from "../db/schema";
+import { type NativeBinding, openForReading } from "../db/schema";
 import { ReportStore } from "../db/store";
 import { type AppOptions, buildApp } from "./app";
 
@@ -13,6 +13,7 @@ export interface ServeOptions {
   log?: ((line: string) => void) | undefined;
   beforeRequest?: AppOptions["beforeRequest"];
   nowSeconds?: () => number;
+  nativeBinding?: NativeBinding;
 }
 
 export interface RunningServer {
@@ -22,7 +23,7 @@ export interface RunningServer {
 }
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
-  const db = openForReading(options.dbPath);
+  const db = openForReading(options.dbPath, options.nativeBinding);
   const app = buildApp({
     store: new ReportStore(db, { cacheRows: options.cacheRows }),
     trustProxy: options.trustProxy,

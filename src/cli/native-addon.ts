@@ -1,0 +1,36 @@
+/**
+ * The single-file binary carries better-sqlite3's native addon as an asset. Node can only load an addon
+ * from a file, so it is written once to a temporary folder named after its own hash and loaded from there.
+ */
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export const SQLITE_ASSET = "better_sqlite3.node";
+
+let loaded: object | undefined;
+
+export function embeddedSqliteAddon(): object | undefined {
+  if (loaded) return loaded;
+  let sea: typeof import("node:sea");
+  try {
+    sea = require("node:sea") as typeof import("node:sea");
+  } catch {
+    return undefined;
+  }
+  if (!sea.isSea()) return undefined;
+  const bytes = Buffer.from(sea.getAsset(SQLITE_ASSET));
+  const dir = join(tmpdir(), `adreport-addon-${createHash("sha256").update(bytes).digest("hex").slice(0, 16)}`);
+  const file = join(dir, SQLITE_ASSET);
+  if (!existsSync(file)) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const temporary = `${file}.${process.pid}.tmp`;
+    writeFileSync(temporary, bytes, { mode: 0o500 });
+    renameSync(temporary, file);
+  }
+  const module = { exports: {} };
+  process.dlopen(module, file);
+  loaded = module.exports;
+  return loaded;
+}
