@@ -8,6 +8,7 @@ import type { Context } from "../commands/context";
 import { registerKeys } from "../commands/keys/command";
 import { registerReport } from "../commands/report/command";
 import { registerServe } from "../commands/serve/command";
+import { registerCompletion } from "./completion-command";
 
 export function buildProgram(ctx: Context): Command {
   const program = new Command("adreport")
@@ -20,6 +21,8 @@ export function buildProgram(ctx: Context): Command {
     .configureOutput({
       writeOut: (text) => ctx.io.out.write(text),
       writeErr: (text) => ctx.io.err.write(text),
+      getOutHelpWidth: () => ctx.io.columns,
+      getErrHelpWidth: () => ctx.io.columns,
       outputError: (text, write) => write(`adreport: ${text.replace(/^error: /, "")}`),
     })
     .addHelpText(
@@ -31,11 +34,12 @@ Examples:
   $ adreport keys test
 
 Exit codes: 0 done, 1 unexpected, 2 bad usage or input, 3 authentication (401),
-4 forbidden (403), 5 network/server/rate limit after retries, or data changed.`,
+4 forbidden (403), 5 network/server/rate limit after retries, or data changed, 130 interrupted.`,
     );
   registerReport(program, ctx);
   registerKeys(program, ctx);
   registerConfig(program, ctx);
   registerServe(program, ctx);
+  registerCompletion(program, ctx);
   return program;
 }

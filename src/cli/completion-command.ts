@@ -1,0 +1,26 @@
+/** `adreport completion bash|zsh|fish`: prints a completion script made from this program's own commands. */
+import { Argument, type Command } from "commander";
+import type { Context } from "../commands/context";
+import { commandTree } from "./command-tree";
+import { bashCompletion, fishCompletion, zshCompletion } from "./completion";
+
+export function registerCompletion(program: Command, ctx: Context): void {
+  program
+    .command("completion")
+    .description("print a shell completion script (bash, zsh or fish)")
+    .addArgument(new Argument("<shell>", "bash, zsh or fish").choices(["bash", "zsh", "fish"]))
+    .addHelpText(
+      "after",
+      `
+Examples:
+  $ source <(adreport completion bash)               # in ~/.bashrc
+  $ source <(adreport completion zsh)                # in ~/.zshrc
+  $ adreport completion fish > ~/.config/fish/completions/adreport.fish`,
+    )
+    .action((shell: string) => {
+      const tree = commandTree(program);
+      const script =
+        shell === "bash" ? bashCompletion(tree) : shell === "zsh" ? zshCompletion(tree) : fishCompletion(tree);
+      ctx.io.out.write(script);
+    });
+}

@@ -1,0 +1,96 @@
+/** The edges of the CLI: shell completion, the generated reference, suggestions, --help and --version. */
+import { spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { referenceMarkdown } from "../../src/cli/reference";
+import { cliCommand, runCli } from "../helpers/cli";
+import { tempDir } from "../helpers/temp";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const { version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };
+
+describe("docs/cli.md", () => {
+  it("is what the command definitions generate (run `npm run docs` after changing a command)", () => {
+    expect(readFileSync(join(ROOT, "docs", "cli.md"), "utf8")).toBe(referenceMarkdown(version));
+  });
+});
+
+describe("bash completion", () => {
+  const dir = tempDir();
+  const config = join(dir, "config");
+  const cases: Array<[string, string]> = [
+    ["adreport ''", "report keys config serve completion"],
+    ["adreport ke", "keys"],
+    ["adreport keys ''", "add list remove use show test request"],
+    ["adreport report --format ''", "table csv json ndjson"],
+    ["adreport keys request add-ip --format ''", "text json"],
+    ["adreport report --metrics views,c", "views,clicks views,conversions"],
+    ["adreport report --from -7d --dims campaign --gr", "--granularity"],
+    ["adreport report --granularity ''", "hour day week month"],
+    ["adreport report --profile ''", "acme globex"],
+    ["adreport keys use ''", "acme globex"],
+    ["adreport keys request ''", "new rotate add-ip remove-ip"],
+    ["adreport serve --po", "--port"],
+    ["adreport serve key ''", "issue rotate revoke list"],
+    ["adreport completion ''", "bash zsh fish"],
+  ];
+
+  it.each(cases)("completes %s", async (line, expected) => {
+    for (const profile of ["acme", "globex"])
+      await runCli(["keys", "add", profile], { env: { ADREPORT_CONFIG_DIR: config }, input: "adr_k" });
+    const script = join(dir, "adreport.bash");
+    writeFileSync(script, (await runCli(["completion", "bash"])).stdout);
+    const [command, args] = cliCommand([]);
+    const probe = `
+      source ${JSON.stringify(script)}
+      adreport() { ${[command, ...args].map((a) => JSON.stringify(a)).join(" ")} "$@"; }
+      COMP_WORDS=(${line}); COMP_CWORD=$((\${#COMP_WORDS[@]} - 1)); _adreport; echo "\${COMPREPLY[*]}"`;
+    const result = spawnSync("bash", ["-c", probe], {
+      encoding: "utf8",
+      env: { ...process.env, ADREPORT_CONFIG_DIR: config },
+    });
+    expect(result.stderr).toBe("");
+    expect(result.stdout.trim()).toBe(expected);
+  });
+});
+
+describe("zsh and fish completion", () => {
+  it("zsh loads the bash completion through bashcompinit", async () => {
+    const { stdout, code } = await runCli(["completion", "zsh"]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^#compdef adreport\n/);
+    expect(stdout).toContain("autoload -U +X bashcompinit && bashcompinit");
+    expect(stdout).toContain("complete -o default -F _adreport adreport");
+  });
+
+  it("fish completes subcommands, flags and their values", async () => {
+    const { stdout } = await runCli(["completion", "fish"]);
+    expect(stdout).toContain("complete -c adreport -n '__fish_use_subcommand' -a report");
+    expect(stdout).toContain(
+      "complete -c adreport -n '__fish_seen_subcommand_from report' -l format -s f -r -a 'table csv json ndjson'",
+    );
+    expect(stdout).toContain("-l metrics -r -a 'views spending clicks conversions'");
+  });
+});
+
+describe("the rest of the surface", () => {
+  it("prints the version", async () => {
+    expect((await runCli(["--version"])).stdout).toBe(`${version}\n`);
+  });
+
+  it("suggests the nearest command and flag", async () => {
+    const command = await runCli(["reprot"]);
+    expect(command.code).toBe(2);
+    expect(command.stderr).toContain("adreport: unknown command 'reprot'\n(Did you mean report?)");
+    const flag = await runCli(["report", "--form", "x"]);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain("(Did you mean --from?)");
+  });
+
+  it.each(["report", "keys", "config", "serve", "completion"])("shows examples in `%s --help`", async (name) => {
+    const help = await runCli([name, "--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/Examples:|A session:/);
+  });
+});
