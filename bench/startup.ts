@@ -2,16 +2,22 @@
  * Cold start (foundation issue): `adreport --version` and `--help` against `node -e 0`, runs interleaved
  * so machine noise hits all three alike. Target: each at most 1.6x, median of the runs.
  */
-import { BIN, ensureBuilt, figure, median, timeCommand } from "./lib";
+import { existsSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { BIN, ensureBuilt, figure, median, ROOT, timeCommand } from "./lib";
 
 export function benchStartup(runs = 10): void {
   ensureBuilt();
   const node = process.execPath;
-  const cases = {
+  const binary = join(ROOT, "dist", `adreport-${process.platform}-${process.arch}`);
+  const cases: Record<string, readonly [string, readonly string[]]> = {
     "node -e 0": [node, ["-e", "0"]],
     "adreport --version": [node, [BIN, "--version"]],
     "adreport --help": [node, [BIN, "--help"]],
-  } as const;
+  };
+  if (existsSync(binary)) {
+    cases[`single binary --version (${(statSync(binary).size / 1e6).toFixed(0)} MB)`] = [binary, ["--version"]];
+  }
   const samples: Record<string, number[]> = {};
   for (const name of Object.keys(cases)) samples[name] = [];
   for (const [command, args] of Object.values(cases)) timeCommand(command, args); // warm the file cache

@@ -34,6 +34,7 @@ writeFileSync(
     main: join(work, "adreport.cjs"),
     output: join(work, "sea-prep.blob"),
     disableExperimentalSEAWarning: true,
+    useCodeCache: true,
     assets: { "better_sqlite3.node": addon },
   }),
 );
