@@ -3,6 +3,7 @@
  * or a MockAgent in tests), bearer auth, a per-request timeout, and retries for network failures, timeouts,
  * 429 and 5xx. Statuses become the error kinds of core/errors.ts; the key never reaches a message.
  */
+import { isIP } from "node:net";
 import { Agent, type Dispatcher, request } from "undici";
 import { errorBodySchema, type ReportPage, reportPageSchema } from "../contract";
 import { AuthError, ForbiddenError, UnavailableError, UsageError } from "../core/errors";
@@ -230,8 +231,9 @@ export class ReportApi {
         });
       case 403:
         if (detail.code === "ip_not_allowed" || detail.code === undefined) {
+          const seen = addressIn(detail.message) ?? "<this host's static IP>";
           return new ForbiddenError(`the service refused access (403): ${detail.message}`, {
-            hint: "this host's outgoing IP is probably not on the key's whitelist: ask the operator to add it (adreport keys request add-ip --account <name> --ip <this host's static IP>)",
+            hint: `this host's outgoing IP is probably not on the key's whitelist: ask the operator to add it (adreport keys request add-ip --account <name> --ip ${seen})`,
           });
         }
         return new ForbiddenError(`the service refused access (403): ${detail.message}`, {
@@ -267,6 +269,14 @@ async function readText(body: AsyncIterable<Buffer>): Promise<string> {
     size += chunk.length;
   }
   return Buffer.concat(chunks, size).toString("utf8");
+}
+
+/** The first IP address a message names (a service often says which address it saw), if any. */
+function addressIn(message: string): string | undefined {
+  return message
+    .split(/[\s,;()"'[\]]+/)
+    .map((word) => word.replace(/[.:]+$/, ""))
+    .find((word) => isIP(word) !== 0);
 }
 
 function parseBaseUrl(text: string): URL {

@@ -494,3 +494,42 @@ describe("ranges over 90 days", () => {
     expect(ndjsonRows(result.stdout)).toEqual(expected({ ...range, metrics, ...shape }, long.lines));
   });
 });
+
+describe("interrupted", () => {
+  it("by Ctrl-C, ends with 130, leaves the old file as it was and no temporary file", async () => {
+    const slow = await startCliServe(["--db", db, "--quiet", "--faults", "delay:300ms"]);
+    const out = join(dir, "interrupted");
+    await import("node:fs").then((fs) => fs.mkdirSync(out));
+    const target = join(out, "report.csv");
+    writeFileSync(target, "old content\n");
+    const [command, args] = cliCommand([
+      "report",
+      "--from",
+      "2026-10-01",
+      "--to",
+      "2026-10-31",
+      "--dims",
+      "ad,date",
+      "--page-size",
+      "10",
+      "-o",
+      target,
+    ]);
+    const child = spawn(command, args, {
+      env: { ...process.env, ADREPORT_CONFIG_DIR: configDir, ADREPORT_API_KEY: KEY, ADREPORT_BASE_URL: slow.url },
+    });
+    let stderr = "";
+    child.stderr.on("data", (c: Buffer) => {
+      stderr += c.toString();
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(readdirSync(out).some((f) => f.endsWith(".tmp"))).toBe(true);
+    child.kill("SIGINT");
+    const code = await new Promise((resolve) => child.on("close", resolve));
+    expect(code).toBe(130);
+    expect(stderr).toContain("interrupted");
+    expect(readFileSync(target, "utf8")).toBe("old content\n");
+    expect(readdirSync(out)).toEqual(["report.csv"]);
+    await slow.stop();
+  });
+});

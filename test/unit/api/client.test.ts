@@ -156,7 +156,7 @@ describe("ReportApi", () => {
     const error = (await client(mock)
       .api.getReportPage(PARAMS)
       .catch((e: unknown) => e)) as ForbiddenError;
-    expect(error.hint).toContain("adreport keys request add-ip");
+    expect(error.hint).toContain("adreport keys request add-ip --account <name> --ip 198.51.100.7)");
     expect(error.message).toContain("198.51.100.7");
   });
 
