@@ -23,8 +23,13 @@ export interface Layers {
   filePath: string;
 }
 
+/** A setting with a default always has a value; one without may have none. */
+type Value<K extends SettingName> = undefined extends (typeof SETTINGS)[K]["default"]
+  ? SettingValue<K> | undefined
+  : SettingValue<K>;
+
 export type ResolvedSettings = {
-  [K in Exclude<SettingName, "profile">]: Resolved<SettingValue<K> | undefined>;
+  [K in Exclude<SettingName, "profile">]: Resolved<Value<K>>;
 } & {
   profile: Resolved<string | undefined>;
   "api-key": Resolved<string | undefined>;

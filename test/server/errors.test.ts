@@ -2,6 +2,7 @@
 import { connect } from "node:net";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { QUERY_PARAMS } from "../../src/contract";
 import { httpGet } from "../helpers/http";
 import { startTestService } from "../helpers/serve";
 
@@ -57,15 +58,7 @@ describe("methods and paths", () => {
 describe("hostile query strings", () => {
   const piece = fc.oneof(
     fc.constantFrom(
-      "from",
-      "to",
-      "metrics",
-      "dimensions",
-      "granularity",
-      "campaign_id",
-      "ad_id",
-      "page",
-      "limit",
+      ...QUERY_PARAMS,
       "2026-10-01",
       "2026-10-31T23:00:00+09:00",
       "views,clicks",

@@ -123,12 +123,12 @@ export async function runKeysTest(
     settings.profile.value === undefined
       ? `the key from ${settings["api-key"].source}`
       : `profile ${settings.profile.value}`;
-  const baseUrl = settings["base-url"].value ?? "http://127.0.0.1:8080";
+  const baseUrl = settings["base-url"].value;
   const api = new ReportApi({
     baseUrl,
     apiKey: key,
     userAgent: `adreport/${ctx.version}`,
-    timeoutMs: (settings.timeout.value ?? 30) * 1000,
+    timeoutMs: settings.timeout.value * 1000,
     retries: 1,
     dispatcher: ctx.dispatcher,
   });

@@ -47,7 +47,7 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
     delimiter: flags.delimiter,
     "api-key": flags.apiKey,
   });
-  const pageSize = settings["page-size"].value ?? 1000;
+  const pageSize = settings["page-size"].value;
   const plan = planRequest(flags, ctx.now(), pageSize);
   const path = flags.output === undefined ? undefined : outputPath(flags.output, plan);
   const format = chooseFormat(flags, settings.format.value, path, ctx.io.outIsTTY);
@@ -55,11 +55,11 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
 
   const view = await progressView(ctx.io, { quiet: flags.quiet === true, verbose: flags.verbose === true });
   const api = new ReportApi({
-    baseUrl: settings["base-url"].value ?? "http://127.0.0.1:8080",
+    baseUrl: settings["base-url"].value,
     apiKey,
     userAgent: `adreport/${ctx.version}`,
-    timeoutMs: (settings.timeout.value ?? 30) * 1000,
-    retries: settings.retries.value ?? 4,
+    timeoutMs: settings.timeout.value * 1000,
+    retries: settings.retries.value,
     dispatcher: ctx.dispatcher,
     onEvent: (event) => view.onEvent(event),
   });
@@ -74,7 +74,7 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
     sink = path === undefined ? stdoutSink(ctx.io.out) : await openFile(path);
     const paging = {
       pageSize,
-      concurrency: settings.concurrency.value ?? 4,
+      concurrency: settings.concurrency.value,
       onProgress: view.onProgress,
       signal: interrupt.signal,
     };
@@ -84,7 +84,7 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
           ? await openSplitReport(api, plan.request, plan.windows, paging)
           : await openReport(api, plan.request, paging);
         await formatter.write(report, sink.stream, {
-          delimiter: settings.delimiter.value ?? ",",
+          delimiter: settings.delimiter.value,
           bom: flags.bom === true,
           color: ctx.io.color,
         });

@@ -81,6 +81,29 @@ export interface TimeSegments {
   daily: [number, number] | undefined;
 }
 
+/** Spending in millionths as a JSON number with no binary rounding: `3.25`, `0.000001`, `12`. */
+const SPENDING_TEXT =
+  "CASE WHEN spending % 1000000 = 0 THEN spending / 1000000 ELSE rtrim(printf('%d.%06d', spending / 1000000, spending % 1000000), '0') END";
+
+const DIMENSION_JSON: Record<Level, string> = {
+  campaign: `'"campaign_id":' || eid || ',"name":' || json_quote(coalesce(name, ''))`,
+  ad: `'"ad_id":' || eid || ',"name":' || json_quote(coalesce(name, '')) || ',"campaign_id":' || campaign_id`,
+  keyword: `'"keyword_id":' || eid || ',"name":' || json_quote(coalesce(name, ''))`,
+};
+
+/**
+ * The API row (contract.md A3) as JSON text, built by SQLite while the report is computed, so a page is
+ * only read, never serialised again. Its columns are those reportSql returns.
+ */
+export function rowJsonSql(query: ReportQuery): string {
+  const dimensions = [
+    ...(query.entity ? [DIMENSION_JSON[query.entity]] : []),
+    ...(query.byDate ? [`'"date":' || bucket`] : []),
+  ];
+  const metrics = query.metrics.map((m) => `'"${m}":' || ${m === "spending" ? SPENDING_TEXT : m}`);
+  return `'{"dimensions":{' || ${dimensions.length > 0 ? dimensions.join(" || ',' || ") : "''"} || '},"metrics":{' || ${metrics.join(" || ',' || ")} || '}}'`;
+}
+
 /** Splits the hours h with from <= h <= to into whole days and hourly edges. */
 export function timeSegments(query: ReportQuery, hourlyOnly: boolean): TimeSegments | undefined {
   const fromSec = query.from.nano > 0 ? query.from.sec + 1 : query.from.sec;

@@ -1,9 +1,8 @@
 /** The read side `serve` answers from: keys, ownership and reports, over a read-only connection. */
 import type { ReportQuery } from "../../contract";
 import { BoundedCache } from "../report/cache";
-import { rowJson, type SqlRow } from "../report/rows";
 import { Whitelist } from "./ip";
-import { reportSql, timeSegments } from "./report-sql";
+import { reportSql, rowJsonSql, timeSegments } from "./report-sql";
 import type { Db } from "./schema";
 
 type Statement<P extends unknown[] = unknown[], R = unknown> = import("better-sqlite3").Statement<P, R>;
@@ -22,17 +21,17 @@ export interface StoredKey {
  */
 const FRESHNESS_MS = 250;
 
-/** A computed report, held in a temporary table of this connection, read a page at a time. */
+/** A computed report, its rows as JSON text in a temporary table of this connection, read a page at a time. */
 interface Materialized {
   table: string;
   total: number;
-  page: Statement<[number, number], SqlRow> | undefined;
+  page: Statement<[number, number], string> | undefined;
 }
 
-/** A report ready to be paged. */
+/** A report ready to be paged: `rows` gives the JSON of each row of a page. */
 export interface ReportResult {
   total: number;
-  rows(query: ReportQuery, start: number, count: number): string[];
+  rows(start: number, count: number): string[];
 }
 
 export class ReportStore {
@@ -66,8 +65,8 @@ export class ReportStore {
       campaign: db.prepare<[number], { advertiserId: number }>(
         "SELECT advertiser_id AS advertiserId FROM campaigns WHERE id = ?",
       ),
-      ad: db.prepare<[number], { advertiserId: number; campaignId: number }>(
-        "SELECT c.advertiser_id AS advertiserId, a.campaign_id AS campaignId FROM ads a JOIN campaigns c ON c.id = a.campaign_id WHERE a.id = ?",
+      ad: db.prepare<[number], { advertiserId: number }>(
+        "SELECT c.advertiser_id AS advertiserId FROM ads a JOIN campaigns c ON c.id = a.campaign_id WHERE a.id = ?",
       ),
     };
   }
@@ -110,8 +109,8 @@ export class ReportStore {
     return this.stmt.campaign.get(campaignId)?.advertiserId;
   }
 
-  adOwner(adId: number): { advertiserId: number; campaignId: number } | undefined {
-    return this.stmt.ad.get(adId);
+  adAdvertiser(adId: number): number | undefined {
+    return this.stmt.ad.get(adId)?.advertiserId;
   }
 
   /** The report, computed once into a temporary table (kept while the budget allows), pages read from it. */
@@ -126,6 +125,7 @@ export class ReportStore {
       segments?.daily,
       query.campaignId,
       query.adId,
+      query.metrics,
     ]);
     let report = this.reports.get(key);
     if (!report) {
@@ -133,10 +133,7 @@ export class ReportStore {
       this.reports.set(key, report);
     }
     const { total, page } = report;
-    return {
-      total,
-      rows: (q, start, count) => (page ? page.all(start, count).map((row) => rowJson(q, row)) : []),
-    };
+    return { total, rows: (start, count) => (page ? page.all(start, count) : []) };
   }
 
   /** A response body given before to this advertiser for this exact query string, while the data is unchanged. */
@@ -154,19 +151,17 @@ export class ReportStore {
     const table = `report_${this.tables}`;
     const plan = reportSql(query, advertiserId);
     if (!plan) return { table, total: 0, page: undefined };
-    this.db.exec(
-      `CREATE TEMP TABLE ${table} (n INTEGER PRIMARY KEY, eid, bucket, views, clicks, conversions, spending, name, campaign_id)`,
-    );
-    const sql = `INSERT INTO temp.${table} SELECT row_number() OVER (ORDER BY eid, bucket), * FROM (${plan.sql})`;
+    this.db.exec(`CREATE TEMP TABLE ${table} (n INTEGER PRIMARY KEY, json TEXT NOT NULL)`);
+    const sql = `INSERT INTO temp.${table} SELECT row_number() OVER (ORDER BY eid, bucket), ${rowJsonSql(query)} FROM (${plan.sql})`;
     let fill = this.statements.get(sql);
     if (!fill) {
       fill = this.db.prepare(sql);
       this.statements.set(sql, fill);
     }
     const total = fill.run(plan.params).changes;
-    const page = this.db.prepare<[number, number], SqlRow>(
-      `SELECT * FROM temp.${table} WHERE n > ? ORDER BY n LIMIT ?`,
-    );
+    const page = this.db
+      .prepare<[number, number], string>(`SELECT json FROM temp.${table} WHERE n > ? ORDER BY n LIMIT ?`)
+      .pluck();
     return { table, total, page };
   }
 }

@@ -1,12 +1,10 @@
 /** `GET /v1/report`: checks 3 and 4 of contract.md A2, then one page of the report. */
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { GRANULARITY_WORDS, parseReportQuery, type ReportQuery, TOTAL_GRANULARITY_WORD } from "../../contract";
-import type { ReportResult, ReportStore } from "../db/store";
-import { rowJson } from "../report/rows";
+import { GRANULARITY_WORDS, parseReportQuery, TOTAL_GRANULARITY_WORD } from "../../contract";
+import type { ReportStore } from "../db/store";
 import { sendError } from "./errors";
 
 const JSON_TYPE = "application/json; charset=utf-8";
-const ZERO_ROW = { eid: 0, bucket: 0, views: 0, clicks: 0, conversions: 0, spending: 0 };
 
 export function reportHandler(store: ReportStore) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
@@ -28,18 +26,14 @@ export function reportHandler(store: ReportStore) {
         "campaign_id",
       );
     }
-    let adOutsideCampaign = false;
-    if (query.adId !== undefined) {
-      const owner = store.adOwner(query.adId);
-      if (owner?.advertiserId !== advertiserId) {
-        return sendError(reply, "forbidden", `ad_id ${query.adId} is not available to this key`, "ad_id");
-      }
-      adOutsideCampaign = query.campaignId !== undefined && owner.campaignId !== query.campaignId;
+    if (query.adId !== undefined && store.adAdvertiser(query.adId) !== advertiserId) {
+      return sendError(reply, "forbidden", `ad_id ${query.adId} is not available to this key`, "ad_id");
     }
 
-    const report = adOutsideCampaign ? noRows(query) : store.report(query, advertiserId);
+    // Both ids and an ad outside that campaign: the report's own filters leave no rows (and a zero total).
+    const report = store.report(query, advertiserId);
     const start = (query.page - 1) * query.limit;
-    const data = start < report.total ? report.rows(query, start, query.limit) : [];
+    const data = start < report.total ? report.rows(start, query.limit) : [];
     const meta = {
       granularity: query.byDate ? GRANULARITY_WORDS[query.granularity] : TOTAL_GRANULARITY_WORD,
       dimensions: query.dimensions,
@@ -53,10 +47,4 @@ export function reportHandler(store: ReportStore) {
     store.rememberPage(advertiserId, queryString, body);
     return reply.type(JSON_TYPE).send(body);
   };
-}
-
-/** An ad outside the named campaign: no rows, but the grand total still has its one row of zeros. */
-function noRows(query: ReportQuery): ReportResult {
-  const rows = query.entity || query.byDate ? [] : [rowJson(query, ZERO_ROW)];
-  return { total: rows.length, rows: (_q, start, count) => rows.slice(start, start + count) };
 }
