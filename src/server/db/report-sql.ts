@@ -3,7 +3,7 @@
  * hourly rows, so a 90-day report reads about 90 rows per entity whatever the range's hours. Buckets are
  * computed in SQL and the result comes sorted as the contract orders rows: entity id, then bucket.
  */
-import type { Granularity, ReportQuery } from "../../contract";
+import { DIMENSION_KEYS, type Granularity, type ReportQuery } from "../../contract";
 
 const HOUR = 3600;
 const DAY = 86_400;
@@ -85,21 +85,23 @@ export interface TimeSegments {
 const SPENDING_TEXT =
   "CASE WHEN spending % 1000000 = 0 THEN spending / 1000000 ELSE rtrim(printf('%d.%06d', spending / 1000000, spending % 1000000), '0') END";
 
-const DIMENSION_JSON: Record<Level, string> = {
-  campaign: `'"campaign_id":' || eid || ',"name":' || json_quote(coalesce(name, ''))`,
-  ad: `'"ad_id":' || eid || ',"name":' || json_quote(coalesce(name, '')) || ',"campaign_id":' || campaign_id`,
-  keyword: `'"keyword_id":' || eid || ',"name":' || json_quote(coalesce(name, ''))`,
-};
+/** The SQL of each key of a row's `dimensions`; the keys and their order come from the contract. */
+function dimensionValueSql(entity: Level | undefined, key: string): string {
+  if (key === "date") return "bucket";
+  if (key === "name") return "json_quote(coalesce(name, ''))";
+  if (entity !== undefined && key === `${entity}_id`) return "eid";
+  if (key === "campaign_id") return "campaign_id";
+  throw new Error(`no SQL for the dimension key ${key}`);
+}
 
 /**
  * The API row (contract.md A3) as JSON text, built by SQLite while the report is computed, so a page is
  * only read, never serialised again. Its columns are those reportSql returns.
  */
 export function rowJsonSql(query: ReportQuery): string {
-  const dimensions = [
-    ...(query.entity ? [DIMENSION_JSON[query.entity]] : []),
-    ...(query.byDate ? [`'"date":' || bucket`] : []),
-  ];
+  const dimensions = query.dimensions.flatMap((dimension) =>
+    DIMENSION_KEYS[dimension].map((key) => `'"${key}":' || ${dimensionValueSql(query.entity, key)}`),
+  );
   const metrics = query.metrics.map((m) => `'"${m}":' || ${m === "spending" ? SPENDING_TEXT : m}`);
   return `'{"dimensions":{' || ${dimensions.length > 0 ? dimensions.join(" || ',' || ") : "''"} || '},"metrics":{' || ${metrics.join(" || ',' || ")} || '}}'`;
 }
