@@ -71,12 +71,7 @@ export class DatabaseError extends Error {
 
 /** Opens a database the operator verbs write to, creating its tables when `create` is set. */
 export function openForWriting(path: string, options: { create: boolean; nativeBinding?: NativeBinding }): Db {
-  let db: Db;
-  try {
-    db = new Database(path, { fileMustExist: !options.create, ...binding(options.nativeBinding) });
-  } catch (error) {
-    throw new DatabaseError(`cannot open ${path}: ${(error as Error).message}`);
-  }
+  const db = open(path, { fileMustExist: !options.create }, options.nativeBinding);
   db.pragma("foreign_keys = ON");
   db.pragma("synchronous = NORMAL");
   if (options.create) {
@@ -89,19 +84,21 @@ export function openForWriting(path: string, options: { create: boolean; nativeB
 
 /** Opens a database for `serve`: read-only, so serving never changes a byte of it. */
 export function openForReading(path: string, nativeBinding?: NativeBinding): Db {
-  let db: Db;
-  try {
-    db = new Database(path, { readonly: true, fileMustExist: true, ...binding(nativeBinding) });
-  } catch (error) {
-    throw new DatabaseError(`cannot open ${path}: ${(error as Error).message}`);
-  }
+  const db = open(path, { readonly: true, fileMustExist: true }, nativeBinding);
   checkVersion(db, path);
   return db;
 }
 
-function binding(nativeBinding: NativeBinding): { nativeBinding?: string } {
-  // The typings allow a path only; the library also takes a loaded addon object.
-  return nativeBinding === undefined ? {} : { nativeBinding: nativeBinding as unknown as string };
+function open(path: string, options: Database.Options, nativeBinding: NativeBinding): Db {
+  try {
+    // The typings take the addon as a path only; the library also takes the loaded addon object.
+    return new Database(
+      path,
+      nativeBinding === undefined ? options : { ...options, nativeBinding: nativeBinding as unknown as string },
+    );
+  } catch (error) {
+    throw new DatabaseError(`cannot open ${path}: ${(error as Error).message}`);
+  }
 }
 
 function checkVersion(db: Db, path: string): void {
