@@ -23,6 +23,7 @@ export function referenceMarkdown(version: string): string {
       errIsTTY: false,
       color: false,
       columns: 100,
+      errColumns: 0,
     },
     env: {},
     cwd: "/",

@@ -15,6 +15,8 @@ export interface IOStreams {
   readonly color: boolean;
   /** Width of the terminal stdout goes to, or 80. */
   readonly columns: number;
+  /** Width of the terminal stderr goes to; 0 when unknown (some pseudo-terminals say 0). */
+  readonly errColumns: number;
 }
 
 export function processStreams(env: NodeJS.ProcessEnv = process.env): IOStreams {
@@ -28,6 +30,7 @@ export function processStreams(env: NodeJS.ProcessEnv = process.env): IOStreams 
     outIsTTY,
     errIsTTY,
     color: errIsTTY && env.NO_COLOR === undefined,
-    columns: process.stdout.columns ?? 80,
+    columns: process.stdout.columns || 80,
+    errColumns: process.stderr.columns ?? 0,
   };
 }

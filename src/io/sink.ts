@@ -22,19 +22,24 @@ export interface Sink {
 /** Forwards to `target`, counting bytes, with the target's backpressure. */
 class CountingWritable extends Writable {
   bytes = 0;
-  constructor(private readonly target: Writable) {
+  constructor(
+    private readonly target: Writable,
+    private readonly beforeFirstWrite: () => void,
+  ) {
     super({ decodeStrings: false });
   }
 
   override _write(chunk: string | Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+    if (this.bytes === 0) this.beforeFirstWrite();
     this.bytes += chunk.length;
     if (this.target.write(chunk)) callback();
     else this.target.once("drain", () => callback());
   }
 }
 
-export function stdoutSink(out: Writable): Sink {
-  const stream = new CountingWritable(out);
+/** `beforeFirstWrite` lets a progress display leave the terminal before data lands on it. */
+export function stdoutSink(out: Writable, beforeFirstWrite: () => void = () => undefined): Sink {
+  const stream = new CountingWritable(out, beforeFirstWrite);
   stream.on("error", () => undefined);
   return {
     stream,

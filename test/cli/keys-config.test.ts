@@ -5,7 +5,7 @@
 import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CliResult, cliCommand, runCli, startCliServe } from "../helpers/cli";
 import { demoNdjson } from "../helpers/serve";
 import { tempDir } from "../helpers/temp";
@@ -57,7 +57,7 @@ describe("keys", () => {
     const [command, args] = cliCommand(["keys", "add", "acme"]);
     const result = spawnSync(
       "python3",
-      [join(import.meta.dirname, "..", "helpers", "pty-run.py"), KEY, "API key", "--", command, ...args],
+      [join(import.meta.dirname, "..", "helpers", "pty-run.py"), "80", KEY, "API key", "--", command, ...args],
       { encoding: "utf8", env: { ...process.env, ADREPORT_CONFIG_DIR: config } },
     );
     const { screen, code } = JSON.parse(result.stdout) as { screen: string; code: number };
@@ -172,7 +172,12 @@ describe("keys request", () => {
 
 describe("keys test against a real serve", () => {
   const db = join(dir, "keys.db");
-  const ready = (async () => {
+  let ready: Promise<{ keys: Record<"ok" | "expired" | "elsewhere", string>; server: { url: string } }>;
+  beforeAll(() => {
+    ready = start();
+    return ready;
+  });
+  const start = async () => {
     await runCli(["serve", "init", "--db", db]);
     await runCli(["serve", "load", "--db", db, demoNdjson(dir).path]);
     const issue = async (...extra: string[]) =>
@@ -184,7 +189,7 @@ describe("keys test against a real serve", () => {
     };
     const server = await startCliServe(["--db", db, "--quiet"]);
     return { keys, server };
-  })();
+  };
 
   async function test(key: string) {
     const { server } = await ready;

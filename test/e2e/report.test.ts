@@ -3,11 +3,11 @@
  * not do, a small local HTTP server), checked against totals computed from the NDJSON that was loaded.
  */
 
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CliResult, cliCommand, runCli, startCliServe } from "../helpers/cli";
 import { type RefLine, type RefQuery, referenceRows } from "../helpers/reference";
 import { demoNdjson, SMALL_DEMO } from "../helpers/serve";
@@ -457,16 +457,17 @@ describe("ranges over 90 days", () => {
     activity: 0.15,
   };
   const long = demoNdjson(longDir, demo);
-  const ready = (async () => {
+  let key = "";
+  let server: { url: string };
+  beforeAll(async () => {
     await runCli(["serve", "init", "--db", longDb]);
     const loadedLong = await runCli(["serve", "load", "--db", longDb, long.path]);
     if (loadedLong.code !== 0) throw new Error(loadedLong.stderr);
-    const key = (
+    key = (
       await runCli(["serve", "key", "issue", "--db", longDb, "--advertiser", "Acme Outdoor", "--ip", "127.0.0.1"])
     ).stdout.trim();
-    const server = await startCliServe(["--db", longDb, "--quiet"]);
-    return { key, server };
-  })();
+    server = await startCliServe(["--db", longDb, "--quiet"]);
+  });
   const range = { fromMs: Date.UTC(2026, 3, 10), toMs: Date.UTC(2026, 9, 26, 23, 59, 59) }; // 200 days
 
   it.each([
@@ -481,7 +482,6 @@ describe("ranges over 90 days", () => {
     ["date by month", ["--dims", "date", "--granularity", "month"], { byDate: true, granularity: "month" as const }],
     ["ad,date by day", ["--dims", "ad,date"], { entity: "ad" as const, byDate: true }],
   ])("merges a 200-day %s report correctly", async (_label, args, shape) => {
-    const { key, server } = await ready;
     const result = await report(
       ["--from", "2026-04-10", "--to", "2026-10-26", "--format", "ndjson", "--page-size", "50", ...args],
       {
@@ -531,5 +531,36 @@ describe("interrupted", () => {
     expect(readFileSync(target, "utf8")).toBe("old content\n");
     expect(readdirSync(out)).toEqual(["report.csv"]);
     await slow.stop();
+  });
+});
+
+describe("on a terminal", () => {
+  function onTerminal(columns: number, args: string[]) {
+    const [command, argv] = cliCommand(["report", ...args]);
+    const result = spawnSync(
+      "python3",
+      [join(import.meta.dirname, "..", "helpers", "pty-run.py"), String(columns), "", "", "--", command, ...argv],
+      {
+        encoding: "utf8",
+        env: { ...process.env, ADREPORT_CONFIG_DIR: configDir, ADREPORT_API_KEY: KEY, ADREPORT_BASE_URL: serve.url },
+      },
+    );
+    return JSON.parse(result.stdout) as { screen: string; code: number | null };
+  }
+
+  it("prints a table, with a progress spinner on stderr that is gone at the end", () => {
+    const { screen, code } = onTerminal(100, ["--from", "2026-10-25", "--to", "2026-10-31", "--dims", "campaign"]);
+    expect(code).toBe(0);
+    expect(screen).toContain("campaign_id");
+    expect(screen).toContain("total (2 rows)");
+    // The spinner is cleared before the table is printed, and draws nothing after it.
+    expect(screen.slice(screen.indexOf("┌"))).not.toContain("rows\u001b");
+    expect(screen.slice(screen.indexOf("└"))).not.toContain("page");
+  });
+
+  it("does not hang on a terminal that reports no width", () => {
+    const { code, screen } = onTerminal(0, ["--from", "2026-10-25", "--to", "2026-10-31", "--dims", "campaign"]);
+    expect(code).toBe(0);
+    expect(screen).toContain("total (2 rows)");
   });
 });

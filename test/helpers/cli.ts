@@ -58,6 +58,22 @@ export function runCli(args: readonly string[], options: CliOptions = {}): Promi
   });
 }
 
+const running = new Set<ChildProcess>();
+// Registered when a test file imports this helper: every server it started stops after the file, and if
+// the worker exits first, with it.
+afterAll(async () => {
+  await Promise.all(
+    [...running].map((child) => {
+      if (child.exitCode !== null || child.signalCode !== null) return undefined;
+      child.kill("SIGTERM");
+      return new Promise((resolve) => child.once("exit", resolve));
+    }),
+  );
+});
+process.once("exit", () => {
+  for (const child of running) child.kill("SIGKILL");
+});
+
 export interface CliServer {
   url: string;
   child: ChildProcess;
@@ -77,12 +93,17 @@ export function startCliServe(args: readonly string[], options: CliOptions = {})
   child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
     stderr += chunk;
   });
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  running.add(child);
+  const exited = new Promise<number | null>((resolve) =>
+    child.on("exit", (code) => {
+      running.delete(child);
+      resolve(code);
+    }),
+  );
   const stop = async (signal: NodeJS.Signals = "SIGTERM") => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     return exited;
   };
-  afterAll(() => stop());
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
     lines.once("line", (url) => resolve({ url, child, stderr: () => stderr, stop }));

@@ -31,6 +31,13 @@ export const SMALL_DEMO: DemoOptions = {
   activity: 0.5,
 };
 
+const servers = new Set<RunningServer>();
+// Registered when a test file imports this helper: every server it started closes after the file.
+afterAll(async () => {
+  await Promise.all([...servers].map((server) => server.close()));
+  servers.clear();
+});
+
 export interface KeySpec {
   advertiser: string;
   ips: string[];
@@ -81,6 +88,6 @@ export async function startTestService(
     cacheRows: 100_000,
     ...options.serve,
   });
-  afterAll(() => server.close());
+  servers.add(server);
   return { url: server.url, dbPath, lines, keys, keyIds, server };
 }

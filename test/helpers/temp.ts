@@ -3,9 +3,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll } from "vitest";
 
+const dirs = new Set<string>();
+// Registered when a test file imports this helper: its temporary folders go after the file.
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  dirs.clear();
+});
+
 /** A temporary folder removed after the test file. */
 export function tempDir(prefix = "adreport-test-"): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  dirs.add(dir);
   return dir;
 }

@@ -2,7 +2,7 @@
  * Keys, the IP whitelist and the order of checks (contract.md A2), over real sockets: a second loopback
  * source address (127.0.0.2), IPv6 (::1), IPv4-mapped addresses, and forged X-Forwarded-For headers.
  */
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { httpGet } from "../helpers/http";
 import { startTestService } from "../helpers/serve";
 
@@ -109,9 +109,13 @@ describe("the IP whitelist (403)", () => {
 });
 
 describe("X-Forwarded-For from a trusted proxy", () => {
-  const proxied = startTestService({
-    keys: [{ advertiser: "Acme Outdoor", ips: ["203.0.113.7"] }],
-    serve: { trustProxy: ["127.0.0.1"] },
+  let proxied: ReturnType<typeof startTestService>;
+  beforeAll(() => {
+    proxied = startTestService({
+      keys: [{ advertiser: "Acme Outdoor", ips: ["203.0.113.7"] }],
+      serve: { trustProxy: ["127.0.0.1"] },
+    });
+    return proxied;
   });
 
   it("takes the caller from the header when the peer is a trusted proxy", async () => {

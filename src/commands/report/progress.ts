@@ -34,7 +34,8 @@ export async function progressView(
       stop() {},
     };
   }
-  if (options.quiet || !io.errIsTTY) return { onEvent() {}, onProgress() {}, stop() {} };
+  // A terminal that reports no width would make the spinner redraw without end.
+  if (options.quiet || !io.errIsTTY || io.errColumns <= 0) return { onEvent() {}, onProgress() {}, stop() {} };
   const { default: ora } = await import("ora");
   const spinner = ora({
     stream: io.err,

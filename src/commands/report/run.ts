@@ -71,7 +71,7 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
     interrupt.abort(new InterruptedError(path ? `interrupted; ${path} was left as it was` : "interrupted"));
   });
   try {
-    sink = path === undefined ? stdoutSink(ctx.io.out) : await openFile(path);
+    sink = path === undefined ? stdoutSink(ctx.io.out, () => view.stop()) : await openFile(path);
     const paging = {
       pageSize,
       concurrency: settings.concurrency.value,
