@@ -272,7 +272,7 @@ async function readText(body: AsyncIterable<Buffer>): Promise<string> {
 }
 
 /** The first IP address a message names (a service often says which address it saw), if any. */
-function addressIn(message: string): string | undefined {
+export function addressIn(message: string): string | undefined {
   return message
     .split(/[\s,;()"'[\]]+/)
     .map((word) => word.replace(/[.:]+$/, ""))

@@ -1,7 +1,7 @@
 /** What commands use of the API layer. */
 import type { Dispatcher } from "undici";
 
-export { type ApiEvent, ReportApi } from "./client";
+export { type ApiEvent, addressIn, ReportApi } from "./client";
 export { openReport, type PagedReport, type Progress } from "./paginate";
 export { openSplitReport, splitRange } from "./split";
 

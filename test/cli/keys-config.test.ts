@@ -224,7 +224,7 @@ describe("keys test against a real serve", () => {
     const result = await test(keys.elsewhere);
     expect(result.code).toBe(4);
     expect(result.stderr).toContain("this host's outgoing IP is not on its whitelist");
-    expect(result.stderr).toContain('adreport keys request add-ip --account "acme"');
+    expect(result.stderr).toContain('adreport keys request add-ip --account "acme" --ip 127.0.0.1');
   });
 
   it("network failure: exit 5", async () => {

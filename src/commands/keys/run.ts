@@ -1,6 +1,6 @@
 /** The behaviour of `adreport keys`. Keys reach stdout only through `keys show --reveal`. */
 import { isIP } from "node:net";
-import { ReportApi } from "../../api";
+import { addressIn, ReportApi } from "../../api";
 import { ConfigFile, configDir } from "../../config/file";
 import { checkKeyText, checkProfileName, maskKey, profileNamed } from "../../config/profiles";
 import { requireApiKey } from "../../config/resolve";
@@ -149,7 +149,7 @@ export async function runKeysTest(
       throw new ForbiddenError(
         `${who}: the key is valid, but this host's outgoing IP is not on its whitelist (${error.message})`,
         {
-          hint: `ask the operator to whitelist this host's static IP: adreport keys request add-ip --account "${account}" --ip <this host's IP>`,
+          hint: `ask the operator to whitelist this host's static IP: adreport keys request add-ip --account "${account}" --ip ${addressIn(error.message) ?? "<this host's IP>"}`,
         },
       );
     }
