@@ -44,6 +44,12 @@ export class DataChangedError extends AdreportError {
   readonly exitCode = ExitCode.unavailable;
 }
 
+/** The output could not be written (a full disk, say): exit 1, with the file named. */
+export class OutputError extends AdreportError {
+  override readonly name = "OutputError";
+  readonly exitCode = ExitCode.unexpected;
+}
+
 /** The user or the system stopped the command (SIGINT, SIGTERM). */
 export class InterruptedError extends AdreportError {
   override readonly name = "InterruptedError";

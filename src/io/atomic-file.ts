@@ -10,11 +10,22 @@ import { chmod, open, rename, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
 export class AtomicFile {
+  /** A write that failed (a full disk, say) while nobody was waiting on the stream; commit reports it. */
+  private failure: Error | undefined;
+
   private constructor(
     readonly path: string,
     private temp: string,
     private writer: WriteStream,
-  ) {}
+  ) {
+    this.watch(writer);
+  }
+
+  private watch(writer: WriteStream): void {
+    writer.on("error", (error) => {
+      this.failure ??= error;
+    });
+  }
 
   static async create(path: string): Promise<AtomicFile> {
     const temp = AtomicFile.tempName(path);
@@ -27,12 +38,7 @@ export class AtomicFile {
 
   private static async openStream(temp: string): Promise<WriteStream> {
     const stream = createWriteStream(temp, { flags: "wx", mode: 0o666 });
-    await Promise.race([
-      once(stream, "open"),
-      once(stream, "error").then(([error]) => {
-        throw error;
-      }),
-    ]);
+    await once(stream, "open"); // rejects with the stream's error if it cannot be opened
     return stream;
   }
 
@@ -45,9 +51,12 @@ export class AtomicFile {
     await this.abort();
     this.temp = AtomicFile.tempName(this.path);
     this.writer = await AtomicFile.openStream(this.temp);
+    this.failure = undefined;
+    this.watch(this.writer);
   }
 
   async commit(): Promise<void> {
+    if (this.failure) throw this.failure;
     const finished = once(this.writer, "finish");
     this.writer.end();
     await finished;

@@ -1,7 +1,7 @@
 /** `adreport report`: settings, a checked request, every page through a formatter into the sink. */
 import { openReport, openSplitReport, ReportApi } from "../../api";
 import { requireApiKey } from "../../config/resolve";
-import { DataChangedError, InterruptedError, UsageError } from "../../core/errors";
+import { DataChangedError, InterruptedError, OutputError, UsageError } from "../../core/errors";
 import { type FormatEntry, formatForFile, formatNamed } from "../../format/registry";
 import { fileSink, type Sink, stdoutSink } from "../../io/sink";
 import type { Context } from "../context";
@@ -108,6 +108,10 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
     view.stop();
     await sink?.abort();
     if (interrupt.signal.aborted) throw interrupt.signal.reason;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (path !== undefined && (code === "ENOSPC" || code === "EIO" || code === "EDQUOT" || code === "EFBIG")) {
+      throw new OutputError(`cannot write ${path}: ${(error as Error).message}; the old file was left as it was`);
+    }
     throw error;
   } finally {
     stopListening();
