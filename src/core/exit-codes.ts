@@ -2,7 +2,7 @@
 export const ExitCode = {
   /** Done. */
   ok: 0,
-  /** Anything unexpected: a bug, or a failure nothing else describes. */
+  /** An output that could not be written, or anything unexpected: a bug, or a failure nothing else describes. */
   unexpected: 1,
   /** Bad usage or input: a local validation failure or a 400 from the service. */
   usage: 2,
