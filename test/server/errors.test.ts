@@ -32,6 +32,15 @@ describe("methods and paths", () => {
     expect(result.text).toBe("");
   });
 
+  it.each(["/v1/%ZZreport", "/%", "/v1/report%00"])(
+    "answers the malformed path %s with a JSON 400 or 404",
+    async (path) => {
+      const result = await httpGet(service.url + path, { key });
+      expect([400, 404]).toContain(result.status);
+      expectErrorBody(result);
+    },
+  );
+
   it.each(["/", "/v1", "/v1/report/extra", "/v2/report", "/v1/reports"])("answers %s with 404", async (path) => {
     const result = await httpGet(service.url + path, { key });
     expect(result.status).toBe(404);
@@ -93,6 +102,21 @@ describe("hostile query strings", () => {
         if (result.status !== 200) expectErrorBody(result);
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it("in the path too: never a 5xx, always the JSON error body", async () => {
+    const segment = fc.oneof(
+      fc.constantFrom("v1", "report", "%", "%zz", "%00", "..", ".", "%2F", "%C0%AF", "~", ";", "@", "*"),
+      fc.string({ maxLength: 8 }).map(encodeURIComponent),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(segment, { minLength: 1, maxLength: 5 }), async (parts) => {
+        const result = await httpGet(`${service.url}/${parts.join("/")}`, { key });
+        expect(result.status).toBeLessThan(500);
+        if (result.status !== 200) expectErrorBody(result);
+      }),
+      { numRuns: 200 },
     );
   });
 

@@ -25,6 +25,10 @@ export function buildApp(options: AppOptions): FastifyInstance {
     logger: false,
     trustProxy: options.trustProxy.length > 0 ? [...options.trustProxy] : false,
     return503OnClosing: true,
+    // Errors the router raises before any route runs (a malformed percent-encoding in the path, say).
+    frameworkErrors: (error, _request, reply) => {
+      void sendError(reply, codeForStatus(error.statusCode ?? 400), error.message);
+    },
     forceCloseConnections: "idle",
     clientErrorHandler: (error, socket) => {
       if (!socket.writable) return;
