@@ -27,14 +27,28 @@ export function splitRange(from: string, to: string): Array<{ from: string; to: 
 
 const ENTITY_ID_KEYS = ["campaign_id", "ad_id", "keyword_id"] as const;
 
-function sortKey(row: ReportRow, entityKey: string | undefined): [number, number] {
-  const entity = entityKey === undefined ? 0 : Number(row.dimensions[entityKey] ?? 0);
-  const date = Number(row.dimensions.date ?? 0);
-  return [entity, date];
+type KeyPart = number | string;
+type SortKey = [KeyPart, KeyPart];
+
+/** Numbers as sent (the contract's ids and epoch seconds); anything else, as text (ISO dates sort as text). */
+function part(value: unknown): KeyPart {
+  return typeof value === "number" && Number.isFinite(value) ? value : String(value ?? "");
 }
 
-function compare(a: [number, number], b: [number, number]): number {
-  return a[0] - b[0] || a[1] - b[1];
+function sortKey(row: ReportRow, entityKey: string | undefined): SortKey {
+  return [entityKey === undefined ? 0 : part(row.dimensions[entityKey]), part(row.dimensions.date)];
+}
+
+/** A total order, whatever a service sends: numbers before text, numbers by value, text by code point. */
+function comparePart(a: KeyPart, b: KeyPart): number {
+  if (typeof a === "number" && typeof b === "number") return a - b;
+  if (typeof a === "number") return -1;
+  if (typeof b === "number") return 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function compare(a: SortKey, b: SortKey): number {
+  return comparePart(a[0], b[0]) || comparePart(a[1], b[1]);
 }
 
 export async function openSplitReport(
@@ -74,7 +88,7 @@ async function* flatten(pages: AsyncIterable<readonly ReportRow[]>): AsyncGenera
 
 async function* merge(reports: PagedReport[], entityKey: string | undefined): AsyncGenerator<ReportRow> {
   const sources = reports.map((r) => flatten(r.pages)[Symbol.asyncIterator]());
-  const heads: Array<{ row: ReportRow; key: [number, number] } | undefined> = [];
+  const heads: Array<{ row: ReportRow; key: SortKey } | undefined> = [];
   const advance = async (i: number) => {
     const next = await (sources[i] as AsyncIterator<ReportRow>).next();
     const previous = heads[i];
@@ -94,7 +108,7 @@ async function* merge(reports: PagedReport[], entityKey: string | undefined): As
   try {
     for (let i = 0; i < sources.length; i += 1) await advance(i);
     for (;;) {
-      let min: [number, number] | undefined;
+      let min: SortKey | undefined;
       for (const head of heads) if (head && (!min || compare(head.key, min) < 0)) min = head.key;
       if (!min) return;
       let merged: ReportRow | undefined;

@@ -236,3 +236,53 @@ describe("openSplitReport", () => {
     ]);
   });
 });
+
+describe("openSplitReport with a service that writes dates as text", () => {
+  it("still merges in order and sums equal rows", async () => {
+    const mock = mockAgent();
+    const windows = [
+      { from: "2026-01-01T00:00:00Z", to: "2026-03-31T23:59:59Z" },
+      { from: "2026-04-01T00:00:00Z", to: "2026-04-30T23:59:59Z" },
+    ];
+    const byWindow: Record<string, Row[]> = {
+      "2026-01-01T00:00:00Z": [
+        { dimensions: { date: "2026-03-23" }, metrics: { views: 1 } },
+        { dimensions: { date: "2026-03-30" }, metrics: { views: 2 } },
+      ],
+      "2026-04-01T00:00:00Z": [
+        { dimensions: { date: "2026-03-30" }, metrics: { views: 10 } },
+        { dimensions: { date: "2026-04-06" }, metrics: { views: 20 } },
+      ],
+    };
+    mock.pool
+      .intercept({ path: (p) => p.startsWith("/v1/report") })
+      .reply((opts) => {
+        const data = byWindow[mock.record(opts).params.get("from") ?? ""] ?? [];
+        return {
+          statusCode: 200,
+          data: JSON.stringify({
+            meta: {
+              granularity: "weekly",
+              dimensions: ["date"],
+              metrics: ["views"],
+              total: data.length,
+              page: 1,
+              limit: 1000,
+              has_more: false,
+            },
+            data,
+          }),
+        };
+      })
+      .persist();
+    const report = await openSplitReport(api(mock), { ...REQUEST, dimensions: ["date"] }, windows, {
+      pageSize: 1000,
+      concurrency: 2,
+    });
+    expect((await collect(report.pages)).map((r) => [r.dimensions.date, r.metrics.views])).toEqual([
+      ["2026-03-23", 1],
+      ["2026-03-30", 12],
+      ["2026-04-06", 20],
+    ]);
+  });
+});
