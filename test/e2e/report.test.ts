@@ -564,3 +564,89 @@ describe("on a terminal", () => {
     expect(screen).toContain("total (2 rows)");
   });
 });
+
+describe("every other flag", () => {
+  const OCT = ["--from", "2026-10-01", "--to", "2026-10-31"];
+
+  it("--verbose logs each request on stderr, without the key", async () => {
+    const result = await report([...OCT, "--dims", "campaign", "--verbose", "--page-size", "1"]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(
+      /adreport: GET http:\/\/127\.0\.0\.1:\d+\/v1\/report\?from=2026-10-01&.*page=1&limit=1 -> 200 \(\d+ ms\)/,
+    );
+    expect(result.stderr).toMatch(/page=2&limit=1 -> 200/);
+    expect(result.stderr).not.toContain(KEY.slice(4));
+  });
+
+  it("--verbose logs retries", async () => {
+    const result = await report([...OCT, "--dims", "ad,date", "--page-size", "50", "--verbose", "--retries", "8"], {
+      ADREPORT_BASE_URL: faulty.url,
+    });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/adreport: retry 1\/8 in [\d.]+ s: /);
+  });
+
+  it("--quiet keeps stderr empty", async () => {
+    const result = await report([...OCT, "--quiet"]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe("");
+  });
+
+  it("--delimiter and --bom shape the CSV", async () => {
+    const result = await report([...OCT, "--dims", "campaign", "--format", "csv", "--delimiter", "tab", "--bom"]);
+    expect(result.stdout.startsWith("\uFEFFcampaign_id\tname\tviews\t")).toBe(true);
+  });
+
+  it("--campaign and --ad restrict the report", async () => {
+    const ad = lines.find((l) => l.advertiser === "Acme Outdoor" && l.keyword_id === undefined);
+    const byCampaign = await report([
+      ...OCT,
+      "--dims",
+      "ad",
+      "--campaign",
+      String(ad?.campaign_id),
+      "--format",
+      "ndjson",
+    ]);
+    const rows = ndjsonRows(byCampaign.stdout);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((r) => r.dimensions.campaign_id === ad?.campaign_id)).toBe(true);
+    const byAd = await report([...OCT, "--dims", "ad", "--ad", String(ad?.ad_id), "--format", "ndjson"]);
+    expect(ndjsonRows(byAd.stdout).map((r) => r.dimensions.ad_id)).toEqual([ad?.ad_id]);
+  });
+
+  it("--page-size and --concurrency change the paging, not the rows", async () => {
+    const base = await report([...OCT, "--dims", "ad,date", "--format", "ndjson"]);
+    const paged = await report([
+      ...OCT,
+      "--dims",
+      "ad,date",
+      "--format",
+      "ndjson",
+      "--page-size",
+      "7",
+      "--concurrency",
+      "1",
+    ]);
+    expect(paged.stdout).toBe(base.stdout);
+  });
+
+  it("--timeout gives up on a slow service with exit 5", async () => {
+    const slow = await startCliServe(["--db", db, "--quiet", "--faults", "delay:2s"]);
+    const result = await report([...OCT, "--timeout", "200ms", "--retries", "1"], { ADREPORT_BASE_URL: slow.url });
+    await slow.stop();
+    expect(result.code).toBe(5);
+    expect(result.stderr).toContain("no answer within 0.2 s");
+  });
+
+  it("--base-url beats ADREPORT_BASE_URL", async () => {
+    const result = await report([...OCT, "--base-url", serve.url], { ADREPORT_BASE_URL: "http://127.0.0.1:9" });
+    expect(result.code).toBe(0);
+  });
+
+  it("--api-key works but warns that ps shows it", async () => {
+    const result = await report([...OCT, "--api-key", KEY], { ADREPORT_API_KEY: undefined });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("--api-key is visible to other users of this machine");
+  });
+});
