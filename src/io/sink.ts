@@ -56,8 +56,21 @@ export function stdoutSink(out: Writable, beforeFirstWrite: () => void = () => u
   };
 }
 
+/** A file that cannot be created: the message names the file and says why in words. */
+export class SinkOpenError extends Error {
+  override readonly name = "SinkOpenError";
+}
+
 export async function fileSink(path: string): Promise<Sink> {
-  const file = await AtomicFile.create(path);
+  let file: AtomicFile;
+  try {
+    file = await AtomicFile.create(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason =
+      code === "ENOENT" ? "no such folder" : code === "EACCES" ? "permission denied" : (error as Error).message;
+    throw new SinkOpenError(`cannot write ${path}: ${reason}`);
+  }
   return {
     get stream() {
       return file.stream;

@@ -3,8 +3,9 @@ import { openReport, openSplitReport, ReportApi } from "../../api";
 import { requireApiKey } from "../../config/resolve";
 import { DataChangedError, InterruptedError, OutputError, UsageError } from "../../core/errors";
 import { type FormatEntry, formatForFile, formatNamed } from "../../format/registry";
-import { fileSink, type Sink, stdoutSink } from "../../io/sink";
+import { type Sink, stdoutSink } from "../../io/sink";
 import type { Context } from "../context";
+import { openOutputFile } from "../shared/output";
 import { loadSettings } from "../shared/settings";
 import type { ReportFlags } from "./command";
 import { progressView } from "./progress";
@@ -71,7 +72,7 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
     interrupt.abort(new InterruptedError(path ? `interrupted; ${path} was left as it was` : "interrupted"));
   });
   try {
-    sink = path === undefined ? stdoutSink(ctx.io.out, () => view.stop()) : await openFile(path);
+    sink = path === undefined ? stdoutSink(ctx.io.out, () => view.stop()) : await openOutputFile(path);
     const paging = {
       pageSize,
       concurrency: settings.concurrency.value,
@@ -116,16 +117,5 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
   } finally {
     stopListening();
     await api.close();
-  }
-}
-
-async function openFile(path: string): Promise<Sink> {
-  try {
-    return await fileSink(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(
-      `cannot write ${path}: ${code === "ENOENT" ? "no such folder" : code === "EACCES" ? "permission denied" : (error as Error).message}`,
-    );
   }
 }

@@ -1,10 +1,9 @@
 /** The behaviour of `adreport serve` and its operator verbs. */
 
-import { once } from "node:events";
-import { createWriteStream } from "node:fs";
-import type { Writable } from "node:stream";
 import { formatDateTime, parseInstant } from "../../contract";
 import { UsageError } from "../../core/errors";
+import { stdoutSink } from "../../io/sink";
+import { writeChunk } from "../../io/write";
 import {
   addIps,
   ConflictError,
@@ -29,6 +28,7 @@ import {
   startServer,
 } from "../../server";
 import type { Context } from "../context";
+import { openOutputFile } from "../shared/output";
 
 interface DbOptions {
   db: string;
@@ -175,12 +175,22 @@ export async function runDemo(
     activity: options.activity,
   });
   if (options.ndjson !== undefined) {
-    const sink = options.ndjson === "-" ? ctx.io.out : createWriteStream(options.ndjson);
-    for (const line of facts) {
-      if (!sink.write(`${formatLoadLine(line)}\n`)) await once(sink, "drain");
+    const sink = options.ndjson === "-" ? stdoutSink(ctx.io.out) : await openOutputFile(options.ndjson);
+    try {
+      let batch = "";
+      for (const line of facts) {
+        batch += `${formatLoadLine(line)}\n`;
+        if (batch.length > 1 << 16) {
+          await writeChunk(sink.stream, batch);
+          batch = "";
+        }
+      }
+      await writeChunk(sink.stream, batch);
+      await sink.commit();
+    } catch (error) {
+      await sink.abort();
+      throw new UsageError(`cannot write ${options.ndjson}: ${(error as Error).message}`);
     }
-    if (sink !== ctx.io.out)
-      await new Promise<void>((resolve, reject) => (sink as Writable).end(() => resolve()).on("error", reject));
     return;
   }
   await withDatabase(ctx, options.db, true, (db) => {
