@@ -2,6 +2,7 @@
  * The SQLite layout of `serve`. Facts are hourly per ad and per keyword; money is integer millionths.
  * Day rollups per ad, campaign and keyword, and hour rollups per campaign, keep 90-day reports cheap.
  */
+import { existsSync } from "node:fs";
 import Database from "better-sqlite3";
 
 export type Db = Database.Database;
@@ -90,6 +91,9 @@ export function openForReading(path: string, nativeBinding?: NativeBinding): Db 
 }
 
 function open(path: string, options: Database.Options, nativeBinding: NativeBinding): Db {
+  if (options.fileMustExist && !existsSync(path)) {
+    throw new DatabaseError(`there is no database at ${path} (create one with \`adreport serve init --db ${path}\`)`);
+  }
   try {
     // The typings take the addon as a path only; the library also takes the loaded addon object.
     return new Database(
