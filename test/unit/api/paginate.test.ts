@@ -157,6 +157,27 @@ describe("openReport", () => {
   });
 });
 
+/** One page per window: the rows of the window starting at `from`, under a weekly meta. */
+function serveWindows(
+  mock: ReturnType<typeof mockAgent>,
+  byWindow: Record<string, Row[]>,
+  meta: { dimensions: string[]; metrics: string[] },
+): void {
+  mock.pool
+    .intercept({ path: (p) => p.startsWith("/v1/report") })
+    .reply((opts) => {
+      const data = byWindow[mock.record(opts).params.get("from") ?? ""] ?? [];
+      return {
+        statusCode: 200,
+        data: JSON.stringify({
+          meta: { granularity: "weekly", ...meta, total: data.length, page: 1, limit: 1000, has_more: false },
+          data,
+        }),
+      };
+    })
+    .persist();
+}
+
 describe("splitRange", () => {
   it("cuts a range into windows of at most 90 x 24 h, edge to edge", () => {
     expect(splitRange("2026-01-01", "2026-07-19")).toEqual([
@@ -193,28 +214,7 @@ describe("openSplitReport", () => {
         { dimensions: { campaign_id: 3, name: "C", date: march30 }, metrics: { views: 30, spending: 0.3 } },
       ],
     };
-    mock.pool
-      .intercept({ path: (p) => p.startsWith("/v1/report") })
-      .reply((opts) => {
-        const params = mock.record(opts).params;
-        const data = byWindow[params.get("from") ?? ""] ?? [];
-        return {
-          statusCode: 200,
-          data: JSON.stringify({
-            meta: {
-              granularity: "weekly",
-              dimensions: ["campaign", "date"],
-              metrics: ["views", "spending"],
-              total: data.length,
-              page: 1,
-              limit: 1000,
-              has_more: false,
-            },
-            data,
-          }),
-        };
-      })
-      .persist();
+    serveWindows(mock, byWindow, { dimensions: ["campaign", "date"], metrics: ["views", "spending"] });
     const report = await openSplitReport(api(mock), { ...REQUEST, dimensions: ["campaign", "date"] }, windows, {
       pageSize: 1000,
       concurrency: 4,
@@ -254,27 +254,7 @@ describe("openSplitReport with a service that writes dates as text", () => {
         { dimensions: { date: "2026-04-06" }, metrics: { views: 20 } },
       ],
     };
-    mock.pool
-      .intercept({ path: (p) => p.startsWith("/v1/report") })
-      .reply((opts) => {
-        const data = byWindow[mock.record(opts).params.get("from") ?? ""] ?? [];
-        return {
-          statusCode: 200,
-          data: JSON.stringify({
-            meta: {
-              granularity: "weekly",
-              dimensions: ["date"],
-              metrics: ["views"],
-              total: data.length,
-              page: 1,
-              limit: 1000,
-              has_more: false,
-            },
-            data,
-          }),
-        };
-      })
-      .persist();
+    serveWindows(mock, byWindow, { dimensions: ["date"], metrics: ["views"] });
     const report = await openSplitReport(api(mock), { ...REQUEST, dimensions: ["date"] }, windows, {
       pageSize: 1000,
       concurrency: 2,
