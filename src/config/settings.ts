@@ -2,7 +2,7 @@
  * The settings a user can keep in the config file, a profile, the environment or a flag, each declared
  * once: its rule (zod), its environment variable if any, its default and what it means.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { FORMAT_NAMES } from "../core/formats";
 
 export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;

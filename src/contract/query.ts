@@ -2,7 +2,7 @@
  * The query of `GET /v1/report` (contract.md A1), declared once: the server parses requests with it and
  * the client checks what it is about to send with it, so both refuse exactly the same things.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { type RequestErrorCode, RequestRuleError } from "./errors";
 import {
   DEFAULT_GRANULARITY,

@@ -2,7 +2,7 @@
  * One line of the NDJSON load format (contract.md A5): one hour of one ad, or of one keyword.
  * Strict: an unknown or misspelt field is an error, never silently dropped data.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { parseInstant } from "../../contract";
 import type { AdFact, KeywordFact } from "./writer";
 
