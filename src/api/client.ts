@@ -4,10 +4,10 @@
  * 429 and 5xx. Statuses become the error kinds of core/errors.ts; the key never reaches a message.
  */
 import { isIP } from "node:net";
-import { Agent, type Dispatcher, request } from "undici";
 import { errorBodySchema, type ReportPage, reportPageSchema } from "../contract";
 import { AuthError, ForbiddenError, UnavailableError, UsageError } from "../core/errors";
 import { type BackoffPolicy, backoffMs, DEFAULT_BACKOFF, RETRIABLE_STATUSES, retryAfterMs } from "./retry";
+import { Agent, type Dispatcher, request } from "./undici";
 
 export type ApiEvent =
   | { kind: "response"; method: string; url: string; status: number; ms: number; attempt: number }
@@ -48,9 +48,15 @@ function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/** A page as parsed, with the bytes it was parsed from (formatters may copy rows from them). */
+export interface ReceivedPage {
+  page: ReportPage;
+  body: Buffer;
+}
+
 /** A page whose answer has begun: status and headers are in; the body is read when it is this page's turn. */
 export interface OpenPage {
-  read(): Promise<ReportPage>;
+  read(): Promise<ReceivedPage>;
 }
 
 /** A failure worth another try, carrying what to tell the user if it was the last one. */
@@ -67,6 +73,9 @@ class Retriable extends Error {
 export class ReportApi {
   private readonly dispatcher: Dispatcher;
   private readonly base: URL;
+  /** The report endpoint's origin and path, worked out once: pages differ only in their query. */
+  private readonly origin: string;
+  private readonly endpointPath: string;
   private readonly backoff: BackoffPolicy;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   private readonly random: () => number;
@@ -75,6 +84,9 @@ export class ReportApi {
   constructor(private readonly options: ApiClientOptions) {
     this.dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 16 });
     this.base = parseBaseUrl(options.baseUrl);
+    const endpoint = new URL(`${this.base.pathname.replace(/\/$/, "")}${REPORT_PATH}`, this.base);
+    this.origin = endpoint.origin;
+    this.endpointPath = endpoint.pathname;
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
     this.sleep = options.sleep ?? abortableSleep;
     this.random = options.random ?? Math.random;
@@ -83,12 +95,18 @@ export class ReportApi {
 
   /** The address of one page, for messages: never carries the key (it travels in a header). */
   reportUrl(params: Record<string, string>): string {
-    const url = new URL(`${this.base.pathname.replace(/\/$/, "")}${REPORT_PATH}`, this.base);
-    url.search = new URLSearchParams(params).toString();
-    return url.toString();
+    return `${this.origin}${this.reportPath(params)}`;
+  }
+
+  private reportPath(params: Record<string, string>): string {
+    return `${this.endpointPath}?${new URLSearchParams(params).toString()}`;
   }
 
   async getReportPage(params: Record<string, string>, signal?: AbortSignal): Promise<ReportPage> {
+    return (await this.receiveReportPage(params, signal)).page;
+  }
+
+  async receiveReportPage(params: Record<string, string>, signal?: AbortSignal): Promise<ReceivedPage> {
     return (await this.openReportPage(params, signal)).read();
   }
 
@@ -99,15 +117,15 @@ export class ReportApi {
    * body that fails while being read is asked for again, with fresh retries.
    */
   async openReportPage(params: Record<string, string>, signal?: AbortSignal): Promise<OpenPage> {
-    const url = this.reportUrl(params);
+    const path = this.reportPath(params);
     for (let attempt = 0; ; attempt += 1) {
       try {
-        const open = await this.attempt(url, attempt, signal);
+        const open = await this.attempt(path, attempt, signal);
         return {
           read: () =>
             open.read().catch((error: unknown) => {
               if (!(error instanceof Retriable) || signal?.aborted) throw error;
-              return this.getReportPage(params, signal);
+              return this.receiveReportPage(params, signal);
             }),
         };
       } catch (error) {
@@ -139,7 +157,8 @@ export class ReportApi {
   }
 
   /** One try: resolves once the status and headers are in (for a 200) or throws what the answer means. */
-  private async attempt(url: string, attempt: number, outer?: AbortSignal): Promise<OpenPage> {
+  private async attempt(path: string, attempt: number, outer?: AbortSignal): Promise<OpenPage> {
+    const url = `${this.origin}${path}`;
     const started = this.now();
     const controller = new AbortController();
     const signal = outer ? AbortSignal.any([outer, controller.signal]) : controller.signal;
@@ -161,9 +180,10 @@ export class ReportApi {
       }
     };
     const response = await withTimeout(
-      request(url, {
+      request(this.dispatcher, {
+        origin: this.origin,
+        path,
         method: "GET",
-        dispatcher: this.dispatcher,
         signal,
         headers: {
           authorization: `Bearer ${this.options.apiKey}`,
@@ -174,8 +194,15 @@ export class ReportApi {
     );
     const status = response.statusCode;
     this.options.onEvent?.({ kind: "response", method: "GET", url, status, ms: this.now() - started, attempt });
-    if (status === 200) return { read: async () => this.parsePage(await withTimeout(readText(response.body))) };
-    const text = await withTimeout(readText(response.body));
+    if (status === 200) {
+      return {
+        read: async () => {
+          const body = await withTimeout(readBody(response.body));
+          return { page: this.parsePage(body.toString("utf8")), body };
+        },
+      };
+    }
+    const text = (await withTimeout(readBody(response.body))).toString("utf8");
     const detail = this.errorDetail(status, text);
     if (RETRIABLE_STATUSES.has(status)) {
       throw new Retriable(
@@ -260,15 +287,10 @@ export class ReportApi {
   }
 }
 
-/** The body as UTF-8 text: one copy and Buffer's native decoding, faster here than undici's `text()`. */
-async function readText(body: AsyncIterable<Buffer>): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    chunks.push(chunk);
-    size += chunk.length;
-  }
-  return Buffer.concat(chunks, size).toString("utf8");
+/** The whole body in one buffer: one copy, and Buffer's native UTF-8 decoding is then faster than `text()`. */
+async function readBody(body: Dispatcher.ResponseData["body"]): Promise<Buffer> {
+  const bytes = await body.bytes();
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 /** The first IP address a message names (a service often says which address it saw), if any. */

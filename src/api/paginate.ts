@@ -4,9 +4,9 @@
  * that many pages whatever the size of the report. The count of rows is checked against `meta.total`: a report
  * that changes underneath, or whose `has_more` and count disagree, ends in DataChangedError.
  */
-import { encodeReportQuery, type ReportMeta, type ReportPage, type ReportRequest, type ReportRow } from "../contract";
+import { encodeReportQuery, type ReportMeta, type ReportRequest, type RowPage } from "../contract";
 import { DataChangedError } from "../core/errors";
-import type { OpenPage, ReportApi } from "./client";
+import type { OpenPage, ReceivedPage, ReportApi } from "./client";
 
 export interface Progress {
   page: number;
@@ -27,7 +27,7 @@ export interface PagedReport {
   /** False when rows are merged from several requests and their number is known only at the end. */
   totalKnown: boolean;
   /** The rows, a page at a time. */
-  pages: AsyncIterable<readonly ReportRow[]>;
+  pages: AsyncIterable<RowPage>;
 }
 
 function changed(detail: string): DataChangedError {
@@ -37,17 +37,17 @@ function changed(detail: string): DataChangedError {
 }
 
 export async function openReport(api: ReportApi, request: ReportRequest, options: PagingOptions): Promise<PagedReport> {
-  const first = await api.getReportPage(encodeReportQuery(request, 1, options.pageSize), options.signal);
-  return { meta: first.meta, totalKnown: true, pages: pagesFrom(api, request, first, options) };
+  const first = await api.receiveReportPage(encodeReportQuery(request, 1, options.pageSize), options.signal);
+  return { meta: first.page.meta, totalKnown: true, pages: pagesFrom(api, request, first, options) };
 }
 
 async function* pagesFrom(
   api: ReportApi,
   request: ReportRequest,
-  first: ReportPage,
+  first: ReceivedPage,
   options: PagingOptions,
-): AsyncGenerator<readonly ReportRow[]> {
-  const { total, limit } = first.meta;
+): AsyncGenerator<RowPage> {
+  const { total, limit } = first.page.meta;
   const pages = Math.max(1, Math.ceil(total / limit));
   const controller = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
@@ -63,10 +63,11 @@ async function* pagesFrom(
   };
 
   try {
-    let page = first;
+    let received = first;
     let pageNumber = 1;
     let rows = 0;
     for (;;) {
+      const { page, body } = received;
       if (page.meta.total !== total)
         throw changed(`total went from ${total} to ${page.meta.total} at page ${pageNumber}`);
       if (page.meta.has_more && page.data.length === 0)
@@ -75,13 +76,13 @@ async function* pagesFrom(
       if (rows > total) throw changed(`more rows than the ${total} announced`);
       options.onProgress?.({ page: pageNumber, pages, rows, total });
       fill();
-      yield page.data;
+      yield { rows: page.data, body };
       if (!page.meta.has_more) break;
       pageNumber += 1;
       const next =
         inFlight.get(pageNumber) ?? api.openReportPage(encodeReportQuery(request, pageNumber, limit), signal);
       inFlight.delete(pageNumber);
-      page = await (await next).read();
+      received = await (await next).read();
     }
     if (rows !== total) throw changed(`${rows} rows received, ${total} announced`);
   } finally {

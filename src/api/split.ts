@@ -4,7 +4,14 @@
  * with the metrics of equal rows summed. All four metrics are additive, so a week or month cut in two by a
  * window boundary comes out whole. Each window streams; memory holds a few pages per window.
  */
-import { type Instant, MAX_RANGE_SECONDS, parseInstant, type ReportRequest, type ReportRow } from "../contract";
+import {
+  type Instant,
+  MAX_RANGE_SECONDS,
+  parseInstant,
+  type ReportRequest,
+  type ReportRow,
+  type RowPage,
+} from "../contract";
 import { UnavailableError } from "../core/errors";
 import type { ReportApi } from "./client";
 import { openReport, type PagedReport, type PagingOptions } from "./paginate";
@@ -70,20 +77,20 @@ export async function openSplitReport(
 
 const BATCH = 1000;
 
-async function* inBatches(rows: AsyncIterable<ReportRow>): AsyncGenerator<readonly ReportRow[]> {
+async function* inBatches(rows: AsyncIterable<ReportRow>): AsyncGenerator<RowPage> {
   let batch: ReportRow[] = [];
   for await (const row of rows) {
     batch.push(row);
     if (batch.length >= BATCH) {
-      yield batch;
+      yield { rows: batch };
       batch = [];
     }
   }
-  if (batch.length > 0) yield batch;
+  if (batch.length > 0) yield { rows: batch };
 }
 
-async function* flatten(pages: AsyncIterable<readonly ReportRow[]>): AsyncGenerator<ReportRow> {
-  for await (const page of pages) yield* page;
+async function* flatten(pages: AsyncIterable<RowPage>): AsyncGenerator<ReportRow> {
+  for await (const page of pages) yield* page.rows;
 }
 
 async function* merge(reports: PagedReport[], entityKey: string | undefined): AsyncGenerator<ReportRow> {

@@ -2,4 +2,5 @@ export * from "./errors";
 export * from "./fields";
 export * from "./query";
 export * from "./response";
+export * from "./row-spans";
 export * from "./time";

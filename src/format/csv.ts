@@ -11,8 +11,8 @@ export const csvFormatter: Formatter = {
     const shape = { delimiter: options.delimiter, columns: [...columns.dimensionKeys, ...columns.metrics] };
     await writeChunk(out, stringify([], { ...shape, header: true, bom: options.bom }));
     for await (const page of all) {
-      if (page.length === 0) continue;
-      const records = page.map((row) => cellsOf(row, columns, report.meta.granularity));
+      if (page.rows.length === 0) continue;
+      const records = page.rows.map((row) => cellsOf(row, columns, report.meta.granularity));
       await writeChunk(out, stringify(records, { ...shape, header: false }));
     }
   },

@@ -1,13 +1,13 @@
 /** What every output format implements. Adding a format is adding a file and a line in registry.ts. */
 import type { Writable } from "node:stream";
-import type { ReportMeta, ReportRow } from "../contract";
+import type { ReportMeta, RowPage } from "../contract";
 
 export interface ReportStream {
   meta: ReportMeta;
   /** False when the number of rows is known only at the end (a merged report over 90 days). */
   totalKnown: boolean;
   /** The rows, a page at a time: a formatter writes once a page, not once a row. */
-  pages: AsyncIterable<readonly ReportRow[]>;
+  pages: AsyncIterable<RowPage>;
 }
 
 export interface FormatOptions {

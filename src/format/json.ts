@@ -6,6 +6,7 @@
 import type { ReportMeta, ReportRow } from "../contract";
 import { writeChunk } from "../io/write";
 import type { Formatter } from "./formatter";
+import { joinRows } from "./rows-as-sent";
 
 function exportMeta(meta: ReportMeta, total: number): Record<string, unknown> {
   const { page: _page, limit: _limit, has_more: _hasMore, ...rest } = meta;
@@ -16,7 +17,7 @@ export const jsonFormatter: Formatter = {
   async write(report, out) {
     if (!report.totalKnown) {
       const rows: ReportRow[] = [];
-      for await (const page of report.pages) rows.push(...page);
+      for await (const page of report.pages) rows.push(...page.rows);
       const body = rows.map((row) => JSON.stringify(row)).join(",\n");
       await writeChunk(out, `{"meta":${JSON.stringify(exportMeta(report.meta, rows.length))},"data":[\n${body}\n]}\n`);
       return;
@@ -24,8 +25,9 @@ export const jsonFormatter: Formatter = {
     await writeChunk(out, `{"meta":${JSON.stringify(exportMeta(report.meta, report.meta.total))},"data":[`);
     let separator = "\n";
     for await (const page of report.pages) {
-      if (page.length === 0) continue;
-      await writeChunk(out, `${separator}${page.map((row) => JSON.stringify(row)).join(",\n")}`);
+      if (page.rows.length === 0) continue;
+      await writeChunk(out, separator);
+      await writeChunk(out, joinRows(page, ",\n", ""));
       separator = ",\n";
     }
     await writeChunk(out, "\n]}\n");

@@ -3,6 +3,7 @@
  * It holds every row in memory before printing, to size its columns; use CSV or NDJSON for big exports.
  */
 import Table from "cli-table3";
+import type { ReportRow, RowPage } from "../contract";
 import { writeChunk } from "../io/write";
 import { cellsOf, columnsOf, peekFirstRow } from "./columns";
 import type { Formatter } from "./formatter";
@@ -14,8 +15,8 @@ function metricCell(metric: string, value: number | undefined): string {
   return value.toLocaleString("en-US");
 }
 
-async function* flatten<T>(pages: AsyncIterable<readonly T[]>): AsyncGenerator<T> {
-  for await (const page of pages) yield* page;
+async function* flatten(pages: AsyncIterable<RowPage>): AsyncGenerator<ReportRow> {
+  for await (const page of pages) yield* page.rows;
 }
 
 export const tableFormatter: Formatter = {

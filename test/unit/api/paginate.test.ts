@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { ReportApi } from "../../../src/api/client";
 import { openReport } from "../../../src/api/paginate";
 import { openSplitReport, splitRange } from "../../../src/api/split";
-import type { ReportRequest, ReportRow } from "../../../src/contract";
+import type { ReportRequest, ReportRow, RowPage } from "../../../src/contract";
 import { DataChangedError, UnavailableError } from "../../../src/core/errors";
 import { KEY, mockAgent, ORIGIN, type Row, rowsOf, servePages } from "../../helpers/mock-api";
 
@@ -26,9 +26,9 @@ function api(mock: ReturnType<typeof mockAgent>, retries = 0) {
   });
 }
 
-async function collect(pages: AsyncIterable<readonly ReportRow[]>): Promise<ReportRow[]> {
+async function collect(pages: AsyncIterable<RowPage>): Promise<ReportRow[]> {
   const all: ReportRow[] = [];
-  for await (const page of pages) all.push(...page);
+  for await (const page of pages) all.push(...page.rows);
   return all;
 }
 
@@ -150,7 +150,7 @@ describe("openReport", () => {
     const report = await openReport(api(mock), REQUEST, { pageSize: 10, concurrency: 2 });
     const got: ReportRow[] = [];
     const error = await (async () => {
-      for await (const page of report.pages) got.push(...page);
+      for await (const page of report.pages) got.push(...page.rows);
     })().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnavailableError);
     expect(got).toHaveLength(30);

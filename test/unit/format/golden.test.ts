@@ -17,8 +17,10 @@ async function render(
   format: string,
   options: Partial<FormatOptions> = {},
   totalKnown = true,
+  source: "parsed" | "compact body" | "file body" = "parsed",
 ): Promise<Buffer> {
-  const page = JSON.parse(readFileSync(join(FIXTURES, "api", `${fixture}.json`), "utf8")) as ReportPage;
+  const bytes = readFileSync(join(FIXTURES, "api", `${fixture}.json`));
+  const page = JSON.parse(bytes.toString("utf8")) as ReportPage;
   const entry = formatNamed(format);
   if (!entry) throw new Error(format);
   const formatter = await entry.load();
@@ -26,8 +28,13 @@ async function render(
   const chunks: Buffer[] = [];
   out.on("data", (chunk: Buffer) => chunks.push(chunk));
   async function* pages() {
-    yield page.data.slice(0, 1);
-    yield page.data.slice(1);
+    if (source === "parsed") {
+      yield { rows: page.data.slice(0, 1) };
+      yield { rows: page.data.slice(1) };
+    } else {
+      // As from the service: the page's rows with the body they were parsed from.
+      yield { rows: page.data, body: source === "file body" ? bytes : Buffer.from(JSON.stringify(page)) };
+    }
   }
   await formatter.write({ meta: page.meta, totalKnown, pages: pages() }, out, {
     delimiter: ",",
@@ -56,6 +63,30 @@ describe("golden output", () => {
     ["ad-hourly", "table", "ad-hourly.txt"],
   ])("%s as %s", async (fixture, format, file) => {
     golden(file, await render(fixture, format));
+  });
+
+  it.each([
+    ["campaign-date", "json", "campaign-date.json"],
+    ["campaign-date", "ndjson", "campaign-date.ndjson"],
+    ["ad-hourly", "ndjson", "ad-hourly.ndjson"],
+  ])("%s as %s, rows copied from the body they came in", async (fixture, format, file) => {
+    golden(file, await render(fixture, format, {}, true, "compact body"));
+    // Spaced as the fixture file is: each row keeps the service's spelling, the values are the same.
+    const spaced = (await render(fixture, format, {}, true, "file body")).toString();
+    const expected = readFileSync(join(FIXTURES, "golden", file), "utf8");
+    const fixtureText = readFileSync(join(FIXTURES, "api", `${fixture}.json`), "utf8");
+    if (format === "ndjson") {
+      const lines = spaced.trimEnd().split("\n");
+      for (const line of lines) expect(fixtureText).toContain(line);
+      expect(lines.map((line) => JSON.parse(line))).toEqual(
+        expected
+          .trimEnd()
+          .split("\n")
+          .map((line) => JSON.parse(line)),
+      );
+    } else {
+      expect(JSON.parse(spaced)).toEqual(JSON.parse(expected));
+    }
   });
 
   it("CSV with another delimiter and a byte-order mark", async () => {

@@ -1,0 +1,15 @@
+// Types for the two undici modules src/api/undici.ts loads directly; undici types only its index.
+declare module "undici/lib/dispatcher/agent.js" {
+  import type { Agent } from "undici";
+
+  const AgentClass: typeof Agent;
+  export default AgentClass;
+}
+
+declare module "undici/lib/api/api-request.js" {
+  import type { Dispatcher } from "undici";
+  export default function request(
+    this: Dispatcher,
+    options: Dispatcher.RequestOptions,
+  ): Promise<Dispatcher.ResponseData>;
+}

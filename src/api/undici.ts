@@ -1,0 +1,17 @@
+/**
+ * The two parts of undici the client uses, its connection pool and its `request`, loaded on their own.
+ * undici's index also loads fetch, WebSocket, caches, cookies and Node's worker_threads, zlib and
+ * perf_hooks, which cost 35 ms of every report's start. The paths are pinned by package-lock.json and
+ * checked by the build (esbuild fails on a path that moved) and by every test that makes a request.
+ */
+import type { Agent as AgentType, Dispatcher } from "undici";
+import requestOn from "undici/lib/api/api-request.js";
+import AgentClass from "undici/lib/dispatcher/agent.js";
+
+export type { Dispatcher };
+export const Agent: typeof AgentType = AgentClass;
+
+/** undici's `dispatcher.request(options)`, for any dispatcher (an Agent, or a MockAgent in tests). */
+export function request(dispatcher: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData> {
+  return requestOn.call(dispatcher, options);
+}
