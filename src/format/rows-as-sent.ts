@@ -40,10 +40,10 @@ function compactRows(
   separator: string,
   end: string,
 ): Buffer | undefined {
-  if (separator.length !== 1 || end !== separator || last >= source.length) return undefined;
+  const code = separator.charCodeAt(0);
+  if (separator.length !== 1 || code > 0x7f || end !== separator || last >= source.length) return undefined;
   if (hasLineBreak(source.subarray(first, last))) return undefined;
   for (let i = 2; i < spans.length; i += 2) if ((spans[i] as number) !== (spans[i - 1] as number) + 1) return undefined;
-  const code = separator.charCodeAt(0);
   for (let i = 1; i < spans.length; i += 2) source[spans[i] as number] = code;
   return source.subarray(first, last + 1);
 }
