@@ -38,35 +38,16 @@ describe("openReport", () => {
     const rows = rowsOf(95);
     let inFlight = 0;
     let most = 0;
-    mock.pool
-      .intercept({ path: (p) => p.startsWith("/v1/report") })
-      .reply((opts) => {
-        const request = mock.record(opts);
+    servePages(mock, rows, {
+      delayMs: 20,
+      onRequest: () => {
         inFlight += 1;
         most = Math.max(most, inFlight);
-        const page = Number(request.params.get("page"));
-        const data = rows.slice((page - 1) * 10, page * 10);
         setTimeout(() => {
           inFlight -= 1;
         }, 20);
-        return {
-          statusCode: 200,
-          data: JSON.stringify({
-            meta: {
-              granularity: "total",
-              dimensions: ["campaign"],
-              metrics: ["views", "clicks"],
-              total: 95,
-              page,
-              limit: 10,
-              has_more: page < 10,
-            },
-            data,
-          }),
-        };
-      })
-      .delay(20)
-      .persist();
+      },
+    });
     const report = await openReport(api(mock), REQUEST, { pageSize: 10, concurrency: 3 });
     expect(await collect(report.pages)).toEqual(rows);
     expect(most).toBeLessThanOrEqual(3);
