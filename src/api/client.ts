@@ -3,6 +3,7 @@
  * or a MockAgent in tests), bearer auth, a per-request timeout, and retries for network failures, timeouts,
  * 429 and 5xx. Statuses become the error kinds of core/errors.ts; the key never reaches a message.
  */
+import { isAscii } from "node:buffer";
 import { isIP } from "node:net";
 import { errorBodySchema, type ReportPage, reportPageSchema } from "../contract";
 import { AuthError, ForbiddenError, UnavailableError, UsageError } from "../core/errors";
@@ -198,7 +199,7 @@ export class ReportApi {
       return {
         read: async () => {
           const body = await withTimeout(readBody(response.body));
-          return { page: this.parsePage(body.toString("utf8")), body };
+          return { page: this.parsePage(decodeText(body)), body };
         },
       };
     }
@@ -291,6 +292,11 @@ export class ReportApi {
 async function readBody(body: Dispatcher.ResponseData["body"]): Promise<Buffer> {
   const bytes = await body.bytes();
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** The body as text: an ASCII body (the usual case) is copied byte for byte, twice as fast as decoding UTF-8. */
+function decodeText(body: Buffer): string {
+  return isAscii(body) ? body.toString("latin1") : body.toString("utf8");
 }
 
 /** The first IP address a message names (a service often says which address it saw), if any. */

@@ -206,6 +206,20 @@ describe("ReportApi", () => {
     );
     expect(((await api.getReportPage(PARAMS).catch((e: unknown) => e)) as Error).message).toMatch(/not JSON/);
   });
+
+  it("reads a body as UTF-8, whether it is all ASCII or not", async () => {
+    const mock = mockAgent();
+    const named = (name: string) => {
+      const body = JSON.parse(PAGE);
+      body.data[0].dimensions = { name };
+      return JSON.stringify(body);
+    };
+    replyOnce(mock, 200, named("Banner B, wide"));
+    replyOnce(mock, 200, named("Café \u00e9 日本 🎯"));
+    const { api } = client(mock);
+    expect((await api.getReportPage(PARAMS)).data[0]?.dimensions.name).toBe("Banner B, wide");
+    expect((await api.getReportPage(PARAMS)).data[0]?.dimensions.name).toBe("Café \u00e9 日本 🎯");
+  });
 });
 
 describe("rows of another shape", () => {
