@@ -3,9 +3,15 @@
  * or a MockAgent in tests), bearer auth, a per-request timeout, and retries for network failures, timeouts,
  * 429 and 5xx. Statuses become the error kinds of core/errors.ts; the key never reaches a message.
  */
-import { isAscii } from "node:buffer";
 import { isIP } from "node:net";
-import { errorBodySchema, type ReportPage, reportPageSchema } from "../contract";
+import {
+  errorBodySchema,
+  type ParsedReportBody,
+  parseReportBody,
+  type ReportPage,
+  reportPageSchema,
+  type SentRows,
+} from "../contract";
 import { AuthError, ForbiddenError, UnavailableError, UsageError } from "../core/errors";
 import { type BackoffPolicy, backoffMs, DEFAULT_BACKOFF, RETRIABLE_STATUSES, retryAfterMs } from "./retry";
 import { Agent, type Dispatcher, request } from "./undici";
@@ -49,10 +55,10 @@ function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/** A page as parsed, with the bytes it was parsed from (formatters may copy rows from them). */
+/** A page as parsed, with the answer it was parsed from (formatters may copy rows from it). */
 export interface ReceivedPage {
   page: ReportPage;
-  body: Buffer;
+  sent: SentRows;
 }
 
 /** A page whose answer has begun: status and headers are in; the body is read when it is this page's turn. */
@@ -198,8 +204,7 @@ export class ReportApi {
     if (status === 200) {
       return {
         read: async () => {
-          const body = await withTimeout(readBody(response.body));
-          return { page: this.parsePage(decodeText(body)), body };
+          return this.parsePage(await withTimeout(readBody(response.body)));
         },
       };
     }
@@ -214,21 +219,21 @@ export class ReportApi {
     throw this.statusError(status, detail, response.headers);
   }
 
-  private parsePage(text: string): ReportPage {
-    let value: unknown;
+  private parsePage(body: Buffer): ReceivedPage {
+    let parsed: ParsedReportBody;
     try {
-      value = JSON.parse(text);
+      parsed = parseReportBody(body);
     } catch {
-      throw new UnavailableError(`the service's answer is not JSON: ${this.redact(text.slice(0, 80))}`);
+      throw new UnavailableError(`the service's answer is not JSON: ${this.redact(body.toString("utf8", 0, 80))}`);
     }
-    const result = reportPageSchema.safeParse(value);
+    const result = reportPageSchema.safeParse(parsed.value);
     if (!result.success) {
       const issue = result.error.issues[0];
       throw new UnavailableError(
         `the service's answer is not a report page: ${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`,
       );
     }
-    return result.data;
+    return { page: result.data, sent: parsed.sent(result.data.data.length) };
   }
 
   /** The message and code of an error body of the contract's shape, or something readable from any other. */
@@ -292,11 +297,6 @@ export class ReportApi {
 async function readBody(body: Dispatcher.ResponseData["body"]): Promise<Buffer> {
   const bytes = await body.bytes();
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-}
-
-/** The body as text: an ASCII body (the usual case) is copied byte for byte, twice as fast as decoding UTF-8. */
-function decodeText(body: Buffer): string {
-  return isAscii(body) ? body.toString("latin1") : body.toString("utf8");
 }
 
 /** The first IP address a message names (a service often says which address it saw), if any. */

@@ -67,7 +67,7 @@ async function* pagesFrom(
     let pageNumber = 1;
     let rows = 0;
     for (;;) {
-      const { page, body } = received;
+      const { page, sent } = received;
       if (page.meta.total !== total)
         throw changed(`total went from ${total} to ${page.meta.total} at page ${pageNumber}`);
       if (page.meta.has_more && page.data.length === 0)
@@ -76,7 +76,7 @@ async function* pagesFrom(
       if (rows > total) throw changed(`more rows than the ${total} announced`);
       options.onProgress?.({ page: pageNumber, pages, rows, total });
       fill();
-      yield { rows: page.data, body };
+      yield { rows: page.data, sent };
       if (!page.meta.has_more) break;
       pageNumber += 1;
       const next =

@@ -60,13 +60,20 @@ export const reportRowsSchema = z
   });
 
 /**
- * One page of rows on its way to a formatter. `body` is the answer the rows were parsed from, when they
- * came straight from one answer (not merged from several): formatters that keep the API's row shape copy
- * rows from it (see rowSpans). It belongs to the formatter, which may overwrite it.
+ * The answer a page's rows came straight from (not merged from several), for formatters that keep the API's
+ * row shape and copy rows from it instead of serialising them again.
  */
+export interface SentRows {
+  /** The answer's bytes. They belong to the formatter, which may overwrite them. */
+  body: Uint8Array;
+  /** [start, end) of each row in `body`, or undefined when that cannot be told for sure (see parseReportBody). */
+  spans(): readonly number[] | undefined;
+}
+
+/** One page of rows on its way to a formatter, with the answer it came from when there was just one. */
 export interface RowPage {
   rows: readonly ReportRow[];
-  body?: Uint8Array;
+  sent?: SentRows;
 }
 
 export const reportMetaSchema = z.looseObject({

@@ -94,3 +94,38 @@ function locateRows(body: Uint8Array): number[] | undefined {
   }
   return depth === 0 ? found : undefined;
 }
+
+const ROW_BOUNDARY = Buffer.from("},{");
+
+/**
+ * The rows of the array whose `[` is at `open` and `]` at `close` in `body`, found by searching for `},{"`
+ * instead of scanning every byte, as [start, end) pairs; undefined when the array holds a `[` or does not
+ * begin and end with a row. Sound for a body that is valid JSON (which parseReportBody proves by parsing
+ * the rows cut at these places):
+ * - `},{"` followed by anything that cannot follow a string's closing quote is the end of an object, the
+ *   comma and the start of the next object in some array: the quote opens a key, so none of the four
+ *   characters is inside a string;
+ * - with no `[` between the brackets there is no array inside the rows, so every match lies between two rows.
+ * Every boundary between rows is found when the caller counts one pair per row; rows with whitespace
+ * around or between them give fewer pairs.
+ */
+export function rowBoundaries(body: Uint8Array, open: number, close: number): number[] | undefined {
+  if (body[open + 1] !== OPEN_OBJECT || body[close - 1] !== CLOSE_OBJECT) return undefined;
+  const nested = body.indexOf(OPEN_ARRAY, open + 1);
+  if (nested !== -1 && nested < close) return undefined;
+  const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  const spans: number[] = [];
+  let start = open + 1;
+  for (let at = bytes.indexOf(ROW_BOUNDARY, start); at !== -1 && at < close; at = bytes.indexOf(ROW_BOUNDARY, at + 2)) {
+    if (body[at + 3] !== QUOTE || mayFollowValue(body[at + 4] as number)) continue;
+    spans.push(start, at + 1);
+    start = at + 2;
+  }
+  spans.push(start, close);
+  return spans;
+}
+
+/** Whether a byte may follow a complete value (a string's closing quote): `,` `:` `}` `]` or whitespace. */
+function mayFollowValue(byte: number): boolean {
+  return byte === COMMA || byte === COLON || byte === CLOSE_OBJECT || byte === CLOSE_ARRAY || byte <= 0x20;
+}

@@ -1,11 +1,11 @@
 /**
  * Rows in the API's shape (NDJSON and JSON output), each on one line. Rows that came straight from an
  * answer are copied from its bytes as the service wrote them; parsing them and serialising them again cost
- * more than everything else in a large export. A row written over several lines, a body that is not valid
- * UTF-8, and merged rows (no body) are serialised from the parsed row instead.
+ * more than everything else in a large export. A row written over several lines, rows whose place in the
+ * answer cannot be told for sure (see parseReportBody), and merged rows (no answer) are serialised from the
+ * parsed row instead.
  */
-import { isUtf8 } from "node:buffer";
-import { type RowPage, rowSpans } from "../contract";
+import type { RowPage } from "../contract";
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -14,13 +14,14 @@ function hasLineBreak(bytes: Uint8Array): boolean {
   return bytes.includes(LF) || bytes.includes(CR);
 }
 
-/** The page's rows joined by `separator`, then `end`. May overwrite the page's body (see RowPage). */
+/** The page's rows joined by `separator`, then `end`. May overwrite the answer's bytes (see SentRows). */
 export function joinRows(page: RowPage, separator: string, end: string): Buffer {
-  const { rows, body } = page;
-  const spans = body !== undefined && rows.length > 0 && isUtf8(body) ? rowSpans(body, rows.length) : undefined;
-  if (body === undefined || spans === undefined) {
+  const { rows, sent } = page;
+  const spans = sent !== undefined && rows.length > 0 ? sent.spans() : undefined;
+  if (sent === undefined || spans === undefined) {
     return Buffer.from(`${rows.map((row) => JSON.stringify(row)).join(separator)}${end}`);
   }
+  const { body } = sent;
   const first = spans[0] as number;
   const last = spans[spans.length - 1] as number;
   const source = Buffer.from(body.buffer, body.byteOffset, body.byteLength);

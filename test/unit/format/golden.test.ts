@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import type { ReportPage } from "../../../src/contract";
+import { parseReportBody, type ReportPage } from "../../../src/contract";
 import type { FormatOptions } from "../../../src/format/formatter";
 import { formatNamed } from "../../../src/format/registry";
 
@@ -33,7 +33,8 @@ async function render(
       yield { rows: page.data.slice(1) };
     } else {
       // As from the service: the page's rows with the body they were parsed from.
-      yield { rows: page.data, body: source === "file body" ? bytes : Buffer.from(JSON.stringify(page)) };
+      const body = source === "file body" ? bytes : Buffer.from(JSON.stringify(page));
+      yield { rows: page.data, sent: parseReportBody(body).sent(page.data.length) };
     }
   }
   await formatter.write({ meta: page.meta, totalKnown, pages: pages() }, out, {

@@ -1,9 +1,15 @@
 import { describe, expect, it } from "vitest";
-import type { ReportRow } from "../../../src/contract";
+import { parseReportBody, type ReportRow, type RowPage } from "../../../src/contract";
 import { joinRows } from "../../../src/format/rows-as-sent";
 
-function page(text: string): { rows: ReportRow[]; body: Buffer } {
-  return { rows: (JSON.parse(text) as { data: ReportRow[] }).data, body: Buffer.from(text) };
+function sentAs(body: Buffer): Required<RowPage> {
+  const parsed = parseReportBody(body);
+  const rows = (parsed.value as { data: ReportRow[] }).data;
+  return { rows, sent: parsed.sent(rows.length) };
+}
+
+function page(text: string): Required<RowPage> {
+  return sentAs(Buffer.from(text));
 }
 
 describe("joinRows", () => {
@@ -36,7 +42,7 @@ describe("joinRows", () => {
     expect(joinRows({ rows }, "\n", "\n").toString()).toBe(expected);
     const broken = Buffer.from(compact);
     broken[broken.indexOf("spending")] = 0xff;
-    expect(joinRows({ rows, body: broken }, "\n", "\n").toString()).toBe(expected);
+    expect(joinRows({ rows, sent: sentAs(broken).sent }, "\n", "\n").toString()).toBe(expected);
   });
 
   it("writes nothing for a page without rows", () => {
