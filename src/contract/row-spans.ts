@@ -111,9 +111,9 @@ const ROW_BOUNDARY = Buffer.from("},{");
  */
 export function rowBoundaries(body: Uint8Array, open: number, close: number): number[] | undefined {
   if (body[open + 1] !== OPEN_OBJECT || body[close - 1] !== CLOSE_OBJECT) return undefined;
-  const nested = body.indexOf(OPEN_ARRAY, open + 1);
-  if (nested !== -1 && nested < close) return undefined;
   const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  const nested = bytes.indexOf(OPEN_ARRAY, open + 1);
+  if (nested !== -1 && nested < close) return undefined;
   const spans: number[] = [];
   let start = open + 1;
   for (let at = bytes.indexOf(ROW_BOUNDARY, start); at !== -1 && at < close; at = bytes.indexOf(ROW_BOUNDARY, at + 2)) {
