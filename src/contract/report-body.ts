@@ -17,7 +17,7 @@
  */
 import { isAscii, isUtf8 } from "node:buffer";
 import type { SentRows } from "./response";
-import { rowBoundaries, rowSpans } from "./row-spans";
+import { rowBoundaries, rowSpans, rowsArrayAt } from "./row-spans";
 
 export interface ParsedReportBody {
   /** What JSON.parse gives for the body. */
@@ -29,12 +29,8 @@ export interface ParsedReportBody {
   sent(expectedRows: number): SentRows;
 }
 
-const DATA_MEMBER = Buffer.from('"data":[');
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
 const OPEN_ARRAY = 0x5b;
 const CLOSE_ARRAY = 0x5d;
-const COMMA = 0x2c;
 /** Rows are parsed in pieces of this many bytes and a row: under 128 KB of string even at two bytes a character. */
 const PIECE_BYTES = 32 * 1024;
 
@@ -46,18 +42,19 @@ export function parseReportBody(body: Buffer): ParsedReportBody {
 function parsedWhole(body: Buffer): ParsedReportBody {
   // An ASCII body is copied byte for byte, twice as fast as decoding UTF-8.
   const value: unknown = JSON.parse(isAscii(body) ? body.toString("latin1") : body.toString("utf8"));
-  const valid = isUtf8(body);
   return {
     value,
-    sent: (expectedRows) => ({ body, spans: () => (valid ? rowSpans(body, expectedRows) : undefined) }),
+    sent: (expectedRows) => ({ body, spans: () => (isUtf8(body) ? rowSpans(body, expectedRows) : undefined) }),
   };
 }
 
 function parsedInPieces(body: Buffer): ParsedReportBody | undefined {
   const array = rowsArrayAt(body);
-  if (array === undefined || !isUtf8(body)) return undefined;
+  if (array === undefined) return undefined;
+  const ascii = isAscii(body);
+  if (!ascii && !isUtf8(body)) return undefined;
   const { open, close } = array;
-  const encoding = isAscii(body) ? "latin1" : "utf8";
+  const encoding = ascii ? "latin1" : "utf8";
   const boundaries = rowBoundaries(body, open, close);
   try {
     const rest = JSON.parse(`${body.toString(encoding, 0, open)}[]${body.toString(encoding, close + 1)}`) as {
@@ -106,22 +103,4 @@ function parseArray(body: Buffer, open: number, close: number, encoding: BufferE
   body[open] = before;
   body[close] = after;
   return JSON.parse(text) as unknown[];
-}
-
-/** Where `"data":[` opens and `]` closes the array a body ends with (`...]}` and whitespace), if it does. */
-function rowsArrayAt(body: Buffer): { open: number; close: number } | undefined {
-  let end = body.length;
-  while (end > 0 && isJsonSpace(body[end - 1] as number)) end -= 1;
-  if (body[end - 1] !== CLOSE_OBJECT || body[end - 2] !== CLOSE_ARRAY) return undefined;
-  const member = body.indexOf(DATA_MEMBER);
-  if (member < 1) return undefined;
-  const before = body[member - 1];
-  if (before !== OPEN_OBJECT && before !== COMMA) return undefined;
-  const open = member + DATA_MEMBER.length - 1;
-  const close = end - 2;
-  return open < close ? { open, close } : undefined;
-}
-
-function isJsonSpace(code: number): boolean {
-  return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
 }

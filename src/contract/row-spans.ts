@@ -1,10 +1,12 @@
 /**
- * Where each row of a report page lies in the bytes of its body, so a formatter that keeps the API's row
+ * Where the rows of a report page lie in the bytes of its body, so a formatter that keeps the API's row
  * shape (NDJSON, JSON) can copy rows as the service sent them instead of serialising parsed rows again,
- * which was the largest cost of a large NDJSON export.
+ * which was the largest cost of a large NDJSON export; and where parseReportBody can cut a page to parse it
+ * in pieces.
  *
- * Only for a body JSON.parse has already accepted: the scan follows strings and nesting, and does not check
- * syntax again. It answers undefined whenever it cannot be sure it found what JSON.parse read as `data`.
+ * None of these checks syntax: they are for bodies that JSON.parse accepts (rowSpans) or that
+ * parseReportBody proves valid by parsing (rowsArrayAt, rowBoundaries). Each answers undefined whenever it
+ * cannot be sure.
  */
 
 const QUOTE = 0x22;
@@ -93,6 +95,26 @@ function locateRows(body: Uint8Array): number[] | undefined {
     }
   }
   return depth === 0 ? found : undefined;
+}
+
+const DATA_MEMBER = Buffer.from('"data":[');
+
+/** Where `"data":[` opens and `]` closes the array a body ends with (`...]}` and whitespace), if it does. */
+export function rowsArrayAt(body: Buffer): { open: number; close: number } | undefined {
+  let end = body.length;
+  while (end > 0 && isJsonSpace(body[end - 1] as number)) end -= 1;
+  if (body[end - 1] !== CLOSE_OBJECT || body[end - 2] !== CLOSE_ARRAY) return undefined;
+  const member = body.indexOf(DATA_MEMBER);
+  if (member < 1) return undefined;
+  const before = body[member - 1];
+  if (before !== OPEN_OBJECT && before !== COMMA) return undefined;
+  const open = member + DATA_MEMBER.length - 1;
+  const close = end - 2;
+  return open < close ? { open, close } : undefined;
+}
+
+function isJsonSpace(byte: number): boolean {
+  return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 }
 
 const ROW_BOUNDARY = Buffer.from("},{");

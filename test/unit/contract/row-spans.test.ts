@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { rowSpans } from "../../../src/contract";
+import { rowBoundaries, rowSpans } from "../../../src/contract";
 
 function rowsAt(text: string): string[] | undefined {
   const body = Buffer.from(text);
@@ -60,5 +60,27 @@ describe("rowSpans", () => {
         expect(rows?.map((r) => JSON.parse(r))).toEqual(JSON.parse(text).data);
       }),
     );
+  });
+});
+
+describe("rowBoundaries", () => {
+  const boundaries = (text: string) => {
+    const body = Buffer.from(text);
+    return rowBoundaries(body, text.indexOf("["), text.lastIndexOf("]"));
+  };
+
+  it("cuts between compact rows, and not at a `},{` inside a string", () => {
+    expect(boundaries('[{"a":"},{"},{"b":1}]')).toEqual([1, 12, 13, 20]);
+    expect(boundaries('[{"a":{"b":1}},{"c":2}]')).toEqual([1, 14, 15, 22]);
+  });
+
+  it("gives up on an array inside the rows or rows not at the brackets", () => {
+    expect(boundaries('[{"a":[1]},{"b":1}]')).toBeUndefined();
+    expect(boundaries('[{"a":"[x]"}]')).toBeUndefined();
+    expect(boundaries('[ {"a":1}]')).toBeUndefined();
+  });
+
+  it("finds fewer boundaries than rows where rows are spaced apart", () => {
+    expect(boundaries('[{"a":1}, {"b":1},{"c":1}]')).toEqual([1, 17, 18, 25]);
   });
 });
