@@ -40,6 +40,7 @@ async function render(
   await formatter.write({ meta: page.meta, totalKnown, pages: pages() }, out, {
     delimiter: ",",
     bom: false,
+    spreadsheet: false,
     color: false,
     ...options,
   });
@@ -62,6 +63,11 @@ describe("golden output", () => {
     ["ad-hourly", "csv", "ad-hourly.csv"],
     ["ad-hourly", "ndjson", "ad-hourly.ndjson"],
     ["ad-hourly", "table", "ad-hourly.txt"],
+    ["campaign-date", "tsv", "campaign-date.tsv"],
+    ["ad-hourly", "tsv", "ad-hourly.tsv"],
+    ["hostile-names", "csv", "hostile-names.csv"],
+    ["hostile-names", "tsv", "hostile-names.tsv"],
+    ["hostile-names", "table", "hostile-names.txt"],
   ])("%s as %s", async (fixture, format, file) => {
     golden(file, await render(fixture, format));
   });
@@ -92,6 +98,20 @@ describe("golden output", () => {
 
   it("CSV with another delimiter and a byte-order mark", async () => {
     golden("campaign-date.semicolon-bom.csv", await render("campaign-date", "csv", { delimiter: ";", bom: true }));
+  });
+
+  it.each([
+    ["campaign-date", "campaign-date.spreadsheet.csv"],
+    ["hostile-names", "hostile-names.spreadsheet.csv"],
+  ])("%s as CSV for spreadsheet programs", async (fixture, file) => {
+    golden(file, await render(fixture, "csv", { spreadsheet: true }));
+  });
+
+  it("CSV for spreadsheet programs with another delimiter", async () => {
+    golden(
+      "hostile-names.spreadsheet-semicolon.csv",
+      await render("hostile-names", "csv", { spreadsheet: true, delimiter: ";" }),
+    );
   });
 
   it("JSON of a merged report, whose count is known only at the end", async () => {
@@ -141,6 +161,7 @@ describe("format rules", () => {
     await (await entry?.load())?.write({ meta: page.meta, totalKnown: true, pages: none() }, out, {
       delimiter: ",",
       bom: false,
+      spreadsheet: false,
       color: false,
     });
     expect(text).toBe("campaign_id,name,date,views\n");
