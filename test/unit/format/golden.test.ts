@@ -128,6 +128,14 @@ describe("format rules", () => {
     expect(csv).toContain("3,Été 🌞 日本語,2026-11-01,");
   });
 
+  it("bolds the table's column titles only when told to, whatever the environment says", async () => {
+    const plain = (await render("campaign-date", "table", { color: false })).toString();
+    expect(plain).not.toContain("\u001b");
+    const bold = (await render("campaign-date", "table", { color: true })).toString();
+    expect(bold).toContain("\u001b[1mcampaign_id\u001b[22m");
+    expect(bold.replaceAll("\u001b[1m", "").replaceAll("\u001b[22m", "")).toBe(plain);
+  });
+
   it("writes dates of hourly buckets as date-times, others as dates", async () => {
     expect((await render("ad-hourly", "csv")).toString()).toContain("2026-11-01T13:00:00Z");
     expect((await render("campaign-date", "csv")).toString()).toContain("2026-11-02,");
