@@ -3,6 +3,7 @@ import { CommanderError } from "commander";
 import type { Context } from "../commands/context";
 import { AdreportError, exitCodeOf } from "../core/errors";
 import { ExitCode } from "../core/exit-codes";
+import { printable, printableLines } from "../core/printable";
 import type { IOStreams } from "../io/iostreams";
 import { buildProgram } from "./program";
 
@@ -22,13 +23,14 @@ function reportFailure(error: unknown, io: IOStreams, debug: boolean): number {
     return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
   }
   if (isBrokenPipe(error)) return ExitCode.ok;
+  // Messages quote names and what a service said: one line each, never a control character raw.
   if (error instanceof AdreportError) {
-    io.err.write(`adreport: ${error.message}\n`);
-    if (error.hint) io.err.write(`hint: ${error.hint}\n`);
+    io.err.write(`adreport: ${printable(error.message)}\n`);
+    if (error.hint) io.err.write(`hint: ${printable(error.hint)}\n`);
   } else {
     const message = error instanceof Error ? error.message : String(error);
-    io.err.write(`adreport: unexpected error: ${message}\n`);
-    if (debug && error instanceof Error && error.stack) io.err.write(`${error.stack}\n`);
+    io.err.write(`adreport: unexpected error: ${printable(message)}\n`);
+    if (debug && error instanceof Error && error.stack) io.err.write(`${printableLines(error.stack)}\n`);
     else io.err.write("hint: set ADREPORT_DEBUG=1 to see where it happened, and please report it\n");
   }
   return exitCodeOf(error);

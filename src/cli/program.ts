@@ -8,6 +8,7 @@ import type { Context } from "../commands/context";
 import { registerKeys } from "../commands/keys/command";
 import { registerReport } from "../commands/report/command";
 import { registerServe } from "../commands/serve/command";
+import { printableLines } from "../core/printable";
 import { registerCompletion } from "./completion-command";
 
 export function buildProgram(ctx: Context): Command {
@@ -23,7 +24,8 @@ export function buildProgram(ctx: Context): Command {
       writeErr: (text) => ctx.io.err.write(text),
       getOutHelpWidth: () => ctx.io.columns,
       getErrHelpWidth: () => ctx.io.columns,
-      outputError: (text, write) => write(`adreport: ${text.replace(/^error: /, "")}`),
+      // Commander's messages quote what was typed, which a script may have taken from anywhere.
+      outputError: (text, write) => write(`adreport: ${printableLines(text.replace(/^error: /, "").trimEnd())}\n`),
     })
     .addHelpText(
       "after",

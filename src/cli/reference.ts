@@ -22,6 +22,7 @@ export function referenceMarkdown(version: string): string {
       outIsTTY: false,
       errIsTTY: false,
       color: false,
+      outColor: false,
       columns: 100,
       errColumns: 0,
     },

@@ -89,7 +89,15 @@ export const SETTINGS = {
       .refine((v) => [...v].length === 1 && v !== '"' && v !== "\n" && v !== "\r", "expected one character, or `tab`"),
     env: undefined,
     default: ",",
-    help: "CSV field delimiter (`tab` for a tab)",
+    help: "CSV field delimiter (`tab` for a tab; `--format tsv` for TSV readers)",
+  },
+  spreadsheet: {
+    schema: z
+      .union([z.boolean(), z.enum(["true", "false"])], { error: "expected true or false" })
+      .transform((v) => v === true || v === "true"),
+    env: undefined,
+    default: false,
+    help: "CSV for spreadsheet programs: byte-order mark, CRLF, cells that would run as formulas prefixed with '",
   },
 } as const;
 

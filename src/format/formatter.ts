@@ -15,7 +15,9 @@ export interface FormatOptions {
   delimiter: string;
   /** CSV: a UTF-8 byte-order mark first, for spreadsheet programs. */
   bom: boolean;
-  /** Table: colour in headers. */
+  /** CSV for spreadsheet programs: a byte-order mark, CRLF, and text that would run as a formula defused. */
+  spreadsheet: boolean;
+  /** Table: colour in headers. Decided for the stream written to: never for a file. */
   color: boolean;
 }
 

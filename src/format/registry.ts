@@ -18,6 +18,7 @@ export interface FormatEntry {
 export const FORMATS: readonly FormatEntry[] = [
   { name: "table", extensions: [".txt"], buffers: true, load: async () => (await import("./table")).tableFormatter },
   { name: "csv", extensions: [".csv"], buffers: false, load: async () => (await import("./csv")).csvFormatter },
+  { name: "tsv", extensions: [".tsv"], buffers: false, load: async () => (await import("./tsv")).tsvFormatter },
   { name: "json", extensions: [".json"], buffers: false, load: async () => (await import("./json")).jsonFormatter },
   {
     name: "ndjson",

@@ -1,12 +1,18 @@
 /**
  * A table for people (cli-table3): numbers right-aligned, spending with 2 decimals, a totals footer.
  * It holds every row in memory before printing, to size its columns; use CSV or NDJSON for big exports.
+ * Every name and column title is shown through `printable`: it is text for a terminal, and a name may hold
+ * control characters.
  */
 import Table from "cli-table3";
 import type { ReportRow, RowPage } from "../contract";
+import { printable } from "../core/printable";
 import { writeChunk } from "../io/write";
 import { cellsOf, columnsOf, peekFirstRow } from "./columns";
 import type { Formatter } from "./formatter";
+
+const BOLD = "\u001b[1m";
+const NOT_BOLD = "\u001b[22m";
 
 function metricCell(metric: string, value: number | undefined): string {
   if (value === undefined) return "";
@@ -23,10 +29,13 @@ export const tableFormatter: Formatter = {
   async write(report, out, options) {
     const { first, all } = await peekFirstRow(report.pages);
     const columns = columnsOf(report.meta, first);
+    // Bold is written here rather than through cli-table3's `style` (or util.styleText), whose colour code
+    // decides again from the environment and process.stdout; the caller has decided for the stream written to.
+    const title = (name: string) => (options.color ? `${BOLD}${printable(name)}${NOT_BOLD}` : printable(name));
     const table = new Table({
-      head: [...columns.dimensionKeys, ...columns.metrics],
+      head: [...columns.dimensionKeys, ...columns.metrics].map(title),
       colAligns: [...columns.dimensionKeys.map(() => "left" as const), ...columns.metrics.map(() => "right" as const)],
-      style: { head: options.color ? ["bold"] : [], border: [] },
+      style: { head: [], border: [] },
     });
     const totals = new Map<string, number>(columns.metrics.map((m) => [m, 0]));
     let count = 0;
@@ -35,7 +44,7 @@ export const tableFormatter: Formatter = {
       const cells = cellsOf(row, columns, report.meta.granularity);
       const dimensionCells = cells
         .slice(0, columns.dimensionKeys.length)
-        .map((c) => (c === undefined ? "" : String(c)));
+        .map((c) => (c === undefined ? "" : printable(String(c))));
       const metricCells = columns.metrics.map((metric) => {
         const value = row.metrics[metric];
         if (value !== undefined) totals.set(metric, (totals.get(metric) ?? 0) + value);

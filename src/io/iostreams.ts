@@ -11,12 +11,28 @@ export interface IOStreams {
   readonly inIsTTY: boolean;
   readonly outIsTTY: boolean;
   readonly errIsTTY: boolean;
-  /** Colour on stderr: a terminal and no NO_COLOR. */
+  /** Colour on stderr (see colorWanted). */
   readonly color: boolean;
+  /** Colour on stdout (see colorWanted); a file written with --output never gets any. */
+  readonly outColor: boolean;
   /** Width of the terminal stdout goes to, or 80. */
   readonly columns: number;
   /** Width of the terminal stderr goes to; 0 when unknown (some pseudo-terminals say 0). */
   readonly errColumns: number;
+}
+
+/**
+ * Whether a stream gets colour: FORCE_COLOR decides when set (`0` or `false` for none, anything else for
+ * colour, as Node reads it), then a non-empty NO_COLOR (no-color.org) or TERM=dumb turns it off, and
+ * otherwise the stream must be a terminal. Decided per stream: stdout piped to a file while stderr is a
+ * terminal gets none.
+ */
+export function colorWanted(isTTY: boolean, env: NodeJS.ProcessEnv): boolean {
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) return force !== "0" && force.toLowerCase() !== "false";
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return false;
+  if (env.TERM === "dumb") return false;
+  return isTTY;
 }
 
 export function processStreams(env: NodeJS.ProcessEnv = process.env): IOStreams {
@@ -29,7 +45,8 @@ export function processStreams(env: NodeJS.ProcessEnv = process.env): IOStreams 
     inIsTTY: process.stdin.isTTY === true,
     outIsTTY,
     errIsTTY,
-    color: errIsTTY && env.NO_COLOR === undefined,
+    color: colorWanted(errIsTTY, env),
+    outColor: colorWanted(outIsTTY, env),
     columns: process.stdout.columns || 80,
     errColumns: process.stderr.columns ?? 0,
   };

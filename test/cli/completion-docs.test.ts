@@ -23,7 +23,7 @@ describe("bash completion", () => {
     ["adreport ''", "report keys config serve completion"],
     ["adreport ke", "keys"],
     ["adreport keys ''", "add list remove use show test request"],
-    ["adreport report --format ''", "table csv json ndjson"],
+    ["adreport report --format ''", "table csv tsv json ndjson"],
     ["adreport keys request add-ip --format ''", "text json"],
     ["adreport report --metrics views,c", "views,clicks views,conversions"],
     ["adreport report --from -7d --dims campaign --gr", "--granularity"],
@@ -68,7 +68,7 @@ describe("zsh and fish completion", () => {
     const { stdout } = await runCli(["completion", "fish"]);
     expect(stdout).toContain("complete -c adreport -n '__fish_use_subcommand' -a report");
     expect(stdout).toContain(
-      "complete -c adreport -n '__fish_seen_subcommand_from report' -l format -s f -r -a 'table csv json ndjson'",
+      "complete -c adreport -n '__fish_seen_subcommand_from report' -l format -s f -r -a 'table csv tsv json ndjson'",
     );
     expect(stdout).toContain("-l metrics -r -a 'views spending clicks conversions'");
   });

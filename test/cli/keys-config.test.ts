@@ -270,7 +270,7 @@ describe("config", () => {
 
   it.each([
     [["config", "set", "colour", "red"], 'unknown setting "colour"; the settings are: base-url, profile, format'],
-    [["config", "set", "format", "xml"], "format: expected one of table, csv, json, ndjson"],
+    [["config", "set", "format", "xml"], "format: expected one of table, csv, tsv, json, ndjson"],
     [["config", "set", "concurrency", "0"], "concurrency: expected a whole number from 1 to 32"],
     [["config", "set", "timeout", "forever"], "timeout: expected a duration"],
     [["config", "set", "base-url", "reports.example.com"], "base-url: expected an http(s) URL"],

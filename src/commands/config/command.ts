@@ -2,13 +2,13 @@
 import type { Command } from "commander";
 import type { Context } from "../context";
 
-const KEYS = "base-url, profile, format, page-size, concurrency, timeout, retries, delimiter";
+const KEYS = "base-url, profile, format, page-size, concurrency, timeout, retries, delimiter, spreadsheet";
 
 export function registerConfig(program: Command, ctx: Context): void {
   const config = program
     .command("config")
     .description(
-      "read and change settings: base-url, default profile, format, page-size, concurrency, timeout, retries, delimiter",
+      "read and change settings: base-url, default profile, format, page-size, concurrency, timeout, retries, delimiter, spreadsheet",
     )
     .addHelpText(
       "after",

@@ -23,6 +23,7 @@ export interface ReportFlags {
   apiKey?: string;
   delimiter?: string;
   bom?: boolean;
+  spreadsheet?: boolean;
   split: boolean;
   quiet?: boolean;
   verbose?: boolean;
@@ -31,7 +32,7 @@ export interface ReportFlags {
 export function registerReport(program: Command, ctx: Context): void {
   program
     .command("report")
-    .description("pull a report, every page of it, and export it as a table, CSV, JSON or NDJSON")
+    .description("pull a report, every page of it, and export it as a table, CSV, TSV, JSON or NDJSON")
     .option("--from <when>", "start: ISO 8601 date-time, YYYY-MM-DD, today, yesterday or -Nd (UTC)", "-7d")
     .option("--to <when>", "end, inclusive: same forms; a date means its last second", "today")
     .option("--metrics <list>", `comma list of ${METRICS.join(", ")} (default: all the dimensions allow)`)
@@ -60,8 +61,13 @@ export function registerReport(program: Command, ctx: Context): void {
     .addOption(
       new Option("--api-key <key>", "the key itself: visible to other users in ps; prefer ADREPORT_API_KEY").hideHelp(),
     )
-    .option("--delimiter <char>", "CSV field delimiter; `tab` for a tab (default ,)")
+    .option("--delimiter <char>", "CSV field delimiter; `tab` for a tab (default ,); TSV readers want --format tsv")
     .option("--bom", "CSV: start with a UTF-8 byte-order mark (for spreadsheet programs)")
+    .option(
+      "--spreadsheet",
+      "CSV for spreadsheet programs: byte-order mark, CRLF, text cells starting with = + - @ tab or CR prefixed with ' (implies csv)",
+    )
+    .option("--no-spreadsheet", "plain CSV even when the spreadsheet setting is on")
     .option("--no-split", "refuse ranges over 90 days instead of fetching them in 90-day windows")
     .option("-q, --quiet", "no progress on stderr")
     .option("-v, --verbose", "log every request (method, URL, status, time, retries) on stderr")
@@ -73,8 +79,10 @@ Examples:
   $ adreport report --from yesterday --to yesterday --dims campaign -o 'daily-{from}.csv'
   $ adreport report --from -30d --to today --metrics views,clicks --format ndjson | jq .metrics.views
   $ adreport report --from 2026-01-01 --to 2026-06-30 --dims ad,date --granularity week -o h1.json
+  $ adreport report --from -30d --to today --dims campaign --spreadsheet -o campaigns.csv
 
-The table format holds every row before printing; csv, json and ndjson stream page by page.`,
+The table format holds every row before printing; csv, tsv, json and ndjson stream page by page.
+Plain CSV keeps every name as it is: open it in a spreadsheet program only if made with --spreadsheet.`,
     )
     .action(async (flags: ReportFlags) => (await import("./run")).runReport(ctx, flags));
 }

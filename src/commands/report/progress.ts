@@ -1,8 +1,10 @@
 /**
  * What the user sees on stderr while a report downloads: an ora spinner when stderr is a terminal (and
- * not --quiet), or one line per request with --verbose. Nothing at all otherwise.
+ * not --quiet), or one line per request with --verbose. Nothing at all otherwise. A reason quotes what a
+ * service said, so it is shown through `printable`.
  */
 import type { ApiEvent, Progress } from "../../api";
+import { printable } from "../../core/printable";
 import type { IOStreams } from "../../io/iostreams";
 
 export interface ProgressView {
@@ -20,15 +22,14 @@ export async function progressView(
   options: { quiet: boolean; verbose: boolean },
 ): Promise<ProgressView> {
   if (options.verbose) {
+    const line = (text: string) => io.err.write(`adreport: ${printable(text)}\n`);
     return {
       onEvent(event) {
         if (event.kind === "response")
-          io.err.write(`adreport: ${event.method} ${event.url} -> ${event.status} (${Math.round(event.ms)} ms)\n`);
+          line(`${event.method} ${event.url} -> ${event.status} (${Math.round(event.ms)} ms)`);
         else if (event.kind === "failure")
-          io.err.write(
-            `adreport: ${event.method} ${event.url} -> failed: ${event.reason} (${Math.round(event.ms)} ms)\n`,
-          );
-        else io.err.write(`adreport: retry ${event.retry}/${event.of} in ${seconds(event.waitMs)}: ${event.reason}\n`);
+          line(`${event.method} ${event.url} -> failed: ${event.reason} (${Math.round(event.ms)} ms)`);
+        else line(`retry ${event.retry}/${event.of} in ${seconds(event.waitMs)}: ${event.reason}`);
       },
       onProgress() {},
       stop() {},
@@ -47,7 +48,7 @@ export async function progressView(
   return {
     onEvent(event) {
       if (event.kind === "retry")
-        spinner.text = `${pageText}: retry ${event.retry}/${event.of} in ${seconds(event.waitMs)} (${event.reason})`;
+        spinner.text = `${pageText}: retry ${event.retry}/${event.of} in ${seconds(event.waitMs)} (${printable(event.reason)})`;
     },
     onProgress(p) {
       pageText = `page ${p.page}/${p.pages}: ${p.rows.toLocaleString("en-US")} of ${p.total.toLocaleString("en-US")} rows`;

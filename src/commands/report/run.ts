@@ -1,34 +1,19 @@
 /** `adreport report`: settings, a checked request, every page through a formatter into the sink. */
 import { openReport, openSplitReport, ReportApi } from "../../api";
 import { requireApiKey } from "../../config/resolve";
-import { DataChangedError, InterruptedError, OutputError, UsageError } from "../../core/errors";
-import { type FormatEntry, formatForFile, formatNamed } from "../../format/registry";
+import { DataChangedError, InterruptedError, OutputError } from "../../core/errors";
 import { type Sink, stdoutSink } from "../../io/sink";
 import type { Context } from "../context";
 import { openOutputFile } from "../shared/output";
 import { loadSettings } from "../shared/settings";
 import type { ReportFlags } from "./command";
+import { chooseOutputFormat } from "./output-format";
 import { progressView } from "./progress";
 import { planRequest, type RequestPlan } from "./request";
+import { requestWarnings, watchAdInCampaign } from "./warnings";
 
 function outputPath(template: string, plan: RequestPlan): string {
   return template.replaceAll("{from}", plan.fromDate).replaceAll("{to}", plan.toDate);
-}
-
-function chooseFormat(
-  flags: ReportFlags,
-  configured: string | undefined,
-  path: string | undefined,
-  stdoutIsTTY: boolean,
-): FormatEntry {
-  const named =
-    flags.format ??
-    (path ? formatForFile(path)?.name : undefined) ??
-    configured ??
-    (path || !stdoutIsTTY ? "csv" : "table");
-  const entry = formatNamed(named);
-  if (!entry) throw new UsageError(`unknown format ${JSON.stringify(named)}`);
-  return entry;
 }
 
 export async function runReport(ctx: Context, flags: ReportFlags): Promise<void> {
@@ -46,13 +31,16 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
     timeout: flags.timeout,
     retries: flags.retries,
     delimiter: flags.delimiter,
+    spreadsheet: flags.spreadsheet,
     "api-key": flags.apiKey,
   });
   const pageSize = settings["page-size"].value;
   const plan = planRequest(flags, ctx.now(), pageSize);
   const path = flags.output === undefined ? undefined : outputPath(flags.output, plan);
-  const format = chooseFormat(flags, settings.format.value, path, ctx.io.outIsTTY);
+  const format = chooseOutputFormat(flags, settings, path, ctx.io.outIsTTY);
   const apiKey = requireApiKey(settings);
+  for (const warning of [...requestWarnings(flags, plan.request), ...format.warnings])
+    ctx.io.err.write(`adreport: warning: ${warning}\n`);
 
   const view = await progressView(ctx.io, { quiet: flags.quiet === true, verbose: flags.verbose === true });
   const api = new ReportApi({
@@ -64,9 +52,10 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
     dispatcher: ctx.dispatcher,
     onEvent: (event) => view.onEvent(event),
   });
-  const formatter = await format.load();
+  const formatter = await format.entry.load();
   const interrupt = new AbortController();
   let sink: Sink | undefined;
+  let emptyWarning: string | undefined;
   const stopListening = ctx.onSignal(() => {
     sink?.abortNow();
     interrupt.abort(new InterruptedError(path ? `interrupted; ${path} was left as it was` : "interrupted"));
@@ -81,14 +70,17 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
     };
     for (let attempt = 1; ; attempt += 1) {
       try {
-        const report = plan.windows
+        const opened = plan.windows
           ? await openSplitReport(api, plan.request, plan.windows, paging)
           : await openReport(api, plan.request, paging);
+        const { report, warning } = watchAdInCampaign(opened, plan.request);
         await formatter.write(report, sink.stream, {
           delimiter: settings.delimiter.value,
           bom: flags.bom === true,
-          color: ctx.io.color,
+          spreadsheet: format.spreadsheet,
+          color: path === undefined && ctx.io.outColor,
         });
+        emptyWarning = warning();
         break;
       } catch (error) {
         if (error instanceof DataChangedError && attempt === 1 && sink.canRestart()) {
@@ -105,6 +97,7 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
     }
     view.stop();
     await sink.commit();
+    if (emptyWarning !== undefined) ctx.io.err.write(`adreport: warning: ${emptyWarning}\n`);
   } catch (error) {
     view.stop();
     await sink?.abort();

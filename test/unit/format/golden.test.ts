@@ -40,6 +40,7 @@ async function render(
   await formatter.write({ meta: page.meta, totalKnown, pages: pages() }, out, {
     delimiter: ",",
     bom: false,
+    spreadsheet: false,
     color: false,
     ...options,
   });
@@ -62,6 +63,11 @@ describe("golden output", () => {
     ["ad-hourly", "csv", "ad-hourly.csv"],
     ["ad-hourly", "ndjson", "ad-hourly.ndjson"],
     ["ad-hourly", "table", "ad-hourly.txt"],
+    ["campaign-date", "tsv", "campaign-date.tsv"],
+    ["ad-hourly", "tsv", "ad-hourly.tsv"],
+    ["hostile-names", "csv", "hostile-names.csv"],
+    ["hostile-names", "tsv", "hostile-names.tsv"],
+    ["hostile-names", "table", "hostile-names.txt"],
   ])("%s as %s", async (fixture, format, file) => {
     golden(file, await render(fixture, format));
   });
@@ -94,6 +100,20 @@ describe("golden output", () => {
     golden("campaign-date.semicolon-bom.csv", await render("campaign-date", "csv", { delimiter: ";", bom: true }));
   });
 
+  it.each([
+    ["campaign-date", "campaign-date.spreadsheet.csv"],
+    ["hostile-names", "hostile-names.spreadsheet.csv"],
+  ])("%s as CSV for spreadsheet programs", async (fixture, file) => {
+    golden(file, await render(fixture, "csv", { spreadsheet: true }));
+  });
+
+  it("CSV for spreadsheet programs with another delimiter", async () => {
+    golden(
+      "hostile-names.spreadsheet-semicolon.csv",
+      await render("hostile-names", "csv", { spreadsheet: true, delimiter: ";" }),
+    );
+  });
+
   it("JSON of a merged report, whose count is known only at the end", async () => {
     const buffered = await render("campaign-date", "json", {}, false);
     expect(buffered.toString()).toBe((await render("campaign-date", "json")).toString());
@@ -106,6 +126,14 @@ describe("format rules", () => {
     expect(csv).toContain('1,"Spring, 2026",2026-11-01,');
     expect(csv).toContain('2,"Summer ""Sale""\nsecond line",2026-11-01,');
     expect(csv).toContain("3,Été 🌞 日本語,2026-11-01,");
+  });
+
+  it("bolds the table's column titles only when told to, whatever the environment says", async () => {
+    const plain = (await render("campaign-date", "table", { color: false })).toString();
+    expect(plain).not.toContain("\u001b");
+    const bold = (await render("campaign-date", "table", { color: true })).toString();
+    expect(bold).toContain("\u001b[1mcampaign_id\u001b[22m");
+    expect(bold.replaceAll("\u001b[1m", "").replaceAll("\u001b[22m", "")).toBe(plain);
   });
 
   it("writes dates of hourly buckets as date-times, others as dates", async () => {
@@ -141,6 +169,7 @@ describe("format rules", () => {
     await (await entry?.load())?.write({ meta: page.meta, totalKnown: true, pages: none() }, out, {
       delimiter: ",",
       bom: false,
+      spreadsheet: false,
       color: false,
     });
     expect(text).toBe("campaign_id,name,date,views\n");

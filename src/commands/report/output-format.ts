@@ -1,0 +1,52 @@
+/**
+ * The output format of a report and its options, from the flags, the settings and the output file's
+ * ending; and what to tell the user when a flag they gave cannot apply to that format.
+ */
+import type { ResolvedSettings } from "../../config/resolve";
+import { UsageError } from "../../core/errors";
+import { type FormatEntry, formatForFile, formatNamed } from "../../format/registry";
+import type { ReportFlags } from "./command";
+
+export interface OutputFormat {
+  entry: FormatEntry;
+  /** CSV shaped for spreadsheet programs: --spreadsheet, or the setting when the format is CSV. */
+  spreadsheet: boolean;
+  /** Lines for stderr, after `adreport: warning: `. */
+  warnings: string[];
+}
+
+export function chooseOutputFormat(
+  flags: ReportFlags,
+  settings: Pick<ResolvedSettings, "format" | "spreadsheet">,
+  path: string | undefined,
+  stdoutIsTTY: boolean,
+): OutputFormat {
+  const named =
+    flags.format ??
+    (path ? formatForFile(path)?.name : undefined) ??
+    (flags.spreadsheet === true ? "csv" : undefined) ??
+    settings.format.value ??
+    (path || !stdoutIsTTY ? "csv" : "table");
+  const entry = formatNamed(named);
+  if (!entry) throw new UsageError(`unknown format ${JSON.stringify(named)}`);
+  // Asked for by name, it cannot be honoured by another format; the setting is a default for CSV exports.
+  if (flags.spreadsheet === true && entry.name !== "csv") {
+    throw new UsageError(`--spreadsheet makes CSV; the output here is ${entry.name}`, {
+      hint: path
+        ? "name the file .csv, or give --format csv"
+        : "drop --format, or give --format csv (TSV readers want plain --format tsv)",
+    });
+  }
+  const warnings: string[] = [];
+  if (entry.name !== "csv") {
+    if (flags.bom === true) warnings.push(`--bom applies to CSV only; the ${entry.name} output has no byte-order mark`);
+    if (flags.delimiter !== undefined) {
+      warnings.push(
+        entry.name === "tsv"
+          ? "--delimiter applies to CSV only; TSV fields are always split by tabs"
+          : `--delimiter applies to CSV only; it does nothing to the ${entry.name} output`,
+      );
+    }
+  }
+  return { entry, spreadsheet: entry.name === "csv" && settings.spreadsheet.value, warnings };
+}
