@@ -5,10 +5,10 @@ import { checkKeyText, checkProfileName, maskKey, profileNamed } from "../../con
 import { requireApiKey } from "../../config/resolve";
 import { encodeReportQuery } from "../../contract";
 import { AuthError, ForbiddenError, UnavailableError, UsageError } from "../../core/errors";
-import { resolveWhen } from "../../core/when";
 import { readAll, readHidden } from "../../io/input";
 import type { Context } from "../context";
 import { loadSettings, readConfig } from "../shared/settings";
+import { resolveWhen } from "../shared/when";
 import { type RequestType, requestJson, requestText } from "./request-text";
 
 export async function runKeysAdd(
@@ -117,7 +117,7 @@ export async function runKeysTest(
     retries: 1,
     dispatcher: ctx.dispatcher,
   });
-  const today = resolveWhen("today", ctx.now());
+  const today = resolveWhen("today", ctx.now(), "--from");
   const account = settings.profile.value ?? "<account name>";
   try {
     await api.getReportPage(encodeReportQuery({ from: today, to: today, metrics: ["views"], dimensions: [] }, 1, 1));
