@@ -5,7 +5,15 @@
  */
 import * as z from "zod";
 import { SETTING_NAMES, SETTINGS, type SettingName } from "../config/settings";
-import { DIMENSIONS, type Dimension, GRANULARITIES, METRICS, metricsAllowedFor, parseReportQuery } from "../contract";
+import {
+  DIMENSIONS,
+  type Dimension,
+  ENTITY_DIMENSIONS,
+  GRANULARITIES,
+  METRICS,
+  metricsAllowedFor,
+  parseReportQuery,
+} from "../contract";
 
 /** What completes a value: fixed words, or the profile names of the config file (asked when completing). */
 export type Words = readonly string[] | "@profiles";
@@ -41,6 +49,19 @@ export const FLAG_VALUES: Record<string, { words: readonly string[]; list?: bool
   "--from": { words: ["today", "yesterday", "-7d", "-30d"] },
   "--to": { words: ["yesterday", "today"] },
 };
+
+/**
+ * `--metrics` after `--dims` with an entity that allows fewer metrics (`keyword`: no conversions), by the
+ * entity's name.
+ */
+export function metricsNarrowedBy(): Record<string, readonly string[]> {
+  const narrowed: Record<string, readonly string[]> = {};
+  for (const entity of ENTITY_DIMENSIONS) {
+    const allowed = metricsAllowedFor([entity]);
+    if (allowed.length < METRICS.length) narrowed[entity] = allowed;
+  }
+  return narrowed;
+}
 
 /** Flags whose value is a file name; every other value flag completes no file names. */
 export const FILE_FLAGS = ["--output", "-o", "--db", "--ndjson"];

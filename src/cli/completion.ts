@@ -5,7 +5,14 @@
  * and values, and profile names (asked of `adreport keys list --json` when completing).
  */
 import { allNodes, type CommandNode, flagsAt } from "./command-tree";
-import { FILE_FLAGS, FLAG_VALUES, firstArgumentWords, secondArgumentWords, type Words } from "./completion-words";
+import {
+  FILE_FLAGS,
+  FLAG_VALUES,
+  firstArgumentWords,
+  metricsNarrowedBy,
+  secondArgumentWords,
+  type Words,
+} from "./completion-words";
 
 const PROFILES_COMMAND = `adreport keys list --json 2>/dev/null | sed -n 's/.*"profile":"\\([^"]*\\)".*/\\1/p'`;
 
@@ -57,7 +64,11 @@ export function bashCompletion(root: CommandNode): string {
         const known = FLAG_VALUES[flag];
         const words = option.choices ?? known?.words;
         if (words) (known?.list ? lists : values).push(entry(`${key(node.path)} ${flag}`, shellWords(words)));
-        else if (FILE_FLAGS.includes(flag)) values.push(entry(`${key(node.path)} ${flag}`, "@files"));
+        if (flag === "--metrics") {
+          for (const [entity, narrowed] of Object.entries(metricsNarrowedBy())) {
+            lists.push(entry(`${key(node.path)} ${flag} @${entity}`, shellWords(narrowed)));
+          }
+        } else if (FILE_FLAGS.includes(flag)) values.push(entry(`${key(node.path)} ${flag}`, "@files"));
         else if (flag === "--profile") values.push(entry(`${key(node.path)} ${flag}`, "@profiles"));
       }
     }
@@ -96,10 +107,14 @@ _adreport_words() {
 
 _adreport() {
   local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}"
-  local path="adreport" i word skip=0 nargs=0 first=""
+  local path="adreport" i word skip=0 nargs=0 first="" dims=""
   for ((i = 1; i < COMP_CWORD; i++)); do
     word="\${COMP_WORDS[i]}"
-    if ((skip)); then skip=0; continue; fi
+    if ((skip)); then
+      skip=0
+      [[ "\${COMP_WORDS[i-1]}" == --dim* ]] && dims="$word"
+      continue
+    fi
     if [[ "$_adreport_value_flags" == *" $word "* ]]; then skip=1; continue; fi
     [[ "$word" == -* ]] && continue
     if ((nargs == 0)) && [[ " \${_adreport_children[$path]} " == *" $word "* ]]; then path="$path $word"; continue; fi
@@ -108,7 +123,11 @@ _adreport() {
   done
   COMPREPLY=()
   if [[ "$_adreport_value_flags" == *" $prev "* ]]; then
-    local list="\${_adreport_lists[$path $prev]}" words="\${_adreport_values[$path $prev]}"
+    local list="\${_adreport_lists[$path $prev]}" words="\${_adreport_values[$path $prev]}" d
+    # Metrics the --dims already typed allow (keyword: no conversions).
+    for d in \${dims//,/ }; do
+      [[ -n "\${_adreport_lists[$path $prev @$d]}" ]] && list="\${_adreport_lists[$path $prev @$d]}"
+    done
     if [[ -n "$list" ]]; then
       local done="" last="$cur" w
       if [[ "$cur" == *,* ]]; then done="\${cur%,*},"; last="\${cur##*,}"; fi

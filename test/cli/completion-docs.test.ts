@@ -40,6 +40,8 @@ describe("bash completion", () => {
     ["adreport report --dims keyword,", ""],
     ["adreport report --dims ad --to ''", "yesterday today"],
     ["adreport report --page-size ''", ""],
+    ["adreport report --dims keyword --metrics ''", "views spending clicks"],
+    ["adreport report --dims campaign --metrics c", "clicks conversions"],
     ["adreport config ''", "get set unset list path"],
     ["adreport config set ''", "base-url profile format page-size concurrency timeout retries delimiter"],
     ["adreport config get --profile acme p", "profile page-size"],
