@@ -93,6 +93,9 @@ export class ConfigFile {
     }
     // Checked again after creating it: someone may have made the folder first.
     const folder = trustedFolder(this.dir, user, home) as string;
+    // conf writes through atomically, which resolves a link and writes where it points (and gives the new
+    // file the old one's owner): hence no link and no other owner here. Once the folder is the user's
+    // alone, nobody else can plant one between this check and the write.
     checkReplaceable(join(folder, NAME), user);
     const { default: Conf } = await import("conf");
     const conf = new Conf<Record<string, unknown>>({
