@@ -1,26 +1,23 @@
 /**
- * Completion scripts for bash, zsh and fish, generated from the commander tree: subcommands, flags,
- * formats, metric and dimension names (comma lists too), granularities, and profile names (asked of
- * `adreport keys list --json` when completing).
+ * Completion scripts for bash, zsh and fish, generated from the commander tree and from the words of
+ * completion-words.ts (the contract's rules and the settings' declarations): subcommands, flags, formats,
+ * metric names (comma lists too), the dimension lists the contract accepts, granularities, setting names
+ * and values, and profile names (asked of `adreport keys list --json` when completing).
  */
-import { DIMENSIONS, GRANULARITIES, METRICS } from "../contract/fields";
 import { allNodes, type CommandNode, flagsAt } from "./command-tree";
+import {
+  FILE_FLAGS,
+  FLAG_VALUES,
+  firstArgumentWords,
+  metricsNarrowedBy,
+  secondArgumentWords,
+  type Words,
+} from "./completion-words";
 
-/** Values some flags take, beyond commander's own choices. */
-const VALUE_WORDS: Record<string, { words: readonly string[]; list?: boolean }> = {
-  "--metrics": { words: METRICS, list: true },
-  "--dims": { words: DIMENSIONS, list: true },
-  "--dimensions": { words: DIMENSIONS, list: true },
-  "--granularity": { words: GRANULARITIES },
-  "--from": { words: ["today", "yesterday", "-7d", "-30d"] },
-  "--to": { words: ["today", "yesterday"] },
-};
-const FILE_FLAGS = ["--output", "-o", "--db", "--ndjson"];
-const PROFILE_ARGUMENT_PATHS = ["keys remove", "keys use", "keys show", "keys test"];
 const PROFILES_COMMAND = `adreport keys list --json 2>/dev/null | sed -n 's/.*"profile":"\\([^"]*\\)".*/\\1/p'`;
 
-function shellWords(words: readonly string[]): string {
-  return words.join(" ");
+function shellWords(words: Words): string {
+  return typeof words === "string" ? words : words.join(" ");
 }
 
 /** A command's key in the bash tables: bash arrays refuse an empty key, so the root is `adreport`. */
@@ -32,13 +29,29 @@ function entry(name: string, value: string): string {
   return `  [${JSON.stringify(name)}]=${JSON.stringify(value)}`;
 }
 
+function topLevel(root: CommandNode): string[] {
+  return root.children.map((c) => c.path.at(-1) as string).filter((name) => name !== "help");
+}
+
+/** The first argument's words of each command: commander's choices, else completion-words.ts. */
+function firstArguments(root: CommandNode): Map<string, Words> {
+  const extra = firstArgumentWords(topLevel(root));
+  const result = new Map<string, Words>();
+  for (const node of allNodes(root)) {
+    const words = node.argumentChoices ?? extra[node.path.join(" ")];
+    if (words) result.set(node.path.join(" "), words);
+  }
+  return result;
+}
+
 export function bashCompletion(root: CommandNode): string {
   const nodes = allNodes(root);
   const children = nodes.map((n) => entry(key(n.path), shellWords(n.children.map((c) => c.path.at(-1) as string))));
   const flags = nodes.map((n) => entry(key(n.path), shellWords(flagsAt(n).flatMap((o) => o.flags))));
-  const argumentWords = nodes
-    .filter((n) => n.argumentChoices)
-    .map((n) => entry(key(n.path), shellWords(n.argumentChoices ?? [])));
+  const firsts = [...firstArguments(root)].map(([path, words]) => entry(key(path.split(" ")), shellWords(words)));
+  const seconds = Object.entries(secondArgumentWords()).flatMap(([path, byFirst]) =>
+    Object.entries(byFirst).map(([first, words]) => entry(`${key(path.split(" "))} ${first}`, shellWords(words))),
+  );
   // What a flag's value can be, per command: `--format` means one thing to report and another to keys request.
   const values: string[] = [];
   const lists: string[] = [];
@@ -48,10 +61,14 @@ export function bashCompletion(root: CommandNode): string {
       if (!option.takesValue) continue;
       for (const flag of option.flags) {
         valueFlags.add(flag);
-        const known = VALUE_WORDS[flag];
+        const known = FLAG_VALUES[flag];
         const words = option.choices ?? known?.words;
         if (words) (known?.list ? lists : values).push(entry(`${key(node.path)} ${flag}`, shellWords(words)));
-        else if (FILE_FLAGS.includes(flag)) values.push(entry(`${key(node.path)} ${flag}`, "@files"));
+        if (flag === "--metrics") {
+          for (const [entity, narrowed] of Object.entries(metricsNarrowedBy())) {
+            lists.push(entry(`${key(node.path)} ${flag} @${entity}`, shellWords(narrowed)));
+          }
+        } else if (FILE_FLAGS.includes(flag)) values.push(entry(`${key(node.path)} ${flag}`, "@files"));
         else if (flag === "--profile") values.push(entry(`${key(node.path)} ${flag}`, "@profiles"));
       }
     }
@@ -65,8 +82,11 @@ ${children.join("\n")}
 declare -A _adreport_flags=(
 ${flags.join("\n")}
 )
-declare -A _adreport_arguments=(
-${argumentWords.join("\n")}
+declare -A _adreport_first=(
+${firsts.join("\n")}
+)
+declare -A _adreport_second=(
+${seconds.join("\n")}
 )
 declare -A _adreport_values=(
 ${values.join("\n")}
@@ -75,24 +95,39 @@ declare -A _adreport_lists=(
 ${lists.join("\n")}
 )
 _adreport_value_flags=" ${shellWords([...valueFlags])} "
-_adreport_profile_paths=" ${PROFILE_ARGUMENT_PATHS.map((p) => `|${key(p.split(" "))}|`).join(" ")} "
 
 _adreport_profiles() {
   ${PROFILES_COMMAND}
 }
 
+# Words of a table entry: @profiles means the profile names of the config file.
+_adreport_words() {
+  if [[ "$1" == "@profiles" ]]; then _adreport_profiles; else printf '%s' "$1"; fi
+}
+
 _adreport() {
   local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}"
-  local path="adreport" i word skip=0
+  local path="adreport" i word skip=0 nargs=0 first="" dims=""
   for ((i = 1; i < COMP_CWORD; i++)); do
     word="\${COMP_WORDS[i]}"
-    if ((skip)); then skip=0; continue; fi
+    if ((skip)); then
+      skip=0
+      [[ "\${COMP_WORDS[i-1]}" == --dim* ]] && dims="$word"
+      continue
+    fi
     if [[ "$_adreport_value_flags" == *" $word "* ]]; then skip=1; continue; fi
-    if [[ " \${_adreport_children[$path]} " == *" $word "* ]]; then path="$path $word"; fi
+    [[ "$word" == -* ]] && continue
+    if ((nargs == 0)) && [[ " \${_adreport_children[$path]} " == *" $word "* ]]; then path="$path $word"; continue; fi
+    ((nargs == 0)) && first="$word"
+    nargs=$((nargs + 1))
   done
   COMPREPLY=()
   if [[ "$_adreport_value_flags" == *" $prev "* ]]; then
-    local list="\${_adreport_lists[$path $prev]}" words="\${_adreport_values[$path $prev]}"
+    local list="\${_adreport_lists[$path $prev]}" words="\${_adreport_values[$path $prev]}" d
+    # Metrics the --dims already typed allow (keyword: no conversions).
+    for d in \${dims//,/ }; do
+      [[ -n "\${_adreport_lists[$path $prev @$d]}" ]] && list="\${_adreport_lists[$path $prev @$d]}"
+    done
     if [[ -n "$list" ]]; then
       local done="" last="$cur" w
       if [[ "$cur" == *,* ]]; then done="\${cur%,*},"; last="\${cur##*,}"; fi
@@ -102,19 +137,20 @@ _adreport() {
       compopt -o nospace 2>/dev/null
     elif [[ "$words" == "@files" ]]; then
       COMPREPLY=($(compgen -f -- "$cur"))
-    elif [[ "$words" == "@profiles" ]]; then
-      COMPREPLY=($(compgen -W "$(_adreport_profiles)" -- "$cur"))
     elif [[ -n "$words" ]]; then
-      COMPREPLY=($(compgen -W "$words" -- "$cur"))
+      COMPREPLY=($(compgen -W "$(_adreport_words "$words")" -- "$cur"))
+    else
+      compopt +o default 2>/dev/null  # a value no list describes: no file names either
     fi
     return
   fi
-  local words
+  local words=""
   if [[ "$cur" == -* ]]; then
     words="\${_adreport_flags[$path]}"
-  else
-    words="\${_adreport_children[$path]} \${_adreport_arguments[$path]}"
-    if [[ "$_adreport_profile_paths" == *"|$path|"* ]]; then words="$words $(_adreport_profiles)"; fi
+  elif ((nargs == 0)); then
+    words="\${_adreport_children[$path]} $(_adreport_words "\${_adreport_first[$path]}")"
+  elif ((nargs == 1)); then
+    words="$(_adreport_words "\${_adreport_second[$path $first]}")"
   fi
   COMPREPLY=($(compgen -W "$words" -- "$cur"))
 }
@@ -134,41 +170,61 @@ function fishQuote(text: string): string {
   return `'${text.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
 }
 
+function fishWords(words: Words): string {
+  return typeof words === "string" ? fishQuote(`(${PROFILES_COMMAND})`) : fishQuote(words.join(" "));
+}
+
+/** True while the words of `node` have been typed and none of its subcommands yet. */
+function fishCondition(node: CommandNode): string {
+  if (node.path.length === 0) return "__fish_use_subcommand";
+  const seen = node.path.map((word) => `__fish_seen_subcommand_from ${word}`);
+  const children = node.children.map((c) => c.path.at(-1));
+  if (children.length > 0) seen.push(`not __fish_seen_subcommand_from ${children.join(" ")}`);
+  return seen.join("; and ");
+}
+
 export function fishCompletion(root: CommandNode): string {
   const lines = [
     "# fish completion for adreport (generated by `adreport completion fish`)",
     "# Load it with:  adreport completion fish | source   or save it in ~/.config/fish/completions/adreport.fish",
     "complete -c adreport -f",
   ];
+  const firsts = firstArguments(root);
+  const seconds = secondArgumentWords();
   for (const node of allNodes(root)) {
-    const here =
-      node.path.length === 0
-        ? "__fish_use_subcommand"
-        : `__fish_seen_subcommand_from ${node.path.at(-1)}${
-            node.children.length > 0
-              ? `; and not __fish_seen_subcommand_from ${node.children.map((c) => c.path.at(-1)).join(" ")}`
-              : ""
-          }`;
+    const here = fishCondition(node);
     for (const child of node.children) {
       lines.push(
         `complete -c adreport -n ${fishQuote(here)} -a ${child.path.at(-1)} -d ${fishQuote(child.description.slice(0, 80))}`,
       );
     }
-    if (node.argumentChoices)
-      lines.push(`complete -c adreport -n ${fishQuote(here)} -a ${fishQuote(node.argumentChoices.join(" "))}`);
-    if (PROFILE_ARGUMENT_PATHS.includes(node.path.join(" "))) {
-      lines.push(`complete -c adreport -n ${fishQuote(here)} -a ${fishQuote(`(${PROFILES_COMMAND})`)}`);
+    const first = firsts.get(node.path.join(" "));
+    const second = seconds[node.path.join(" ")];
+    if (first) {
+      const names = typeof first === "string" ? [] : first;
+      const before =
+        second && names.length > 0 ? `${here}; and not __fish_seen_subcommand_from ${names.join(" ")}` : here;
+      lines.push(`complete -c adreport -n ${fishQuote(before)} -a ${fishWords(first)}`);
+    }
+    for (const [name, words] of Object.entries(second ?? {})) {
+      lines.push(
+        `complete -c adreport -n ${fishQuote(`${here}; and __fish_seen_subcommand_from ${name}`)} -a ${fishWords(words)}`,
+      );
     }
     for (const option of node.options) {
-      const long = option.flags.find((f) => f.startsWith("--"))?.slice(2);
+      const longs = option.flags.filter((f) => f.startsWith("--"));
       const short = option.flags.find((f) => !f.startsWith("--"))?.slice(1);
-      if (!long) continue;
-      const values = option.choices ?? VALUE_WORDS[`--${long}`]?.words;
-      const parts = [`complete -c adreport -n ${fishQuote(here)} -l ${long}`];
+      if (longs.length === 0) continue;
+      const parts = [`complete -c adreport -n ${fishQuote(here)}`, ...longs.map((l) => `-l ${l.slice(2)}`)];
       if (short) parts.push(`-s ${short}`);
-      if (option.takesValue) parts.push(FILE_FLAGS.includes(`--${long}`) ? "-r -F" : "-r");
-      if (values) parts.push(`-a ${fishQuote(values.join(" "))}`);
-      if (long === "profile") parts.push(`-a ${fishQuote(`(${PROFILES_COMMAND})`)}`);
+      if (option.takesValue) {
+        // -x: a value, and no file names among its completions; -r -F: a file.
+        const isFile = longs.some((l) => FILE_FLAGS.includes(l));
+        parts.push(isFile ? "-r -F" : "-x");
+        const values = option.choices ?? longs.map((l) => FLAG_VALUES[l]?.words).find((w) => w !== undefined);
+        if (values) parts.push(`-a ${fishWords(values)}`);
+        if (longs.includes("--profile")) parts.push(`-a ${fishWords("@profiles")}`);
+      }
       parts.push(`-d ${fishQuote(option.description.slice(0, 80))}`);
       lines.push(parts.join(" "));
     }

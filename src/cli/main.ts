@@ -1,4 +1,4 @@
-/** Runs one command line and turns whatever happened into an exit code (contract.md B). */
+/** Runs one command line and turns whatever happened into an exit code (docs/service.md §9). */
 import { CommanderError } from "commander";
 import type { Context } from "../commands/context";
 import { AdreportError, exitCodeOf } from "../core/errors";

@@ -2,12 +2,13 @@
  * The commander tree. Only commander and each command's flag definitions load at start-up; a command's
  * implementation (and its heavy libraries) is imported when that command runs.
  */
-import { Command } from "commander";
+import { Command, Help } from "commander";
 import { registerConfig } from "../commands/config/command";
 import type { Context } from "../commands/context";
 import { registerKeys } from "../commands/keys/command";
 import { registerReport } from "../commands/report/command";
 import { registerServe } from "../commands/serve/command";
+import { UsageError } from "../core/errors";
 import { printableLines } from "../core/printable";
 import { registerCompletion } from "./completion-command";
 
@@ -43,5 +44,63 @@ Exit codes: 0 done, 1 unexpected, 2 bad usage or input, 3 authentication (401),
   registerConfig(program, ctx);
   registerServe(program, ctx);
   registerCompletion(program, ctx);
+  registerHelp(program);
+  showDefaultVerbOptions(program);
   return program;
+}
+
+/**
+ * `adreport help [command...]`: the help of any command, `adreport help serve key issue` too (commander's
+ * own help command takes one word).
+ */
+function registerHelp(program: Command): void {
+  program
+    .command("help")
+    .description("show the help of a command: adreport help report, adreport help serve key issue")
+    .argument("[command...]", "the command's words")
+    .action((words: string[]) => {
+      let command = program;
+      for (const [i, word] of words.entries()) {
+        const next = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
+        if (!next) {
+          const known = command.commands.map((c) => c.name()).filter((name) => name !== "help");
+          throw new UsageError(`unknown command '${["adreport", ...words.slice(0, i + 1)].join(" ")}'`, {
+            hint: `the commands of ${["adreport", ...words.slice(0, i)].join(" ")} are: ${known.join(", ")}`,
+          });
+        }
+        command = next;
+      }
+      command.outputHelp();
+    });
+}
+
+/**
+ * A command with a default verb (`serve` runs `serve start`) lists that verb's flags in its own help, since
+ * `adreport serve --db x --port 8080` takes them.
+ */
+function showDefaultVerbOptions(command: Command): void {
+  for (const child of command.commands) showDefaultVerbOptions(child);
+  const name = (command as Command & { _defaultCommandName?: string })._defaultCommandName;
+  const verb = command.commands.find((c) => c.name() === name);
+  if (!verb) return;
+  command.configureHelp({
+    formatHelp: (cmd, helper) => {
+      const own = Help.prototype.formatHelp.call(helper, cmd, helper);
+      const options = helper.visibleOptions(verb).filter((o) => o.long !== "--help");
+      const width = Math.max(
+        helper.padWidth(cmd, helper),
+        ...options.map((o) => helper.displayWidth(helper.optionTerm(o))),
+      );
+      const items = options.map((o) =>
+        helper.formatItem(
+          helper.styleOptionTerm(helper.optionTerm(o)),
+          width,
+          helper.styleOptionDescription(helper.optionDescription(o)),
+          helper,
+        ),
+      );
+      const title = `Options of \`${cmd.name()} ${verb.name()}\`, which runs when no command is named (adreport ${cmd.name()} [options]):`;
+      return `${own}\n${helper.styleTitle(title)}\n${items.join("\n")}\n`;
+    },
+  });
 }

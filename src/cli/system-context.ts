@@ -11,6 +11,7 @@ export function systemContext(): Context {
     cwd: process.cwd(),
     version: typeof ADREPORT_VERSION === "string" ? ADREPORT_VERSION : "0.0.0-dev",
     now: () => new Date(),
+    user: process.getuid && process.getgid ? { uid: process.getuid(), gid: process.getgid() } : undefined,
     sqliteAddon: embeddedSqliteAddon,
     onSignal(handler) {
       process.on("SIGINT", handler);

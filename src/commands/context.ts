@@ -9,6 +9,11 @@ export interface Context {
   readonly version: string;
   now(): Date;
   /**
+   * The user running adreport (POSIX ids), whom the config folder and file must belong to; undefined
+   * where files have no POSIX owner (Windows).
+   */
+  readonly user?: { uid: number; gid: number } | undefined;
+  /**
    * The better-sqlite3 addon when this program carries its own (the single-file binary); undefined to
    * load it from node_modules.
    */

@@ -1,13 +1,18 @@
 /**
  * The config file: `config.json` in $ADREPORT_CONFIG_DIR, else $XDG_CONFIG_HOME/adreport, else
- * ~/.config/adreport. Written through conf (atomic writes), mode 0600 in a 0700 folder, both repaired on
- * every write and reported on read when someone widened them. A file that cannot be read is never
- * overwritten: the user is told which file and why.
+ * ~/.config/adreport. It is trusted only when the user running adreport owns it and its folder and
+ * nobody else can write them (trusted-path.ts); it is read without following a link, and written
+ * through conf (atomic writes, mode 0600) in the folder's real path. A folder adreport creates is
+ * created 0700; one that exists is never chmod'ed (it may be a shared folder with modes of its own). A
+ * file that cannot be read is never overwritten: the user is told which file and why.
  */
-import { chmodSync, mkdirSync, statSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { UsageError } from "../core/errors";
+import { checkBeforeCreating, checkReplaceable, type FileUser, readTrustedFile, trustedFolder } from "./trusted-path";
+
+export type { FileUser } from "./trusted-path";
 
 export interface ProfileData {
   "api-key"?: string;
@@ -19,10 +24,15 @@ export interface ConfigData {
   profiles: Record<string, ProfileData>;
 }
 
-export function configDir(env: Readonly<Record<string, string | undefined>>): string {
+type Environment = Readonly<Record<string, string | undefined>>;
+
+function homeOf(env: Environment): string {
+  return env.HOME ?? homedir();
+}
+
+export function configDir(env: Environment): string {
   if (env.ADREPORT_CONFIG_DIR) return env.ADREPORT_CONFIG_DIR;
-  const base =
-    env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME !== "" ? env.XDG_CONFIG_HOME : join(env.HOME ?? homedir(), ".config");
+  const base = env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME !== "" ? env.XDG_CONFIG_HOME : join(homeOf(env), ".config");
   return join(base, "adreport");
 }
 
@@ -30,85 +40,82 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-type ConfStore = { store: Record<string, unknown>; path: string };
+const LEAVE_IT = "fix the file or move it away (adreport leaves it untouched)";
+const NAME = "config.json";
 
 export class ConfigFile {
   readonly path: string;
-  private conf: ConfStore | undefined;
+  /** Permission bits of the file as last read, for the warning about keys others can read. */
+  private readMode: number | undefined;
+  private holdsKeys = false;
 
-  constructor(readonly dir: string) {
-    this.path = join(dir, "config.json");
+  constructor(
+    readonly dir: string,
+    private readonly owner: { user: FileUser | undefined; home: string | undefined } = {
+      user: undefined,
+      home: undefined,
+    },
+  ) {
+    this.path = join(dir, NAME);
   }
 
-  private exists(): boolean {
-    try {
-      statSync(this.path);
-      return true;
-    } catch {
-      return false;
-    }
+  /** The config file of this environment, checked against this user. */
+  static of(env: Environment, user: FileUser | undefined): ConfigFile {
+    return new ConfigFile(configDir(env), { user, home: homeOf(env) });
   }
 
-  private async open(): Promise<ConfStore> {
-    if (this.conf) return this.conf;
-    const { default: Conf } = await import("conf");
-    try {
-      this.conf = new Conf<Record<string, unknown>>({
-        cwd: this.dir,
-        configName: "config",
-        projectSuffix: "",
-        configFileMode: 0o600,
-        clearInvalidConfig: false,
-        accessPropertiesByDotNotation: false,
-      }) as unknown as ConfStore;
-    } catch (error) {
-      throw new UsageError(`cannot read the config file ${this.path}: ${(error as Error).message}`, {
-        hint: "fix the file or move it away (adreport leaves it untouched)",
-      });
-    }
-    return this.conf;
-  }
-
-  /** The file's content, checked for shape; empty when there is no file yet. */
+  /** The file's content, checked for shape; empty when there is no file yet. Refuses an untrusted one. */
   async read(): Promise<ConfigData> {
-    if (!this.exists()) return { settings: {}, profiles: {} };
-    const store = (await this.open()).store;
-    const settings = store.settings ?? {};
-    const profiles = store.profiles ?? {};
-    if (!isObject(settings) || !isObject(profiles) || !Object.values(profiles).every(isObject)) {
-      throw new UsageError(`the config file ${this.path} is not in adreport's shape`, {
-        hint: "fix the file or move it away (adreport leaves it untouched)",
-      });
+    const folder = trustedFolder(this.dir, this.owner.user, this.owner.home);
+    const file = folder === undefined ? undefined : readTrustedFile(join(folder, NAME), this.owner.user);
+    if (file === undefined) return { settings: {}, profiles: {} };
+    let store: unknown;
+    try {
+      store = JSON.parse(file.text);
+    } catch (error) {
+      throw new UsageError(`cannot read the config file ${this.path}: ${(error as Error).message}`, { hint: LEAVE_IT });
     }
+    const settings = isObject(store) ? (store.settings ?? {}) : undefined;
+    const profiles = isObject(store) ? (store.profiles ?? {}) : undefined;
+    if (!isObject(settings) || !isObject(profiles) || !Object.values(profiles).every(isObject)) {
+      throw new UsageError(`the config file ${this.path} is not in adreport's shape`, { hint: LEAVE_IT });
+    }
+    this.readMode = file.mode;
+    this.holdsKeys = Object.values(profiles).some((p) => isObject(p) && p["api-key"] !== undefined);
     return { settings, profiles: profiles as Record<string, ProfileData> };
   }
 
   async write(data: ConfigData): Promise<void> {
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    chmodSync(this.dir, 0o700);
-    const conf = await this.open();
+    const { user, home } = this.owner;
+    if (trustedFolder(this.dir, user, home) === undefined) {
+      checkBeforeCreating(this.dir, user, home);
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    }
+    // Checked again after creating it: someone may have made the folder first.
+    const folder = trustedFolder(this.dir, user, home) as string;
+    // conf writes through atomically, which resolves a link and writes where it points (and gives the new
+    // file the old one's owner): hence no link and no other owner here. Once the folder is the user's
+    // alone, nobody else can plant one between this check and the write.
+    checkReplaceable(join(folder, NAME), user);
+    const { default: Conf } = await import("conf");
+    const conf = new Conf<Record<string, unknown>>({
+      cwd: folder,
+      configName: "config",
+      projectSuffix: "",
+      configFileMode: 0o600,
+      clearInvalidConfig: false,
+      accessPropertiesByDotNotation: false,
+    });
     conf.store = { settings: data.settings, profiles: data.profiles };
-    chmodSync(this.path, 0o600);
   }
 
-  /** A warning when the file or its folder can be read by others, if they exist. */
+  /**
+   * A warning when others can read the keys in the file (they may have copied them). Not a refusal:
+   * refusing would not take the keys back, and the next write makes the file 0600 again.
+   */
   permissionWarning(): string | undefined {
-    const loose = (path: string, allowed: number) => {
-      try {
-        const mode = statSync(path).mode & 0o777;
-        return (mode & ~allowed) !== 0 ? mode : undefined;
-      } catch {
-        return undefined;
-      }
-    };
-    const fileMode = loose(this.path, 0o600);
-    if (fileMode !== undefined) {
-      return `${this.path} holds API keys but is mode ${fileMode.toString(8).padStart(4, "0")}: run chmod 600 ${this.path}`;
-    }
-    const dirMode = loose(this.dir, 0o700);
-    if (dirMode !== undefined && this.exists()) {
-      return `${this.dir} is mode ${dirMode.toString(8).padStart(4, "0")}: run chmod 700 ${this.dir}`;
-    }
-    return undefined;
+    if (this.readMode === undefined || !this.holdsKeys || (this.readMode & 0o077) === 0) return undefined;
+    const mode = (this.readMode & 0o777).toString(8).padStart(4, "0");
+    return `${this.path} holds API keys but is mode ${mode}, readable by others: run chmod 600 ${this.path}, and consider asking for new keys (adreport keys request rotate)`;
   }
 }

@@ -1,6 +1,6 @@
 /**
  * Where each setting comes from, in one place: flag > environment > profile > config file > default
- * (contract.md B). Every value is checked against its rule wherever it came from, and a bad one names
+ * (docs/service.md §9). Every value is checked against its rule wherever it came from, and a bad one names
  * its source.
  */
 import { AuthError, UsageError } from "../core/errors";

@@ -1,4 +1,4 @@
-/** Error codes of contract.md A4 and the HTTP status each one travels with. */
+/** Error codes of docs/service.md §5 and the HTTP status each one travels with. */
 export const ERROR_STATUS = {
   invalid_parameter: 400,
   unknown_parameter: 400,
@@ -23,7 +23,7 @@ export type RequestErrorCode =
   | "unsupported_combination"
   | "unsupported_metric";
 
-/** A request that breaks a rule of contract.md A1: carries the code and the offending parameter. */
+/** A request that breaks a rule of docs/service.md §2: carries the code and the offending parameter. */
 export class RequestRuleError extends Error {
   override readonly name = "RequestRuleError";
   constructor(

@@ -1,4 +1,4 @@
-/** Names and limits of the report endpoint (reporting-service.md §4, contract.md A1). */
+/** Names and limits of the report endpoint (docs/service.md §2). */
 
 export const METRICS = ["views", "spending", "clicks", "conversions"] as const;
 export type Metric = (typeof METRICS)[number];
@@ -22,10 +22,10 @@ export const GRANULARITY_WORDS: Record<Granularity, string> = {
 };
 export const TOTAL_GRANULARITY_WORD = "total";
 
-/** Metrics the `keyword` dimension supports (spec §4 rule 4). */
+/** Metrics the `keyword` dimension supports (docs/service.md §2). */
 export const KEYWORD_METRICS: readonly Metric[] = ["views", "spending", "clicks"];
 
-/** Keys of a row's `dimensions` object for each requested dimension (contract.md A3), in column order. */
+/** Keys of a row's `dimensions` object for each requested dimension (docs/service.md §4), in column order. */
 export const DIMENSION_KEYS: Record<Dimension, readonly string[]> = {
   campaign: ["campaign_id", "name"],
   ad: ["ad_id", "name", "campaign_id"],

@@ -1,5 +1,5 @@
 /**
- * The query of `GET /v1/report` (contract.md A1), declared once: the server parses requests with it and
+ * The query of `GET /v1/report` (docs/service.md §2), declared once: the server parses requests with it and
  * the client checks what it is about to send with it, so both refuse exactly the same things.
  */
 import * as z from "zod";
@@ -209,7 +209,7 @@ function toRuleError(issues: readonly z.core.$ZodIssue[]): RequestRuleError {
 
 export type ParseResult = { ok: true; query: ReportQuery } | { ok: false; error: RequestRuleError };
 
-/** Checks a query against every rule of contract.md A1. A parameter given twice is refused. */
+/** Checks a query against every rule of docs/service.md §2. A parameter given twice is refused. */
 export function parseReportQuery(input: URLSearchParams | QueryParams): ParseResult {
   let params: QueryParams;
   if (input instanceof URLSearchParams) {

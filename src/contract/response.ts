@@ -1,6 +1,6 @@
 /**
- * The response bodies of `GET /v1/report` (spec §2, contract.md A3/A4). The schemas are loose on purpose:
- * the real service may add fields (contract.md C) and a client keeps the API's row shape as it came.
+ * The response bodies of `GET /v1/report` (docs/service.md §4, §5). The schemas are loose on purpose:
+ * the real service may add fields (docs/service.md §10) and a client keeps the API's row shape as it came.
  */
 import * as z from "zod";
 import { ERROR_STATUS, type ErrorCode } from "./errors";

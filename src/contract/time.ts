@@ -1,5 +1,5 @@
 /**
- * Instants of the `from` / `to` parameters (contract.md A1): ISO 8601 date-times with `Z` or an offset,
+ * Instants of the `from` / `to` parameters (docs/service.md §2): ISO 8601 date-times with `Z` or an offset,
  * or bare dates. Kept as whole seconds plus nanoseconds so the 90-day edge is compared exactly.
  */
 export interface Instant {

@@ -1,4 +1,4 @@
-/** Exit codes of contract.md B. The README's table is written from this list. */
+/** Exit codes of docs/service.md §9. The README's table is written from this list. */
 export const ExitCode = {
   /** Done. */
   ok: 0,

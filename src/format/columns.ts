@@ -1,4 +1,4 @@
-/** The columns of CSV and table output (contract.md B): dimension keys in `meta.dimensions` order, then metrics. */
+/** The columns of CSV and table output (docs/service.md §9): dimension keys in `meta.dimensions` order, then metrics. */
 import {
   DIMENSION_KEYS,
   formatDate,

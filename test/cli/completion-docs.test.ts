@@ -4,8 +4,13 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { referenceMarkdown } from "../../src/cli/reference";
+import { SETTING_NAMES } from "../../src/config/settings";
+import { FORMAT_NAMES } from "../../src/core/formats";
 import { cliCommand, runCli } from "../helpers/cli";
 import { tempDir } from "../helpers/temp";
+
+const FORMATS = FORMAT_NAMES.join(" ");
+const SETTINGS = SETTING_NAMES.join(" ");
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const { version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };
@@ -20,10 +25,10 @@ describe("bash completion", () => {
   const dir = tempDir();
   const config = join(dir, "config");
   const cases: Array<[string, string]> = [
-    ["adreport ''", "report keys config serve completion"],
+    ["adreport ''", "report keys config serve completion help"],
     ["adreport ke", "keys"],
     ["adreport keys ''", "add list remove use show test request"],
-    ["adreport report --format ''", "table csv tsv json ndjson"],
+    ["adreport report --format ''", FORMATS],
     ["adreport keys request add-ip --format ''", "text json"],
     ["adreport report --metrics views,c", "views,clicks views,conversions"],
     ["adreport report --from -7d --dims campaign --gr", "--granularity"],
@@ -34,6 +39,24 @@ describe("bash completion", () => {
     ["adreport serve --po", "--port"],
     ["adreport serve key ''", "issue rotate revoke list"],
     ["adreport completion ''", "bash zsh fish"],
+    // Only the dimension lists the contract accepts: no campaign,ad, no keyword,date.
+    ["adreport report --dims ''", "date campaign ad keyword date,campaign date,ad campaign,date ad,date"],
+    ["adreport report --dimensions campaign,", "campaign,date"],
+    ["adreport report --dims keyword,", ""],
+    ["adreport report --dims ad --to ''", "yesterday today"],
+    ["adreport report --page-size ''", ""],
+    ["adreport report --dims keyword --metrics ''", "views spending clicks"],
+    ["adreport report --dims campaign --metrics c", "clicks conversions"],
+    ["adreport config ''", "get set unset list path"],
+    ["adreport config set ''", SETTINGS],
+    ["adreport config get --profile acme p", "profile page-size"],
+    ["adreport config set format ''", FORMATS],
+    ["adreport config set --profile acme format j", "json"],
+    ["adreport config set profile ''", "acme globex"],
+    ["adreport config set page-size ''", ""],
+    ["adreport config set format json ''", ""],
+    ["adreport keys use acme ''", ""],
+    ["adreport help ''", "report keys config serve completion"],
   ];
 
   it.each(cases)("completes %s", async (line, expected) => {
@@ -67,10 +90,31 @@ describe("zsh and fish completion", () => {
   it("fish completes subcommands, flags and their values", async () => {
     const { stdout } = await runCli(["completion", "fish"]);
     expect(stdout).toContain("complete -c adreport -n '__fish_use_subcommand' -a report");
+    // -x: a value without file names among its completions.
     expect(stdout).toContain(
-      "complete -c adreport -n '__fish_seen_subcommand_from report' -l format -s f -r -a 'table csv tsv json ndjson'",
+      `complete -c adreport -n '__fish_seen_subcommand_from report' -l format -s f -x -a '${FORMATS}'`,
     );
-    expect(stdout).toContain("-l metrics -r -a 'views spending clicks conversions'");
+    expect(stdout).toContain("-l metrics -x -a 'views spending clicks conversions'");
+    expect(stdout).toContain(
+      "-l dims -l dimensions -x -a 'date campaign ad keyword date,campaign date,ad campaign,date ad,date'",
+    );
+    expect(stdout).toContain("-l output -s o -r -F");
+    expect(stdout).not.toMatch(/-l (format|metrics|dims|page-size|base-url) [^\n]*-r\b/);
+  });
+
+  it("fish completes setting names and the values of config set, apart from keys list", async () => {
+    const { stdout } = await runCli(["completion", "fish"]);
+    const set = "__fish_seen_subcommand_from config; and __fish_seen_subcommand_from set";
+    expect(stdout).toContain(
+      `complete -c adreport -n '${set}; and not __fish_seen_subcommand_from ${SETTINGS}' -a '${SETTINGS}'`,
+    );
+    expect(stdout).toContain(
+      `complete -c adreport -n '${set}; and __fish_seen_subcommand_from format' -a '${FORMATS}'`,
+    );
+    expect(stdout).toContain(
+      "complete -c adreport -n '__fish_seen_subcommand_from config; and __fish_seen_subcommand_from list' -l base-url",
+    );
+    expect(stdout).not.toContain("complete -c adreport -n '__fish_seen_subcommand_from list'");
   });
 });
 
@@ -86,6 +130,32 @@ describe("the rest of the surface", () => {
     const flag = await runCli(["report", "--form", "x"]);
     expect(flag.code).toBe(2);
     expect(flag.stderr).toContain("(Did you mean --from?)");
+  });
+
+  it.each([
+    [["help", "report"], "Usage: adreport report [options]"],
+    [["help", "serve", "key", "issue"], "Usage: adreport serve key issue [options]"],
+    [["help"], "Usage: adreport [options] [command]"],
+  ])("`adreport %j` prints that command's help on stdout", async (args, usage) => {
+    const result = await runCli(args);
+    expect(result.code).toBe(0);
+    expect(result.stdout.split("\n")[0]).toBe(usage);
+  });
+
+  it("`adreport help` of an unknown command: exit 2 and the commands there are", async () => {
+    const result = await runCli(["help", "serve", "kee"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      "adreport: unknown command 'adreport serve kee'\nhint: the commands of adreport serve are: start, init, load, demo, key, ip\n",
+    );
+  });
+
+  it("`serve --help` shows the flags of the verb it runs by default", async () => {
+    const help = await runCli(["serve", "--help"]);
+    expect(help.stdout).toContain("Options of `serve start`, which runs when no command is named");
+    for (const flag of ["--db <file>", "--port <n>", "--host <address>", "--faults <spec>"]) {
+      expect(help.stdout).toContain(flag);
+    }
   });
 
   it.each(["report", "keys", "config", "serve", "completion"])("shows examples in `%s --help`", async (name) => {

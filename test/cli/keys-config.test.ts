@@ -3,8 +3,19 @@
  * terminal for the hidden prompt, and `keys test` against a real `serve`.
  */
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { createServer } from "node:http";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CliResult, cliCommand, runCli, startCliServe } from "../helpers/cli";
 import { demoNdjson } from "../helpers/serve";
@@ -100,16 +111,17 @@ describe("keys", () => {
     expect(result.stderr).toContain(message);
   });
 
-  it("repairs loosened modes on write and warns about them on read", async () => {
+  it("warns when others can read the keys, rewrites the file 0600, and leaves an existing folder's mode alone", async () => {
     const config = newConfigDir();
     await cli(["keys", "add", "acme"], config, { input: KEY });
     chmodSync(join(config, "config.json"), 0o644);
     const read = await cli(["keys", "list"], config);
-    expect(read.stderr).toContain("holds API keys but is mode 0644");
+    expect(read.code).toBe(0);
+    expect(read.stderr).toContain("holds API keys but is mode 0644, readable by others: run chmod 600");
     chmodSync(config, 0o755);
-    await cli(["keys", "use", "acme"], config);
+    expect((await cli(["keys", "use", "acme"], config)).code).toBe(0);
     expect(statSync(join(config, "config.json")).mode & 0o777).toBe(0o600);
-    expect(statSync(config).mode & 0o777).toBe(0o700);
+    expect(statSync(config).mode & 0o777).toBe(0o755);
   });
 
   it("names a corrupted config file and leaves it as it was", async () => {
@@ -302,5 +314,133 @@ describe("config", () => {
     );
     expect(viaFlag.stderr).toContain("cannot reach 127.0.0.1:1");
     expect(viaFlag.stderr).toContain("gave up after 2 attempts");
+  });
+});
+
+// Like ssh's StrictModes. The tests run as root (CI), which can hand a folder to "nobody" (65534) to
+// play the other user; as anyone else they are skipped.
+const NOBODY = 65_534;
+const asRoot = process.getuid?.() === 0;
+
+describe.skipIf(!asRoot)("a config folder or file someone else could write is refused", () => {
+  /** A local service that counts the requests a planted base-url would send it. */
+  async function countingServer() {
+    let requests = 0;
+    const server = createServer((_req, res) => {
+      requests += 1;
+      res.writeHead(500).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as { port: number };
+    return { url: `http://127.0.0.1:${port}`, requests: () => requests, close: () => server.close() };
+  }
+
+  function chowned(path: string): string {
+    chownSync(path, NOBODY, NOBODY);
+    return path;
+  }
+
+  function chmodded(path: string, mode: number): string {
+    chmodSync(path, mode);
+    return path;
+  }
+
+  function plant(folder: string, baseUrl: string): void {
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    writeFileSync(join(folder, "config.json"), JSON.stringify({ settings: { "base-url": baseUrl }, profiles: {} }), {
+      mode: 0o600,
+    });
+  }
+
+  /** Spoils a planted folder and returns what ADREPORT_CONFIG_DIR should name. */
+  const setups: Array<[string, (folder: string) => string, string]> = [
+    ["a folder owned by another user", (f) => chowned(f), `belongs to uid ${NOBODY}`],
+    ["a folder writable by others", (f) => chmodded(f, 0o777), "is mode 0777, writable by others"],
+    ["a folder writable by its group", (f) => chmodded(f, 0o770), "is mode 0770, writable by others"],
+    ["a config.json owned by another user", (f) => dirname(chowned(join(f, "config.json"))), "belongs to uid"],
+    [
+      "a config.json writable by its group",
+      (f) => dirname(chmodded(join(f, "config.json"), 0o620)),
+      "is mode 0620, writable by others",
+    ],
+    [
+      "ADREPORT_CONFIG_DIR a link to another user's folder",
+      (f) => {
+        symlinkSync(chowned(f), `${f}-link`);
+        return `${f}-link`;
+      },
+      `belongs to uid ${NOBODY}`,
+    ],
+  ];
+
+  it.each(setups)("%s: exit 2 before the key is sent to its base-url", async (_label, spoil, message) => {
+    const service = await countingServer();
+    try {
+      const folder = newConfigDir();
+      plant(folder, service.url);
+      const config = spoil(folder);
+      const result = await cli(["report", "--from", "2026-10-01", "--to", "2026-10-02", "--retries", "0"], config, {
+        env: { ADREPORT_API_KEY: KEY },
+      });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/^adreport: refusing the config (folder|file) /);
+      expect(result.stderr).toContain(message);
+      expect(result.stderr).toMatch(/\nhint: (chmod go-w|if it is yours: chown)/);
+      expect(service.requests()).toBe(0);
+    } finally {
+      service.close();
+    }
+  });
+
+  it("a folder above the config folder that others can write is refused, and nothing is created", async () => {
+    const open = newConfigDir();
+    mkdirSync(open, { mode: 0o777 });
+    chmodSync(open, 0o777);
+    const result = await cli(["keys", "add", "acme"], join(open, "adreport"), { input: KEY });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`${open}, a folder above it, is mode 0777`);
+    expect(existsSync(join(open, "adreport"))).toBe(false);
+  });
+
+  it("a symlinked config.json is neither read nor written through", async () => {
+    const elsewhere = newConfigDir();
+    plant(elsewhere, "http://127.0.0.1:9");
+    chownSync(join(elsewhere, "config.json"), NOBODY, NOBODY);
+    const before = readFileSync(join(elsewhere, "config.json"), "utf8");
+    const config = newConfigDir();
+    mkdirSync(config, { mode: 0o700 });
+    symlinkSync(join(elsewhere, "config.json"), join(config, "config.json"));
+    for (const args of [
+      ["keys", "add", "acme"],
+      ["keys", "list"],
+      ["config", "set", "retries", "1"],
+    ]) {
+      const result = await cli(args, config, { input: KEY });
+      expect(result.code, args.join(" ")).toBe(2);
+      expect(result.stderr).toContain(`refusing the config file ${join(config, "config.json")}: it is a symbolic link`);
+    }
+    expect(readFileSync(join(elsewhere, "config.json"), "utf8")).toBe(before);
+    expect(lstatSync(join(config, "config.json")).isSymbolicLink()).toBe(true);
+  });
+
+  it("a shared 1777 folder is refused and keeps its sticky bit", async () => {
+    const shared = newConfigDir();
+    mkdirSync(shared);
+    chmodSync(shared, 0o1777);
+    const result = await cli(["keys", "add", "acme"], shared, { input: KEY });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("is mode 1777, writable by others");
+    expect(statSync(shared).mode & 0o7777).toBe(0o1777);
+    expect(existsSync(join(shared, "config.json"))).toBe(false);
+  });
+
+  it("a config folder inside a sticky shared folder (/tmp) is fine when it is the user's own", async () => {
+    const shared = newConfigDir();
+    mkdirSync(shared);
+    chmodSync(shared, 0o1777);
+    const config = join(shared, "mine");
+    expect((await cli(["keys", "add", "acme"], config, { input: KEY })).code).toBe(0);
+    expect(statSync(config).mode & 0o777).toBe(0o700);
+    expect((await cli(["keys", "show", "acme"], config)).code).toBe(0);
   });
 });

@@ -1,10 +1,9 @@
 /** The behaviour of `adreport config`. */
-import { ConfigFile, configDir } from "../../config/file";
 import { maskKey, profileNamed } from "../../config/profiles";
 import { checkSetting, isSettingName, SETTING_NAMES, SETTINGS, type SettingName } from "../../config/settings";
 import { UsageError } from "../../core/errors";
 import type { Context } from "../context";
-import { loadSettings } from "../shared/settings";
+import { configFile, loadSettings, readConfig } from "../shared/settings";
 
 function settingName(key: string): SettingName {
   if (!isSettingName(key)) {
@@ -22,14 +21,6 @@ function shown(name: string, value: unknown): string {
   return String(value);
 }
 
-async function fileWithData(ctx: Context) {
-  const file = new ConfigFile(configDir(ctx.env));
-  const data = await file.read();
-  const warning = file.permissionWarning();
-  if (warning) ctx.io.err.write(`adreport: warning: ${warning}\n`);
-  return { file, data };
-}
-
 export async function runConfigGet(ctx: Context, key: string, options: { profile?: string }): Promise<void> {
   const name = settingName(key);
   const { settings } = await loadSettings(ctx, { profile: options.profile });
@@ -45,7 +36,7 @@ export async function runConfigSet(
   const name = settingName(key);
   const checked = checkSetting(name, value);
   if (!checked.ok) throw new UsageError(`${name}: ${checked.message}`, { hint: SETTINGS[name].help });
-  const { file, data } = await fileWithData(ctx);
+  const { file, data } = await readConfig(ctx);
   if (name === "profile") profileNamed(data, String(checked.value));
   if (options.profile !== undefined) {
     if (name === "profile") throw new UsageError("the default profile is not a setting of a profile");
@@ -61,7 +52,7 @@ export async function runConfigSet(
 
 export async function runConfigUnset(ctx: Context, key: string, options: { profile?: string }): Promise<void> {
   const name = settingName(key);
-  const { file, data } = await fileWithData(ctx);
+  const { file, data } = await readConfig(ctx);
   if (options.profile !== undefined) delete profileNamed(data, options.profile)[name];
   else delete data.settings[name];
   await file.write(data);
@@ -92,5 +83,5 @@ export async function runConfigList(
 }
 
 export async function runConfigPath(ctx: Context): Promise<void> {
-  ctx.io.out.write(`${new ConfigFile(configDir(ctx.env)).path}\n`);
+  ctx.io.out.write(`${configFile(ctx).path}\n`);
 }

@@ -1,5 +1,5 @@
 /**
- * The request to send to the operator (reporting-service.md §5.6): the account, the request type and,
+ * The request to send to the operator (docs/service.md §7): the account, the request type and,
  * for whitelist changes, the static outgoing IP addresses. As text to paste into an e-mail, or as JSON.
  */
 export const REQUEST_TYPES = {

@@ -1,27 +1,15 @@
 /** The behaviour of `adreport keys`. Keys reach stdout only through `keys show --reveal`. */
 import { isIP } from "node:net";
 import { addressIn, ReportApi } from "../../api";
-import { ConfigFile, configDir } from "../../config/file";
 import { checkKeyText, checkProfileName, maskKey, profileNamed } from "../../config/profiles";
 import { requireApiKey } from "../../config/resolve";
 import { encodeReportQuery } from "../../contract";
 import { AuthError, ForbiddenError, UnavailableError, UsageError } from "../../core/errors";
-import { resolveWhen } from "../../core/when";
 import { readAll, readHidden } from "../../io/input";
 import type { Context } from "../context";
-import { loadSettings } from "../shared/settings";
+import { loadSettings, readConfig } from "../shared/settings";
+import { resolveWhen } from "../shared/when";
 import { type RequestType, requestJson, requestText } from "./request-text";
-
-function configFile(ctx: Context): ConfigFile {
-  return new ConfigFile(configDir(ctx.env));
-}
-
-async function readData(ctx: Context, file: ConfigFile) {
-  const data = await file.read();
-  const warning = file.permissionWarning();
-  if (warning) ctx.io.err.write(`adreport: warning: ${warning}\n`);
-  return data;
-}
 
 export async function runKeysAdd(
   ctx: Context,
@@ -29,8 +17,7 @@ export async function runKeysAdd(
   options: { stdin?: boolean; baseUrl?: string; default?: boolean },
 ): Promise<void> {
   const name = checkProfileName(profileName);
-  const file = configFile(ctx);
-  const data = await readData(ctx, file);
+  const { file, data } = await readConfig(ctx);
   let baseUrl: string | undefined;
   if (options.baseUrl !== undefined) {
     const { checkSetting } = await import("../../config/settings");
@@ -55,7 +42,7 @@ export async function runKeysAdd(
 }
 
 export async function runKeysList(ctx: Context, options: { json?: boolean }): Promise<void> {
-  const data = await readData(ctx, configFile(ctx));
+  const data = (await readConfig(ctx)).data;
   const rows = Object.entries(data.profiles)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([name, profile]) => ({
@@ -79,8 +66,7 @@ export async function runKeysList(ctx: Context, options: { json?: boolean }): Pr
 }
 
 export async function runKeysRemove(ctx: Context, profileName: string): Promise<void> {
-  const file = configFile(ctx);
-  const data = await readData(ctx, file);
+  const { file, data } = await readConfig(ctx);
   profileNamed(data, profileName);
   delete data.profiles[profileName];
   const wasDefault = data.settings.profile === profileName;
@@ -92,8 +78,7 @@ export async function runKeysRemove(ctx: Context, profileName: string): Promise<
 }
 
 export async function runKeysUse(ctx: Context, profileName: string): Promise<void> {
-  const file = configFile(ctx);
-  const data = await readData(ctx, file);
+  const { file, data } = await readConfig(ctx);
   profileNamed(data, profileName);
   data.settings.profile = profileName;
   await file.write(data);
@@ -101,7 +86,7 @@ export async function runKeysUse(ctx: Context, profileName: string): Promise<voi
 }
 
 export async function runKeysShow(ctx: Context, profileName: string, options: { reveal?: boolean }): Promise<void> {
-  const data = await readData(ctx, configFile(ctx));
+  const data = (await readConfig(ctx)).data;
   const key = profileNamed(data, profileName)["api-key"];
   if (key === undefined)
     throw new UsageError(`profile ${profileName} has no key; add one with: adreport keys add ${profileName}`);
@@ -132,7 +117,7 @@ export async function runKeysTest(
     retries: 1,
     dispatcher: ctx.dispatcher,
   });
-  const today = resolveWhen("today", ctx.now());
+  const today = resolveWhen("today", ctx.now(), "--from");
   const account = settings.profile.value ?? "<account name>";
   try {
     await api.getReportPage(encodeReportQuery({ from: today, to: today, metrics: ["views"], dimensions: [] }, 1, 1));

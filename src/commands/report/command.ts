@@ -33,8 +33,12 @@ export function registerReport(program: Command, ctx: Context): void {
   program
     .command("report")
     .description("pull a report, every page of it, and export it as a table, CSV, TSV, JSON or NDJSON")
-    .option("--from <when>", "start: ISO 8601 date-time, YYYY-MM-DD, today, yesterday or -Nd (UTC)", "-7d")
-    .option("--to <when>", "end, inclusive: same forms; a date means its last second", "today")
+    .option(
+      "--from <when>",
+      "start: today, yesterday, -Nd, YYYY-MM-DD or an ISO 8601 date-time (UTC); the default range is the last 7 complete UTC days",
+      "-7d",
+    )
+    .option("--to <when>", "end, inclusive: same forms; a date means its last second", "yesterday")
     .option("--metrics <list>", `comma list of ${METRICS.join(", ")} (default: all the dimensions allow)`)
     .option(
       "--dims, --dimensions <list>",

@@ -13,7 +13,7 @@ import {
   type RequestRuleError,
 } from "../../contract";
 import { UsageError } from "../../core/errors";
-import { resolveWhen } from "../../core/when";
+import { resolveWhen } from "../shared/when";
 import type { ReportFlags } from "./command";
 
 export interface RequestPlan {
@@ -65,8 +65,8 @@ function positiveId(text: string | undefined, flag: string): string | undefined 
 }
 
 export function planRequest(flags: ReportFlags, now: Date, pageSize: number): RequestPlan {
-  const from = resolveWhen(flags.from, now);
-  const to = resolveWhen(flags.to, now);
+  const from = resolveWhen(flags.from, now, "--from");
+  const to = resolveWhen(flags.to, now, "--to");
   const dimensions = list(flags.dimensions);
   const dimensionWords = dimensions?.split(",").filter(isDimension) ?? [];
   const params: Record<string, string> = {

@@ -1,15 +1,26 @@
-/** Reads the config file and resolves every setting for a command, warning about loose file modes. */
-import { ConfigFile, configDir } from "../../config/file";
+/** Reads the config file and resolves every setting for a command, warning about keys others can read. */
+import { type ConfigData, ConfigFile } from "../../config/file";
 import { type Layers, type ResolvedSettings, resolveSettings } from "../../config/resolve";
 import type { Context } from "../context";
+
+/** This user's config file; nothing is read until asked. */
+export function configFile(ctx: Context): ConfigFile {
+  return ConfigFile.of(ctx.env, ctx.user);
+}
+
+/** The config file's content, refused if someone else could have written it. */
+export async function readConfig(ctx: Context): Promise<{ file: ConfigFile; data: ConfigData }> {
+  const file = configFile(ctx);
+  const data = await file.read();
+  const warning = file.permissionWarning();
+  if (warning) ctx.io.err.write(`adreport: warning: ${warning}\n`);
+  return { file, data };
+}
 
 export async function loadSettings(
   ctx: Context,
   flags: Layers["flags"],
 ): Promise<{ settings: ResolvedSettings; file: ConfigFile }> {
-  const file = new ConfigFile(configDir(ctx.env));
-  const data = await file.read();
-  const warning = file.permissionWarning();
-  if (warning) ctx.io.err.write(`adreport: warning: ${warning}\n`);
+  const { file, data } = await readConfig(ctx);
   return { settings: resolveSettings({ flags, env: ctx.env, file: data, filePath: file.path }), file };
 }

@@ -1,5 +1,5 @@
 /**
- * One line of the NDJSON load format (contract.md A5): one hour of one ad, or of one keyword.
+ * One line of the NDJSON load format (docs/service.md §8): one hour of one ad, or of one keyword.
  * Strict: an unknown or misspelt field is an error, never silently dropped data.
  */
 import * as z from "zod";

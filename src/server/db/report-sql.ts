@@ -95,7 +95,7 @@ function dimensionValueSql(entity: Level | undefined, key: string): string {
 }
 
 /**
- * The API row (contract.md A3) as JSON text, built by SQLite while the report is computed, so a page is
+ * The API row (docs/service.md §4) as JSON text, built by SQLite while the report is computed, so a page is
  * only read, never serialised again. Its columns are those reportSql returns.
  */
 export function rowJsonSql(query: ReportQuery): string {

@@ -1,4 +1,4 @@
-/** Check 1 and 2 of contract.md A2: the key, then the caller's address against the key's whitelist. */
+/** Check 1 and 2 of docs/service.md §3: the key, then the caller's address against the key's whitelist. */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { canonicalAddress } from "../db/ip";
 import { hashKey, KEY_PATTERN } from "../db/keys";

@@ -1,7 +1,7 @@
 import type { FastifyReply } from "fastify";
 import { ERROR_STATUS, type ErrorCode, errorBody } from "../../contract";
 
-/** Sends the JSON error body of contract.md A4. */
+/** Sends the JSON error body of docs/service.md §5. */
 export function sendError(reply: FastifyReply, code: ErrorCode, message: string, param?: string): FastifyReply {
   if (ERROR_STATUS[code] === 401) reply.header("www-authenticate", "Bearer");
   return reply

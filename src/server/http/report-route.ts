@@ -1,4 +1,4 @@
-/** `GET /v1/report`: checks 3 and 4 of contract.md A2, then one page of the report. */
+/** `GET /v1/report`: checks 3 and 4 of docs/service.md §3, then one page of the report. */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { GRANULARITY_WORDS, parseReportQuery, TOTAL_GRANULARITY_WORD } from "../../contract";
 import type { ReportStore } from "../db/store";

@@ -1,0 +1,40 @@
+/**
+ * The values of --from and --to: the cron words `today`, `yesterday` and `-Nd` (N days before today),
+ * all UTC days, which become bare dates; or a date or date-time the contract reads (contract/time.ts).
+ * A bare date is the start of its day for --from and its last second for --to. Anything else is refused
+ * here with every accepted form listed, which the contract's own message (shared with the server, which
+ * knows no cron words) does not do.
+ */
+import { daysFromCivil, formatDate, parseInstant, SECONDS_PER_DAY } from "../../contract";
+import { UsageError } from "../../core/errors";
+
+export const WHEN_FORMS =
+  "today, yesterday, -Nd (N days before today), a date (2026-11-01) or a date-time with Z or an offset (2026-11-01T13:00:00Z, 2026-11-01T15:00:00+02:00)";
+
+const DAYS_AGO = /^-(\d+)d$/;
+
+export function resolveWhen(text: string, now: Date, flag: "--from" | "--to"): string {
+  const word = text.trim().toLowerCase();
+  const today = daysFromCivil(now.getUTCFullYear(), now.getUTCMonth() + 1, now.getUTCDate());
+  const day = (daysAgo: number) => formatDate((today - daysAgo) * SECONDS_PER_DAY);
+  if (word === "today") return day(0);
+  if (word === "yesterday") return day(1);
+  const ago = DAYS_AGO.exec(word);
+  if (ago) {
+    // Before 1970 there is no data (dates travel as epoch seconds), and a bigger N is a typo.
+    const n = Number(ago[1]);
+    if (n > today) {
+      throw new UsageError(
+        `${flag}: ${word} is out of range: the earliest day is 1970-01-01, which is -${today}d today`,
+      );
+    }
+    return day(n);
+  }
+  if (parseInstant(text.trim(), flag === "--from" ? "from" : "to") === undefined) {
+    const shown = JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
+    throw new UsageError(`${flag}: ${shown} is not one of: ${WHEN_FORMS}`, {
+      hint: "days are UTC; a date given to --to means its last second (23:59:59Z)",
+    });
+  }
+  return text.trim();
+}
