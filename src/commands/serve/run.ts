@@ -74,6 +74,11 @@ export async function runServe(
     port: number;
     trustProxy?: string[];
     cacheRows: number;
+    cacheMb: number;
+    maxConnections: number;
+    headerTimeout: number;
+    authFailureLimit: number;
+    shutdownTimeout: number;
     faults?: string;
     faultsSeed?: number;
     quiet?: boolean;
@@ -101,7 +106,13 @@ export async function runServe(
         port: options.port,
         trustProxy,
         cacheRows: options.cacheRows,
+        cacheMb: options.cacheMb,
+        maxConnections: options.maxConnections,
+        headerTimeoutMs: options.headerTimeout * 1000,
+        authFailureLimit: options.authFailureLimit,
+        shutdownTimeoutMs: options.shutdownTimeout * 1000,
         log: options.quiet ? undefined : (line) => ctx.io.err.write(`${line}\n`),
+        notice: (line) => ctx.io.err.write(`adreport serve: ${line}\n`),
         beforeRequest: faults,
         nativeBinding: ctx.sqliteAddon(),
       });
