@@ -129,15 +129,19 @@ export async function runServe(
       throw error;
     }
   });
-  ctx.io.out.write(`${server.url}\n`);
-  ctx.io.err.write(`adreport serve: listening on ${server.url} (database ${options.db}, read-only); Ctrl-C stops\n`);
-  await new Promise<void>((resolve) => {
+  // The handler is in place before the URL is printed: whoever reads the URL may stop the server at once.
+  const stopped = new Promise<void>((resolve) => {
     const stop = ctx.onSignal(() => {
       stop();
-      ctx.io.err.write("adreport serve: stopping\n");
+      ctx.io.err.write(
+        `adreport serve: stopping (requests in flight get up to ${options.shutdownTimeout} s, --shutdown-timeout)\n`,
+      );
       void server.close().then(resolve, resolve);
     });
   });
+  ctx.io.out.write(`${server.url}\n`);
+  ctx.io.err.write(`adreport serve: listening on ${server.url} (database ${options.db}, read-only); Ctrl-C stops\n`);
+  await stopped;
 }
 
 export async function runInit(ctx: Context, options: DbOptions): Promise<void> {

@@ -248,8 +248,16 @@ export class ReportStore {
   }
 
   private connect(): Connection {
-    const identity = fileIdentity(this.path);
+    // Looked at before opening, so a file renamed into place meanwhile is seen as a change at the next look;
+    // a missing file is left to `open`, which says so in the operator's terms.
+    let identity: string | undefined;
+    try {
+      identity = fileIdentity(this.path);
+    } catch {
+      identity = undefined;
+    }
     const db = this.open(this.path);
+    identity ??= fileIdentity(this.path);
     const stmt = preparedStatements(db);
     return {
       db,

@@ -63,6 +63,7 @@ export function parseFaults(spec: string): FaultRule[] {
     });
 }
 
+const RESET_PAUSE_MS = 50;
 /** The body `reset-body` promises in full and cuts in half: a plausible report page. */
 const RESET_BODY = JSON.stringify({
   meta: {
@@ -115,7 +116,11 @@ export function faultHook(rules: readonly FaultRule[], seed = 1) {
       if (rule.kind === "reset-body") {
         reply.hijack();
         const socket = request.raw.socket;
-        socket.write(`${RESET_HEAD}${RESET_BODY.slice(0, RESET_BODY.length >> 1)}`, () => socket.resetAndDestroy());
+        // The pause lets the client read the partial body first: a reset arriving while those bytes are
+        // still unread makes the kernel hand the client a plain end of stream instead of ECONNRESET.
+        socket.write(`${RESET_HEAD}${RESET_BODY.slice(0, RESET_BODY.length >> 1)}`, () => {
+          setTimeout(() => socket.resetAndDestroy(), RESET_PAUSE_MS);
+        });
         return;
       }
       if (rule.retryAfter !== undefined) reply.header("retry-after", String(rule.retryAfter));
