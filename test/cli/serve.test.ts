@@ -160,8 +160,10 @@ describe("SIGTERM with connections that never finish", () => {
     const serve = await startCliServe(["--db", db, "--faults", "hang:1", "--shutdown-timeout", "0.5"]);
     const held = rawRequest(serve.url, "GET /v1/report HTTP/1.1\r\nHost: localhost\r\n\r\n");
     await connected(held);
+    // Whether the request was read before the signal cannot be seen from outside (a held request logs
+    // nothing): it is held and never answered, or answered 503 as shutdown began. Either way serve ends.
     expect(await serve.stop("SIGTERM")).toBe(0);
-    expect((await held.ended).data).toBe("");
+    expect((await held.ended).data).not.toMatch(/^HTTP\/1\.1 200/);
   });
 });
 

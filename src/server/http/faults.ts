@@ -124,7 +124,7 @@ export function faultHook(rules: readonly FaultRule[], seed = 1) {
         return;
       }
       if (rule.retryAfter !== undefined) reply.header("retry-after", String(rule.retryAfter));
-      const code = rule.status === 429 ? "rate_limited" : "internal";
+      const code = rule.status === 503 ? "service_unavailable" : "internal";
       const body =
         rule.status === 429
           ? errorBody("rate_limited", "too many requests (injected by --faults)")
