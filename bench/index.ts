@@ -1,12 +1,14 @@
 /** `npm run bench [name...]`: runs the named benchmarks, or all of them. Figures are ratios within one run. */
 import { benchReport } from "./report";
 import { benchServe } from "./serve";
+import { benchServeAbuse } from "./serve-abuse";
 import { benchStartup } from "./startup";
 
 const benchmarks: Record<string, () => void | Promise<void>> = {
   startup: () => benchStartup(),
   serve: () => benchServe(),
   report: () => benchReport(),
+  "serve-abuse": () => benchServeAbuse(),
 };
 
 const wanted = process.argv.slice(2);

@@ -13,6 +13,11 @@ export const ERROR_STATUS = {
   not_found: 404,
   method_not_allowed: 405,
   rate_limited: 429,
+  // Beyond A4's list, for what only the service itself causes: headers never finished, a request the
+  // service failed (never the caller's doing), and a database it is reopening.
+  request_timeout: 408,
+  internal: 500,
+  service_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

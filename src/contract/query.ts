@@ -213,7 +213,8 @@ export type ParseResult = { ok: true; query: ReportQuery } | { ok: false; error:
 export function parseReportQuery(input: URLSearchParams | QueryParams): ParseResult {
   let params: QueryParams;
   if (input instanceof URLSearchParams) {
-    params = {};
+    // No prototype: `__proto__` must land as an own key (and be refused as unknown), not set the prototype.
+    params = Object.create(null) as QueryParams;
     for (const [name, value] of input) {
       if (Object.hasOwn(params, name)) {
         const rule = (QUERY_PARAMS as readonly string[]).includes(name) ? "invalid_parameter" : "unknown_parameter";

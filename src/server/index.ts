@@ -7,4 +7,4 @@ export { formatLoadLine, type LoadLine } from "./db/load-format";
 export { DatabaseError, type Db, type NativeBinding, openForWriting } from "./db/schema";
 export { ConflictError, FactWriter } from "./db/writer";
 export { FaultSpecError, faultHook, parseFaults } from "./http/faults";
-export { type RunningServer, type ServeOptions, startServer } from "./http/listen";
+export { type RunningServer, SERVE_DEFAULTS, type ServeOptions, startServer } from "./http/listen";

@@ -5,6 +5,7 @@
 import type { Command } from "commander";
 import type { Context } from "../context";
 import { collect, fractionOption, integerOption } from "../shared/parse";
+import { secondsOption } from "./options";
 
 function dbOption(cmd: Command, ctx: Context): Command {
   return cmd.option(
@@ -36,12 +37,45 @@ A session:
     .option("--port <n>", "port to listen on; 0 picks a free one", integerOption(0, 65_535), 8080)
     .option("--trust-proxy <ip,...>", "believe X-Forwarded-For only from these peers", collect)
     .option(
+      "--cache-mb <n>",
+      "megabytes the caches of computed reports and pages may hold, keys and per-entry overhead counted",
+      integerOption(0, 1_000_000),
+      64,
+    )
+    .option(
       "--cache-rows <n>",
-      "rows of computed reports kept (in temporary tables on disk) for paging",
+      "rows of computed reports kept (in temporary tables on disk) for paging, within --cache-mb",
       integerOption(0),
       2_000_000,
     )
-    .option("--faults <spec>", "inject failures, e.g. 500:0.2,429:every3,drop:0.1,delay:50ms (see README)")
+    .option(
+      "--max-connections <n>",
+      "connections open at once; more are refused, with a line in the log",
+      integerOption(1, 1_000_000),
+      4096,
+    )
+    .option(
+      "--header-timeout <seconds>",
+      "time a request may take to send its headers before a 408",
+      secondsOption(0.01, 3600),
+      10,
+    )
+    .option(
+      "--auth-failure-limit <n>",
+      "failed authentications a minute from one address before it gets 429 for a minute; 0: no limit",
+      integerOption(0),
+      20,
+    )
+    .option(
+      "--shutdown-timeout <seconds>",
+      "on SIGINT/SIGTERM, time given to requests in flight before every connection is closed",
+      secondsOption(0, 3600),
+      10,
+    )
+    .option(
+      "--faults <spec>",
+      "inject failures, e.g. 500:0.2,429:every3,drop:0.1,delay:50ms,reset-body:0.1,hang:every5 (see README)",
+    )
     .option("--faults-seed <n>", "seed of the random choices of --faults", integerOption(0, 2 ** 32 - 1), 1)
     .option("-q, --quiet", "no access log")
     .action(async (options) => (await import("./run")).runServe(ctx, options));

@@ -74,6 +74,11 @@ export async function runServe(
     port: number;
     trustProxy?: string[];
     cacheRows: number;
+    cacheMb: number;
+    maxConnections: number;
+    headerTimeout: number;
+    authFailureLimit: number;
+    shutdownTimeout: number;
     faults?: string;
     faultsSeed?: number;
     quiet?: boolean;
@@ -101,7 +106,13 @@ export async function runServe(
         port: options.port,
         trustProxy,
         cacheRows: options.cacheRows,
+        cacheMb: options.cacheMb,
+        maxConnections: options.maxConnections,
+        headerTimeoutMs: options.headerTimeout * 1000,
+        authFailureLimit: options.authFailureLimit,
+        shutdownTimeoutMs: options.shutdownTimeout * 1000,
         log: options.quiet ? undefined : (line) => ctx.io.err.write(`${line}\n`),
+        notice: (line) => ctx.io.err.write(`adreport serve: ${line}\n`),
         beforeRequest: faults,
         nativeBinding: ctx.sqliteAddon(),
       });
@@ -118,15 +129,19 @@ export async function runServe(
       throw error;
     }
   });
-  ctx.io.out.write(`${server.url}\n`);
-  ctx.io.err.write(`adreport serve: listening on ${server.url} (database ${options.db}, read-only); Ctrl-C stops\n`);
-  await new Promise<void>((resolve) => {
+  // The handler is in place before the URL is printed: whoever reads the URL may stop the server at once.
+  const stopped = new Promise<void>((resolve) => {
     const stop = ctx.onSignal(() => {
       stop();
-      ctx.io.err.write("adreport serve: stopping\n");
+      ctx.io.err.write(
+        `adreport serve: stopping (requests in flight get up to ${options.shutdownTimeout} s, --shutdown-timeout)\n`,
+      );
       void server.close().then(resolve, resolve);
     });
   });
+  ctx.io.out.write(`${server.url}\n`);
+  ctx.io.err.write(`adreport serve: listening on ${server.url} (database ${options.db}, read-only); Ctrl-C stops\n`);
+  await stopped;
 }
 
 export async function runInit(ctx: Context, options: DbOptions): Promise<void> {

@@ -73,14 +73,26 @@ export class DatabaseError extends Error {
 /** Opens a database the operator verbs write to, creating its tables when `create` is set. */
 export function openForWriting(path: string, options: { create: boolean; nativeBinding?: NativeBinding }): Db {
   const db = open(path, { fileMustExist: !options.create }, options.nativeBinding);
-  db.pragma("foreign_keys = ON");
-  db.pragma("synchronous = NORMAL");
-  if (options.create) {
-    db.exec(DDL);
-    db.prepare("INSERT OR IGNORE INTO schema_info (key, value) VALUES ('version', ?)").run(String(SCHEMA_VERSION));
+  try {
+    db.pragma("foreign_keys = ON");
+    db.pragma("synchronous = NORMAL");
+    if (options.create) {
+      db.exec(DDL);
+      db.prepare("INSERT OR IGNORE INTO schema_info (key, value) VALUES ('version', ?)").run(String(SCHEMA_VERSION));
+    }
+  } catch (error) {
+    db.close();
+    // SQLite opens any file lazily and finds out it is not a database only at the first statement.
+    const code = (error as { code?: unknown }).code;
+    if (code === "SQLITE_NOTADB" || code === "SQLITE_CORRUPT") throw notAdreportDatabase(path);
+    throw error;
   }
   checkVersion(db, path);
   return db;
+}
+
+function notAdreportDatabase(path: string): DatabaseError {
+  return new DatabaseError(`${path} is not an adreport database (create one with \`adreport serve init\`)`);
 }
 
 /** Opens a database for `serve`: read-only, so serving never changes a byte of it. */
@@ -114,6 +126,6 @@ function checkVersion(db: Db, path: string): void {
   }
   if (row?.value !== String(SCHEMA_VERSION)) {
     db.close();
-    throw new DatabaseError(`${path} is not an adreport database (create one with \`adreport serve init\`)`);
+    throw notAdreportDatabase(path);
   }
 }

@@ -1,9 +1,11 @@
 /** The service as a fastify instance, without listening: tests and `listen.ts` both build it here. */
+import { createServer } from "node:http";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
-import { errorBody } from "../../contract";
-import type { ReportStore } from "../db/store";
+import { ERROR_STATUS, type ErrorCode, errorBody } from "../../contract";
+import { DatabaseUnavailableError, type ReportStore } from "../db/store";
 import { accessLine } from "./access-log";
 import { authenticate } from "./auth";
+import { AuthFailureThrottle } from "./auth-throttle";
 import { codeForStatus, sendError } from "./errors";
 import { reportHandler } from "./report-route";
 
@@ -16,26 +18,59 @@ export interface AppOptions {
   log?: ((line: string) => void) | undefined;
   /** Runs before anything else on every request (fault injection). */
   beforeRequest?: ((request: FastifyRequest, reply: FastifyReply) => Promise<void>) | undefined;
+  /** A request whose headers are not all in after this long is answered 408 and its connection closed. */
+  headerTimeoutMs: number;
+  /** Failed authentications a minute from one address before it is answered 429; 0: no limit. */
+  authFailureLimit: number;
+  /** True once shutdown began: requests still arriving on open connections are answered 503. */
+  isClosing?: (() => boolean) | undefined;
 }
 
 const REPORT_PATH = "/v1/report";
+/** How long an idle keep-alive connection stays open: long enough for a client's next page request. */
+const KEEP_ALIVE_MS = 5_000;
+
+/** A whole HTTP response written straight to a socket, for errors raised before fastify has a request. */
+function rawErrorResponse(code: ErrorCode, message: string): string {
+  const body = JSON.stringify(errorBody(code, message));
+  const status = ERROR_STATUS[code];
+  const reason = status === 408 ? "Request Timeout" : "Bad Request";
+  return `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+}
 
 export function buildApp(options: AppOptions): FastifyInstance {
+  const headersTimeout = options.headerTimeoutMs;
   const app = Fastify({
     logger: false,
     trustProxy: options.trustProxy.length > 0 ? [...options.trustProxy] : false,
-    return503OnClosing: true,
+    // Requests arriving while shutting down get the contract's error body (below), not fastify's own.
+    return503OnClosing: false,
+    // Node checks its header and request timeouts on this interval; its default of 30 s would let a
+    // connection that never finishes its headers live up to 30 s past the timeout.
+    serverFactory: (handler) =>
+      createServer(
+        {
+          headersTimeout,
+          requestTimeout: headersTimeout * 3,
+          keepAliveTimeout: KEEP_ALIVE_MS,
+          connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(headersTimeout / 4))),
+        },
+        handler,
+      ),
     // Errors the router raises before any route runs (a malformed percent-encoding in the path, say).
     frameworkErrors: (error, _request, reply) => {
       void sendError(reply, codeForStatus(error.statusCode ?? 400), error.message);
     },
     forceCloseConnections: "idle",
-    clientErrorHandler: (error, socket) => {
+    clientErrorHandler: (error: NodeJS.ErrnoException, socket) => {
       if (!socket.writable) return;
-      const body = JSON.stringify(errorBody("invalid_parameter", `malformed HTTP request: ${error.message}`));
-      socket.end(
-        `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-      );
+      if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") {
+        socket.end(
+          rawErrorResponse("request_timeout", `the request was not received in full within ${headersTimeout / 1000} s`),
+        );
+        return;
+      }
+      socket.end(rawErrorResponse("invalid_parameter", `malformed HTTP request: ${error.message}`));
     },
   });
 
@@ -54,12 +89,22 @@ export function buildApp(options: AppOptions): FastifyInstance {
       );
     });
   }
+  if (options.isClosing) {
+    const isClosing = options.isClosing;
+    app.addHook("onRequest", async (_request, reply) => {
+      if (!isClosing()) return;
+      reply.header("connection", "close").header("retry-after", "1");
+      await sendError(reply, "service_unavailable", "the service is shutting down");
+    });
+  }
   if (options.beforeRequest) app.addHook("onRequest", options.beforeRequest);
 
+  const throttle =
+    options.authFailureLimit > 0 ? new AuthFailureThrottle(options.authFailureLimit, options.nowSeconds) : undefined;
   app.route({
     method: "GET",
     url: REPORT_PATH,
-    onRequest: authenticate(options.store, options.nowSeconds),
+    onRequest: authenticate(options.store, options.nowSeconds, throttle),
     handler: reportHandler(options.store),
   });
 
@@ -73,15 +118,16 @@ export function buildApp(options: AppOptions): FastifyInstance {
   });
 
   app.setErrorHandler(async (error: { statusCode?: number; message?: string }, _request, reply) => {
+    if (error instanceof DatabaseUnavailableError) {
+      reply.header("retry-after", String(error.retryAfterSeconds));
+      return sendError(reply, "service_unavailable", error.message);
+    }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       return sendError(reply, codeForStatus(status), error.message ?? "bad request");
     }
     options.log?.(`internal error: ${error.message ?? String(error)}`);
-    return reply
-      .code(500)
-      .type("application/json; charset=utf-8")
-      .send(JSON.stringify({ error: { status: 500, code: "internal", message: "internal error" } }));
+    return sendError(reply, "internal", "internal error");
   });
 
   return app;

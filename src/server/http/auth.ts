@@ -1,8 +1,10 @@
 /** Check 1 and 2 of docs/service.md §3: the key, then the caller's address against the key's whitelist. */
 import type { FastifyReply, FastifyRequest } from "fastify";
+import type { ErrorCode } from "../../contract";
 import { canonicalAddress } from "../db/ip";
 import { hashKey, KEY_PATTERN } from "../db/keys";
 import type { ReportStore } from "../db/store";
+import type { AuthFailureThrottle } from "./auth-throttle";
 import { sendError } from "./errors";
 
 const BEARER = /^bearer[ \t]+(\S+)[ \t]*$/i;
@@ -14,32 +16,46 @@ declare module "fastify" {
   }
 }
 
-export function authenticate(store: ReportStore, nowSeconds: () => number) {
+export function authenticate(store: ReportStore, nowSeconds: () => number, throttle?: AuthFailureThrottle) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const caller = canonicalAddress(request.ip) ?? request.ip;
+    const wait = throttle?.retryAfter(caller) ?? 0;
+    if (wait > 0) {
+      reply.header("retry-after", String(wait));
+      await sendError(
+        reply,
+        "rate_limited",
+        `too many failed authentications from ${caller}; try again in ${wait} s with a valid key`,
+      );
+      return;
+    }
+    const refuse = async (code: ErrorCode, message: string) => {
+      throttle?.recordFailure(caller);
+      await sendError(reply, code, message);
+    };
     const header = request.headers.authorization;
     if (header === undefined || header.trim() === "") {
-      await sendError(reply, "missing_key", "no API key: send the header Authorization: Bearer <key>");
+      await refuse("missing_key", "no API key: send the header Authorization: Bearer <key>");
       return;
     }
     const token = BEARER.exec(header)?.[1];
     if (token === undefined) {
-      await sendError(reply, "invalid_key", "the Authorization header must be: Bearer <key>");
+      await refuse("invalid_key", "the Authorization header must be: Bearer <key>");
       return;
     }
     const key = KEY_PATTERN.test(token) ? store.findKey(hashKey(token)) : undefined;
     if (!key) {
-      await sendError(reply, "invalid_key", "the API key is not valid");
+      await refuse("invalid_key", "the API key is not valid");
       return;
     }
     if (key.revokedAt !== null) {
-      await sendError(reply, "invalid_key", "the API key has been revoked; ask the operator for a new one");
+      await refuse("invalid_key", "the API key has been revoked; ask the operator for a new one");
       return;
     }
     if (key.expiresAt !== null && key.expiresAt <= nowSeconds()) {
-      await sendError(reply, "key_expired", "the API key has expired; ask the operator for a rotation");
+      await refuse("key_expired", "the API key has expired; ask the operator for a rotation");
       return;
     }
-    const caller = canonicalAddress(request.ip) ?? request.ip;
     if (!store.whitelist(key.id).allows(caller)) {
       await sendError(reply, "ip_not_allowed", `requests from ${caller} are not on this key's IP whitelist`);
       return;

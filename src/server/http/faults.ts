@@ -5,6 +5,9 @@
  *   429:every3     every third request answers 429 with Retry-After: 1 (`429:every3:5` says 5 s)
  *   drop:0.1       the connection is closed without an answer
  *   delay:50ms     every request waits 50 ms first (`delay:200ms:0.5` for half of them)
+ *   reset-body:0.1 the status line and headers of a 200 with its Content-Length, part of the body, then a
+ *                  TCP reset (a connection lost mid-body)
+ *   hang:every5    the request is accepted and never answered (shutdown still closes it after its grace)
  * `when` is a rate from 0 to 1 or `everyN`. Rules are checked in order; the first that fires answers.
  * Random choices come from a seeded generator, so a run can be repeated.
  */
@@ -15,6 +18,8 @@ type When = { rate: number } | { every: number };
 export type FaultRule =
   | { kind: "status"; status: number; when: When; retryAfter: number | undefined }
   | { kind: "drop"; when: When }
+  | { kind: "reset-body"; when: When }
+  | { kind: "hang"; when: When }
   | { kind: "delay"; ms: number; when: When };
 
 export class FaultSpecError extends Error {
@@ -39,7 +44,7 @@ export function parseFaults(spec: string): FaultRule[] {
     .filter((part) => part !== "")
     .map((rule): FaultRule => {
       const [kind, first, second] = rule.split(":");
-      if (kind === "drop") return { kind: "drop", when: parseWhen(first, rule) };
+      if (kind === "drop" || kind === "reset-body" || kind === "hang") return { kind, when: parseWhen(first, rule) };
       if (kind === "delay") {
         const match = /^(\d+)(ms|s)?$/.exec(first ?? "");
         if (!match) throw new FaultSpecError(`${rule}: the delay is a duration such as 50ms or 2s`);
@@ -54,9 +59,28 @@ export function parseFaults(spec: string): FaultRule[] {
         }
         return { kind: "status", status, when: parseWhen(first, rule), retryAfter };
       }
-      throw new FaultSpecError(`${rule}: unknown fault; use 429, 500, 502, 503, 504, drop or delay`);
+      throw new FaultSpecError(`${rule}: unknown fault; use 429, 500, 502, 503, 504, drop, delay, reset-body or hang`);
     });
 }
+
+const RESET_PAUSE_MS = 50;
+/** The body `reset-body` promises in full and cuts in half: a plausible report page. */
+const RESET_BODY = JSON.stringify({
+  meta: {
+    granularity: "daily",
+    dimensions: ["date"],
+    metrics: ["views"],
+    total: 64,
+    page: 1,
+    limit: 100,
+    has_more: false,
+  },
+  data: Array.from({ length: 64 }, (_, day) => ({
+    dimensions: { date: 1_761_955_200 + day * 86_400 },
+    metrics: { views: 0 },
+  })),
+});
+const RESET_HEAD = `HTTP/1.1 200 OK\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${RESET_BODY.length}\r\n\r\n`;
 
 function seeded(seed: number): () => number {
   let state = seed >>> 0;
@@ -85,8 +109,22 @@ export function faultHook(rules: readonly FaultRule[], seed = 1) {
         request.raw.socket.destroy();
         return;
       }
+      if (rule.kind === "hang") {
+        reply.hijack();
+        return;
+      }
+      if (rule.kind === "reset-body") {
+        reply.hijack();
+        const socket = request.raw.socket;
+        // The pause lets the client read the partial body first: a reset arriving while those bytes are
+        // still unread makes the kernel hand the client a plain end of stream instead of ECONNRESET.
+        socket.write(`${RESET_HEAD}${RESET_BODY.slice(0, RESET_BODY.length >> 1)}`, () => {
+          setTimeout(() => socket.resetAndDestroy(), RESET_PAUSE_MS);
+        });
+        return;
+      }
       if (rule.retryAfter !== undefined) reply.header("retry-after", String(rule.retryAfter));
-      const code = rule.status === 429 ? "rate_limited" : "internal";
+      const code = rule.status === 503 ? "service_unavailable" : "internal";
       const body =
         rule.status === 429
           ? errorBody("rate_limited", "too many requests (injected by --faults)")

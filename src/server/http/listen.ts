@@ -1,4 +1,5 @@
 /** Opens the database read-only, builds the app and listens; `close()` drains and closes both. */
+import type { Socket } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { type NativeBinding, openForReading } from "../db/schema";
 import { ReportStore } from "../db/store";
@@ -9,8 +10,22 @@ export interface ServeOptions {
   host: string;
   port: number;
   trustProxy: readonly string[];
+  /** Rows the computed reports may hold together. */
   cacheRows: number;
+  /** Megabytes the report caches may hold together, keys and overheads counted (default 64). */
+  cacheMb?: number | undefined;
+  /** A request's headers must be in within this time, or it is answered 408 (default 10 s). */
+  headerTimeoutMs?: number | undefined;
+  /** Connections open at once; more are refused and logged (default 4096). */
+  maxConnections?: number | undefined;
+  /** Failed authentications a minute from one address before 429 (default 20; 0: no limit). */
+  authFailureLimit?: number | undefined;
+  /** How long shutdown waits for requests in flight before closing every connection (default 10 s). */
+  shutdownTimeoutMs?: number | undefined;
+  /** Receives the access log, one line a request; omit for none. */
   log?: ((line: string) => void) | undefined;
+  /** Receives what the operator must know even without an access log: connections refused, database reopened. */
+  notice?: ((line: string) => void) | undefined;
   beforeRequest?: AppOptions["beforeRequest"];
   nowSeconds?: () => number;
   nativeBinding?: NativeBinding;
@@ -19,29 +34,95 @@ export interface ServeOptions {
 export interface RunningServer {
   url: string;
   app: FastifyInstance;
+  store: ReportStore;
   close(): Promise<void>;
 }
 
+export const SERVE_DEFAULTS = {
+  cacheMb: 64,
+  headerTimeoutMs: 10_000,
+  maxConnections: 4096,
+  authFailureLimit: 20,
+  shutdownTimeoutMs: 10_000,
+} as const;
+
+/** Logs refused connections at most this often, with how many there were since the last line. */
+const DROP_LOG_INTERVAL_MS = 10_000;
+
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
-  const db = openForReading(options.dbPath, options.nativeBinding);
+  const store = new ReportStore(options.dbPath, (path) => openForReading(path, options.nativeBinding), {
+    cacheBytes: Math.floor((options.cacheMb ?? SERVE_DEFAULTS.cacheMb) * 1024 * 1024),
+    cacheRows: options.cacheRows,
+    log: options.notice,
+  });
+  let closing = false;
   const app = buildApp({
-    store: new ReportStore(db, { cacheRows: options.cacheRows }),
+    store,
     trustProxy: options.trustProxy,
     nowSeconds: options.nowSeconds ?? (() => Math.floor(Date.now() / 1000)),
     log: options.log,
     beforeRequest: options.beforeRequest,
+    headerTimeoutMs: options.headerTimeoutMs ?? SERVE_DEFAULTS.headerTimeoutMs,
+    authFailureLimit: options.authFailureLimit ?? SERVE_DEFAULTS.authFailureLimit,
+    isClosing: () => closing,
   });
-  app.addHook("onClose", async () => {
-    db.close();
+
+  const sockets = new Set<Socket>();
+  app.server.on("connection", (socket: Socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
   });
+  const maxConnections = options.maxConnections ?? SERVE_DEFAULTS.maxConnections;
+  app.server.maxConnections = maxConnections;
+  let dropped = 0;
+  let droppedLoggedAt = Number.NEGATIVE_INFINITY;
+  app.server.on("drop", () => {
+    dropped += 1;
+    const now = performance.now();
+    if (now - droppedLoggedAt < DROP_LOG_INTERVAL_MS) return;
+    droppedLoggedAt = now;
+    options.notice?.(
+      `connection limit reached: ${maxConnections} open (--max-connections); refused ${dropped} new connection(s)`,
+    );
+    dropped = 0;
+  });
+
   try {
     await app.listen({ host: options.host, port: options.port });
   } catch (error) {
     await app.close();
+    store.close();
     throw error;
   }
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : options.port;
   const host = options.host.includes(":") ? `[${options.host}]` : options.host;
-  return { url: `http://${host}:${port}`, app, close: () => app.close() };
+  const shutdownTimeoutMs = options.shutdownTimeoutMs ?? SERVE_DEFAULTS.shutdownTimeoutMs;
+
+  let closed: Promise<void> | undefined;
+  const close = async () => {
+    closing = true;
+    // Stops listening and closes idle connections; resolves once every connection is gone. Requests in
+    // flight get until the grace period ends, then every connection left (half-sent requests, callers
+    // that never read, a `--faults hang`) is cut.
+    const grace = setTimeout(() => {
+      app.server.closeAllConnections();
+      for (const socket of sockets) socket.destroy();
+    }, shutdownTimeoutMs);
+    try {
+      await app.close();
+    } finally {
+      clearTimeout(grace);
+      store.close();
+    }
+  };
+  return {
+    url: `http://${host}:${port}`,
+    app,
+    store,
+    close: () => {
+      closed ??= close();
+      return closed;
+    },
+  };
 }

@@ -11,12 +11,11 @@ export function reportHandler(store: ReportStore) {
     const queryStart = request.url.indexOf("?");
     const queryString = queryStart < 0 ? "" : request.url.slice(queryStart + 1);
     const advertiserId = request.advertiserId;
-    const cached = store.cachedPage(advertiserId, queryString);
-    if (cached !== undefined) return reply.type(JSON_TYPE).send(cached);
-
     const parsed = parseReportQuery(new URLSearchParams(queryString));
     if (!parsed.ok) return sendError(reply, parsed.error.code, parsed.error.message, parsed.error.param);
     const query = parsed.query;
+    const cached = store.cachedPage(advertiserId, query);
+    if (cached !== undefined) return reply.type(JSON_TYPE).send(cached);
 
     if (query.campaignId !== undefined && store.campaignAdvertiser(query.campaignId) !== advertiserId) {
       return sendError(
@@ -31,9 +30,9 @@ export function reportHandler(store: ReportStore) {
     }
 
     // Both ids and an ad outside that campaign: the report's own filters leave no rows (and a zero total).
-    const report = store.report(query, advertiserId);
     const start = (query.page - 1) * query.limit;
-    const data = start < report.total ? report.rows(start, query.limit) : [];
+    const report = store.reportPage(query, advertiserId, start, query.limit);
+    const data = report.rows;
     const meta = {
       granularity: query.byDate ? GRANULARITY_WORDS[query.granularity] : TOTAL_GRANULARITY_WORD,
       dimensions: query.dimensions,
@@ -44,7 +43,7 @@ export function reportHandler(store: ReportStore) {
       has_more: start + query.limit < report.total,
     };
     const body = `{"meta":${JSON.stringify(meta)},"data":[${data.join(",")}]}`;
-    store.rememberPage(advertiserId, queryString, body);
+    store.rememberPage(advertiserId, query, body);
     return reply.type(JSON_TYPE).send(body);
   };
 }

@@ -1,47 +1,76 @@
 /**
- * A least-recently-used map bounded by the total size of its values (rows of a report, characters of a
- * page). The store clears it when the database changes underneath. The newest entry always stays, even
- * over the budget, since the request that made it is still reading it.
+ * A least-recently-used cache bounded by bytes. Every entry costs its key, its value and a fixed overhead,
+ * so many small or empty entries fill it as surely as a few large ones (a cache that counted only values
+ * let a caller grow memory without bound with empty reports or long keys). The store clears it when the
+ * database changes underneath.
  */
-export class BoundedCache<V> {
-  private readonly entries = new Map<string, V>();
-  private used = 0;
+import { LRUCache } from "lru-cache";
 
+/** What one entry costs besides its key and value: the cache's node, the value's object, the map slot. */
+export const ENTRY_OVERHEAD_BYTES = 256;
+
+/** Bytes a string takes in V8: one a character when every one fits in Latin-1, else two. */
+export function stringBytes(text: string): number {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the range is the whole of Latin-1, control characters included
+  return /[^\u0000-\u00ff]/.test(text) ? text.length * 2 : text.length;
+}
+
+export class ByteBudgetCache<V extends {}> {
+  private readonly lru: LRUCache<string, V> | undefined;
+
+  /**
+   * @param maxBytes the budget; 0 keeps nothing.
+   * @param valueBytes the bytes a value holds, its own overhead included; the key and ENTRY_OVERHEAD_BYTES are added.
+   * @param onEvict called for every value that leaves the cache (evicted, replaced, deleted or cleared).
+   */
   constructor(
-    private readonly budget: number,
-    private readonly sizeOf: (value: V) => number,
-    private readonly onEvict: (value: V) => void = () => undefined,
-  ) {}
+    readonly maxBytes: number,
+    private readonly valueBytes: (value: V) => number,
+    onEvict: (value: V) => void = () => undefined,
+  ) {
+    this.lru =
+      maxBytes > 0
+        ? new LRUCache<string, V>({
+            maxSize: maxBytes,
+            sizeCalculation: (value, key) => this.costOf(key, value),
+            dispose: (value) => onEvict(value),
+          })
+        : undefined;
+  }
 
-  clear(): void {
-    for (const value of this.entries.values()) this.onEvict(value);
-    this.entries.clear();
-    this.used = 0;
+  costOf(key: string, value: V): number {
+    return Math.max(1, Math.ceil(stringBytes(key) + this.valueBytes(value) + ENTRY_OVERHEAD_BYTES));
   }
 
   get(key: string): V | undefined {
-    const found = this.entries.get(key);
-    if (found !== undefined) {
-      this.entries.delete(key);
-      this.entries.set(key, found);
-    }
-    return found;
+    return this.lru?.get(key);
   }
 
-  set(key: string, value: V): void {
-    const previous = this.entries.get(key);
-    if (previous !== undefined) {
-      this.entries.delete(key);
-      this.used -= this.sizeOf(previous);
-      this.onEvict(previous);
-    }
-    this.entries.set(key, value);
-    this.used += this.sizeOf(value);
-    for (const [oldKey, oldValue] of this.entries) {
-      if (this.used <= this.budget || oldKey === key) break;
-      this.entries.delete(oldKey);
-      this.used -= this.sizeOf(oldValue);
-      this.onEvict(oldValue);
-    }
+  /**
+   * Keeps the value, evicting the least recently used entries to make room. Returns false when the value
+   * alone is over the budget and was not kept: the caller still owns it and releases it after use.
+   */
+  set(key: string, value: V): boolean {
+    if (!this.lru || this.costOf(key, value) > this.maxBytes) return false;
+    this.lru.set(key, value);
+    return true;
+  }
+
+  /** Evicts the least recently used entry; false when the cache was empty. */
+  evictOldest(): boolean {
+    return this.lru?.pop() !== undefined;
+  }
+
+  clear(): void {
+    this.lru?.clear();
+  }
+
+  get size(): number {
+    return this.lru?.size ?? 0;
+  }
+
+  /** The bytes its entries cost now. */
+  get usedBytes(): number {
+    return this.lru?.calculatedSize ?? 0;
   }
 }
