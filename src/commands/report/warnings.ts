@@ -6,7 +6,7 @@ import type { ReportRequest, ReportRow, RowPage } from "../../contract";
 import type { ReportStream } from "../../format/formatter";
 import type { ReportFlags } from "./command";
 
-/** The service ignores a granularity without `date` among the dimensions (contract.md A1). */
+/** The service ignores a granularity without `date` among the dimensions (docs/service.md §2). */
 export function requestWarnings(flags: ReportFlags, request: ReportRequest): string[] {
   if (flags.granularity === undefined || request.dimensions.includes("date")) return [];
   return [`--granularity ${request.granularity} does nothing without date in --dims (the service ignores it)`];
