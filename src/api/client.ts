@@ -16,7 +16,8 @@ import { AuthError, ForbiddenError, UnavailableError, UsageError } from "../core
 import { networkFailure } from "./network-errors";
 import { BodyTooLargeError, readBoundedBody } from "./read-body";
 import { type BackoffPolicy, backoffMs, DEFAULT_BACKOFF, RETRIABLE_STATUSES, retryAfterMs } from "./retry";
-import { Agent, type Dispatcher, request } from "./undici";
+import { type ProxyChoice, proxyFor, type RouteOptions } from "./route";
+import { Agent, type Dispatcher, loadEnvHttpProxyAgent, request } from "./undici";
 
 export type ApiEvent =
   | { kind: "response"; method: string; url: string; status: number; ms: number; attempt: number }
@@ -32,6 +33,8 @@ export interface ApiClientOptions {
   /** The most bytes one answer's body may have (default 64 MB); over it the export fails, unretried. */
   maxPageBytes?: number | undefined;
   dispatcher?: Dispatcher | undefined;
+  /** Where the proxy settings come from, when no dispatcher is given (see route.ts). */
+  route?: RouteOptions | undefined;
   backoff?: BackoffPolicy;
   onEvent?: ((event: ApiEvent) => void) | undefined;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -40,6 +43,7 @@ export interface ApiClientOptions {
 }
 
 const REPORT_PATH = "/v1/report";
+const AGENT_OPTIONS = { keepAliveTimeout: 10_000, connections: 16 };
 
 function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -85,7 +89,12 @@ class Retriable extends Error {
 export const DEFAULT_MAX_PAGE_BYTES = 64 * 1024 * 1024;
 
 export class ReportApi {
-  private readonly dispatcher: Dispatcher;
+  /** The dispatcher given, or a direct Agent; undefined until first needed when a proxy carries the requests. */
+  private dispatcher: Dispatcher | undefined;
+  private proxyDispatcher: Promise<Dispatcher> | undefined;
+  private readonly ownsDispatcher: boolean;
+  /** The proxy requests go through, if any (for `--verbose` and for messages). */
+  readonly proxy: ProxyChoice | undefined;
   private readonly base: URL;
   /** The report endpoint's origin and path, worked out once: pages differ only in their query. */
   private readonly origin: string;
@@ -97,8 +106,10 @@ export class ReportApi {
   private readonly now: () => number;
 
   constructor(private readonly options: ApiClientOptions) {
-    this.dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 16 });
     this.base = parseBaseUrl(options.baseUrl);
+    this.ownsDispatcher = options.dispatcher === undefined;
+    this.proxy = options.dispatcher === undefined ? proxyFor(this.base, options.route ?? { env: {} }) : undefined;
+    if (this.proxy === undefined) this.dispatcher = options.dispatcher ?? new Agent(AGENT_OPTIONS);
     const endpoint = new URL(`${this.base.pathname.replace(/\/$/, "")}${REPORT_PATH}`, this.base);
     this.origin = endpoint.origin;
     this.endpointPath = endpoint.pathname;
@@ -189,7 +200,18 @@ export class ReportApi {
   }
 
   async close(): Promise<void> {
-    if (!this.options.dispatcher) await this.dispatcher.close();
+    if (!this.ownsDispatcher) return;
+    await this.dispatcher?.close();
+    await (await this.proxyDispatcher?.catch(() => undefined))?.close();
+  }
+
+  /** The proxy agent, made on the first request: its code loads only when a proxy is used. */
+  private viaProxy(proxy: ProxyChoice): Promise<Dispatcher> {
+    this.proxyDispatcher ??= loadEnvHttpProxyAgent().then(
+      (EnvHttpProxyAgent) =>
+        new EnvHttpProxyAgent({ ...AGENT_OPTIONS, httpProxy: proxy.url, httpsProxy: proxy.url, noProxy: "" }),
+    );
+    return this.proxyDispatcher;
   }
 
   /**
@@ -230,8 +252,13 @@ export class ReportApi {
         attempt,
       });
       const message = `${phase === "headers" ? "cannot reach" : "lost the answer from"} ${this.base.host}: ${failure.reason}`;
-      if (failure.final) throw new UnavailableError(message, { hint: failure.hint });
-      throw new Retriable(message, undefined, failure.hint);
+      const hint =
+        failure.hint ??
+        (this.proxy && phase === "headers"
+          ? `requests go through the proxy ${this.proxy.shown} (from ${this.proxy.from}); check it, or exclude this host with NO_PROXY`
+          : undefined);
+      if (failure.final) throw new UnavailableError(message, { hint });
+      throw new Retriable(message, undefined, hint);
     };
     const timed = async <T>(work: () => Promise<T>): Promise<T> => {
       const timer = setTimeout(() => controller.abort(), this.options.timeoutMs);
@@ -243,8 +270,9 @@ export class ReportApi {
         clearTimeout(timer);
       }
     };
+    const dispatcher = this.dispatcher ?? (await this.viaProxy(this.proxy as ProxyChoice));
     const response = await timed(() =>
-      request(this.dispatcher, {
+      request(dispatcher, {
         origin: this.origin,
         path,
         method: "GET",

@@ -31,6 +31,13 @@ export function readBoundedBody(
       reject(new BodyTooLargeError(maxBytes, announced));
       return;
     }
+    // A page read after its turn came may have failed while it waited (the connection reset): its stream
+    // is destroyed already and would never emit again, which would leave this promise, and the export,
+    // waiting on nothing.
+    if (body.destroyed || body.errored) {
+      reject(body.errored ?? new Error("the connection was closed before the whole answer came"));
+      return;
+    }
     const chunks: Buffer[] = [];
     let size = 0;
     const onData = (chunk: Buffer) => {

@@ -13,3 +13,10 @@ declare module "undici/lib/api/api-request.js" {
     options: Dispatcher.RequestOptions,
   ): Promise<Dispatcher.ResponseData>;
 }
+
+declare module "undici/lib/dispatcher/env-http-proxy-agent.js" {
+  import type { EnvHttpProxyAgent } from "undici";
+
+  const EnvHttpProxyAgentClass: typeof EnvHttpProxyAgent;
+  export default EnvHttpProxyAgentClass;
+}
