@@ -209,7 +209,15 @@ export class ReportApi {
   private viaProxy(proxy: ProxyChoice): Promise<Dispatcher> {
     this.proxyDispatcher ??= loadEnvHttpProxyAgent().then(
       (EnvHttpProxyAgent) =>
-        new EnvHttpProxyAgent({ ...AGENT_OPTIONS, httpProxy: proxy.url, httpsProxy: proxy.url, noProxy: "" }),
+        // proxyTunnel false: http:// requests go to the proxy in absolute form, as most egress proxies expect
+        // (many allow CONNECT to port 443 only); https:// ones are tunnelled with CONNECT either way.
+        new EnvHttpProxyAgent({
+          ...AGENT_OPTIONS,
+          httpProxy: proxy.url,
+          httpsProxy: proxy.url,
+          noProxy: "",
+          proxyTunnel: false,
+        }),
     );
     return this.proxyDispatcher;
   }
@@ -252,11 +260,11 @@ export class ReportApi {
         attempt,
       });
       const message = `${phase === "headers" ? "cannot reach" : "lost the answer from"} ${this.base.host}: ${failure.reason}`;
+      // Behind a proxy, a connection that fails is first of all the proxy's.
       const hint =
-        failure.hint ??
-        (this.proxy && phase === "headers"
+        this.proxy && phase === "headers" && !failure.final
           ? `requests go through the proxy ${this.proxy.shown} (from ${this.proxy.from}); check it, or exclude this host with NO_PROXY`
-          : undefined);
+          : failure.hint;
       if (failure.final) throw new UnavailableError(message, { hint });
       throw new Retriable(message, undefined, hint);
     };

@@ -20,3 +20,18 @@ declare module "undici/lib/dispatcher/env-http-proxy-agent.js" {
   const EnvHttpProxyAgentClass: typeof EnvHttpProxyAgent;
   export default EnvHttpProxyAgentClass;
 }
+
+declare module "undici/lib/dispatcher/dispatcher.js" {
+  import type { Dispatcher } from "undici";
+
+  const DispatcherClass: typeof Dispatcher;
+  export default DispatcherClass;
+}
+
+declare module "undici/lib/api/api-connect.js" {
+  import type { Dispatcher } from "undici";
+  export default function connect(
+    this: Dispatcher,
+    options: Dispatcher.ConnectOptions,
+  ): Promise<Dispatcher.ConnectData>;
+}

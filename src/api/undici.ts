@@ -17,7 +17,18 @@ export function request(dispatcher: Dispatcher, options: Dispatcher.RequestOptio
   return requestOn.call(dispatcher, options);
 }
 
-/** undici's proxy-aware dispatcher, loaded only when a proxy is to be used (it brings undici's proxy code). */
+/**
+ * undici's proxy-aware dispatcher, loaded only when a proxy is to be used (it brings undici's proxy code).
+ * Its ProxyAgent opens a CONNECT tunnel with `dispatcher.connect`, one of the methods undici's index adds to
+ * every dispatcher; the index is not loaded here, so that one method is added the same way.
+ */
 export async function loadEnvHttpProxyAgent(): Promise<typeof EnvHttpProxyAgent> {
-  return (await import("undici/lib/dispatcher/env-http-proxy-agent.js")).default;
+  const [agent, dispatcher, connect] = await Promise.all([
+    import("undici/lib/dispatcher/env-http-proxy-agent.js"),
+    import("undici/lib/dispatcher/dispatcher.js"),
+    import("undici/lib/api/api-connect.js"),
+  ]);
+  const prototype = dispatcher.default.prototype as { connect?: unknown };
+  prototype.connect ??= connect.default;
+  return agent.default;
 }

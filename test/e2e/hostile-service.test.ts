@@ -3,12 +3,10 @@
  * failure, at every request, ends with exit 5 after exactly --retries + 1 requests for the page; at a lower
  * rate the export completes with every row; loops a service could lead the client into end by themselves.
  */
-import { spawn } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
-import { cliCommand } from "../helpers/cli";
-import { FAULTS, type Fault, startHostileService } from "../helpers/hostile";
+import { describe, expect, it, vi } from "vitest";
+import { type BoundedRun, FAULTS, type Fault, runCliBounded, startHostileService } from "../helpers/hostile";
 import { tempDir } from "../helpers/temp";
 
 const ROWS = 50;
@@ -16,15 +14,9 @@ const PAGE_SIZE = 10;
 const RETRIES = 2;
 /** A run that has not ended by then is looping: it is killed and the test fails. */
 const KILL_AFTER_MS = 60_000;
+vi.setConfig({ testTimeout: KILL_AFTER_MS + 30_000 });
 
-interface Run {
-  code: number | null;
-  killed: boolean;
-  stdout: string;
-  stderr: string;
-}
-
-function report(url: string, extra: string[] = [], env: Record<string, string> = {}): Promise<Run> {
+function report(url: string, extra: string[] = [], env: Record<string, string> = {}): Promise<BoundedRun> {
   const args = [
     "report",
     "--base-url",
@@ -47,35 +39,11 @@ function report(url: string, extra: string[] = [], env: Record<string, string> =
     "1s",
     ...extra,
   ];
-  const [cmd, argv] = cliCommand(args);
-  const childEnv: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith("ADREPORT_")) childEnv[name] = value;
-  Object.assign(
-    childEnv,
-    { ADREPORT_API_KEY: "adr_hostile-test-key", ADREPORT_CONFIG_DIR: "/nonexistent-adreport" },
-    env,
+  return runCliBounded(
+    args,
+    { ADREPORT_API_KEY: "adr_hostile-test-key", ADREPORT_CONFIG_DIR: "/nonexistent-adreport", ...env },
+    KILL_AFTER_MS,
   );
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, argv, { env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    let killed = false;
-    child.stdout.setEncoding("utf8").on("data", (c: string) => {
-      stdout += c;
-    });
-    child.stderr.setEncoding("utf8").on("data", (c: string) => {
-      stderr += c;
-    });
-    const timer = setTimeout(() => {
-      killed = true;
-      child.kill("SIGKILL");
-    }, KILL_AFTER_MS);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, killed, stdout, stderr });
-    });
-  });
 }
 
 function viewsOf(stdout: string): number[] {

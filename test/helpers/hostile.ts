@@ -3,9 +3,12 @@
  * loop bounds: real HTTP on 127.0.0.1, counting every request per page. A fault decides, per request,
  * whether and how to break the answer; otherwise the page is served as the contract says.
  */
+import { spawn } from "node:child_process";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { afterAll } from "vitest";
+import { cliCommand } from "./cli";
 
 export interface PageRequest {
   page: number;
@@ -49,6 +52,8 @@ export interface ServiceOptions {
   meta?: (request: PageRequest) => Record<string, unknown>;
   /** The rows a page holds, when not the contract's slice. */
   rowsOf?: (request: PageRequest) => object[];
+  /** Serve HTTPS with this key and certificate. */
+  tls?: { key: Buffer; cert: Buffer };
 }
 
 export function rowsOf(count: number, from = 1): object[] {
@@ -140,7 +145,7 @@ function misbehave(fault: Fault, body: string, res: ServerResponse): void {
 
 export async function startHostileService(options: ServiceOptions): Promise<HostileService> {
   const requests = new Map<number, number>();
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     const page = Number(url.searchParams.get("page") ?? 1);
     const limit = Number(url.searchParams.get("limit") ?? 100);
@@ -155,10 +160,11 @@ export async function startHostileService(options: ServiceOptions): Promise<Host
     }
     res.writeHead(200, { "content-type": "application/json" });
     res.end(body);
-  });
+  };
+  const server = options.tls ? createTlsServer(options.tls, handle) : createServer(handle);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const service: HostileService = {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: `${options.tls ? "https" : "http"}://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
     total: () => [...requests.values()].reduce((a, b) => a + b, 0),
     close: () =>
@@ -170,4 +176,45 @@ export async function startHostileService(options: ServiceOptions): Promise<Host
   };
   servers.add(service);
   return service;
+}
+
+export interface BoundedRun {
+  code: number | null;
+  /** The run had not ended after `killAfterMs` (a loop): it was killed. */
+  killed: boolean;
+  stdout: string;
+  stderr: string;
+}
+
+/** The real CLI with a clean environment (no ADREPORT_* of the developer's) plus `env`, killed if it loops. */
+export function runCliBounded(
+  args: readonly string[],
+  env: Record<string, string>,
+  killAfterMs: number,
+): Promise<BoundedRun> {
+  const [cmd, argv] = cliCommand(args);
+  const childEnv: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith("ADREPORT_")) childEnv[name] = value;
+  Object.assign(childEnv, env);
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, argv, { env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    let killed = false;
+    child.stdout.setEncoding("utf8").on("data", (c: string) => {
+      stdout += c;
+    });
+    child.stderr.setEncoding("utf8").on("data", (c: string) => {
+      stderr += c;
+    });
+    const timer = setTimeout(() => {
+      killed = true;
+      child.kill("SIGKILL");
+    }, killAfterMs);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, killed, stdout, stderr });
+    });
+  });
 }
