@@ -155,3 +155,17 @@ function configWith(settings: Record<string, unknown>): string {
   writeFileSync(join(dir, "config.json"), JSON.stringify({ settings, profiles: {} }), { mode: 0o600 });
   return dir;
 }
+
+describe("keys test --max-time", () => {
+  it("ends a test against a service that never answers, with exit 5", async () => {
+    const service = await startHostileService({ rows: 1, fault: () => "hang" });
+    const run = await runCliBounded(
+      ["keys", "test", "--base-url", service.url, "--timeout", "60s", "--max-time", "1s"],
+      { ADREPORT_API_KEY: "adr_hostile-test-key", ADREPORT_CONFIG_DIR: "/nonexistent-adreport" },
+      KILL_AFTER_MS,
+    );
+    expect(run.killed).toBe(false);
+    expect(run.code).toBe(5);
+    expect(run.stderr).toContain("could not test the key: gave up after 1s (max-time): no answer had come");
+  });
+});
