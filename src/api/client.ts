@@ -1,7 +1,9 @@
 /**
- * The one HTTP client of the reporting API: undici with a dispatcher passed in (an Agent with keep-alive,
- * or a MockAgent in tests), bearer auth, a per-request timeout, and retries for network failures, timeouts,
- * 429 and 5xx. Statuses become the error kinds of core/errors.ts; the key never reaches a message.
+ * The one HTTP client of the reporting API: undici with a dispatcher passed in (an Agent with keep-alive, a
+ * proxy agent when route.ts says so, or a MockAgent in tests), bearer auth, a timeout for the headers and
+ * another for the whole body, a bound on a body's size, and one budget of retries per page for network
+ * failures, timeouts, answers cut off or unreadable, 429 and 5xx. Statuses become the error kinds of
+ * core/errors.ts; the key never reaches a message.
  */
 import { isIP } from "node:net";
 import {
