@@ -1,7 +1,9 @@
 /**
- * The one HTTP client of the reporting API: undici with a dispatcher passed in (an Agent with keep-alive,
- * or a MockAgent in tests), bearer auth, a per-request timeout, and retries for network failures, timeouts,
- * 429 and 5xx. Statuses become the error kinds of core/errors.ts; the key never reaches a message.
+ * The one HTTP client of the reporting API: undici with a dispatcher passed in (an Agent with keep-alive, a
+ * proxy agent when route.ts says so, or a MockAgent in tests), bearer auth, a timeout for the headers and
+ * another for the whole body, a bound on a body's size, and one budget of retries per page for network
+ * failures, timeouts, answers cut off or unreadable, 429 and 5xx. Statuses become the error kinds of
+ * core/errors.ts; the key never reaches a message.
  */
 import { isIP } from "node:net";
 import {
@@ -13,8 +15,11 @@ import {
   type SentRows,
 } from "../contract";
 import { AuthError, ForbiddenError, UnavailableError, UsageError } from "../core/errors";
+import { networkFailure } from "./network-errors";
+import { BodyTooLargeError, readBoundedBody } from "./read-body";
 import { type BackoffPolicy, backoffMs, DEFAULT_BACKOFF, RETRIABLE_STATUSES, retryAfterMs } from "./retry";
-import { Agent, type Dispatcher, request } from "./undici";
+import { type ProxyChoice, proxyFor, type RouteOptions } from "./route";
+import { Agent, type Dispatcher, loadEnvHttpProxyAgent, request } from "./undici";
 
 export type ApiEvent =
   | { kind: "response"; method: string; url: string; status: number; ms: number; attempt: number }
@@ -27,7 +32,11 @@ export interface ApiClientOptions {
   userAgent: string;
   timeoutMs: number;
   retries: number;
+  /** The most bytes one answer's body may have (default 64 MB); over it the export fails, unretried. */
+  maxPageBytes?: number | undefined;
   dispatcher?: Dispatcher | undefined;
+  /** Where the proxy settings come from, when no dispatcher is given (see route.ts). */
+  route?: RouteOptions | undefined;
   backoff?: BackoffPolicy;
   onEvent?: ((event: ApiEvent) => void) | undefined;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -36,6 +45,7 @@ export interface ApiClientOptions {
 }
 
 const REPORT_PATH = "/v1/report";
+const AGENT_OPTIONS = { keepAliveTimeout: 10_000, connections: 16 };
 
 function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -66,7 +76,7 @@ export interface OpenPage {
   read(): Promise<ReceivedPage>;
 }
 
-/** A failure worth another try, carrying what to tell the user if it was the last one. */
+/** A failure worth another try (within the page's budget), carrying what to tell the user if it was the last. */
 class Retriable extends Error {
   constructor(
     message: string,
@@ -77,24 +87,36 @@ class Retriable extends Error {
   }
 }
 
+/** The default bound on one answer's body (the `max-page-mb` setting). */
+export const DEFAULT_MAX_PAGE_BYTES = 64 * 1024 * 1024;
+
 export class ReportApi {
-  private readonly dispatcher: Dispatcher;
+  /** The dispatcher given, or a direct Agent; undefined until first needed when a proxy carries the requests. */
+  private dispatcher: Dispatcher | undefined;
+  private proxyDispatcher: Promise<Dispatcher> | undefined;
+  private readonly ownsDispatcher: boolean;
+  /** The proxy requests go through, if any (for `--verbose` and for messages). */
+  readonly proxy: ProxyChoice | undefined;
   private readonly base: URL;
   /** The report endpoint's origin and path, worked out once: pages differ only in their query. */
   private readonly origin: string;
   private readonly endpointPath: string;
   private readonly backoff: BackoffPolicy;
+  private readonly maxPageBytes: number;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   private readonly random: () => number;
   private readonly now: () => number;
 
   constructor(private readonly options: ApiClientOptions) {
-    this.dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 16 });
     this.base = parseBaseUrl(options.baseUrl);
+    this.ownsDispatcher = options.dispatcher === undefined;
+    this.proxy = options.dispatcher === undefined ? proxyFor(this.base, options.route ?? { env: {} }) : undefined;
+    if (this.proxy === undefined) this.dispatcher = options.dispatcher ?? new Agent(AGENT_OPTIONS);
     const endpoint = new URL(`${this.base.pathname.replace(/\/$/, "")}${REPORT_PATH}`, this.base);
     this.origin = endpoint.origin;
     this.endpointPath = endpoint.pathname;
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
+    this.maxPageBytes = options.maxPageBytes ?? DEFAULT_MAX_PAGE_BYTES;
     this.sleep = options.sleep ?? abortableSleep;
     this.random = options.random ?? Math.random;
     this.now = options.now ?? Date.now;
@@ -120,74 +142,147 @@ export class ReportApi {
   /**
    * Sends a page's request and waits for its status and headers; the body is read and parsed by `read()`.
    * Pages fetched ahead of their turn wait as bytes in socket buffers instead of as parsed objects, which
-   * keeps an export's memory down to about one parsed page. Failures before `read()` are retried here; a
-   * body that fails while being read is asked for again, with fresh retries.
+   * keeps an export's memory down to about one parsed page.
+   *
+   * A page has one budget of `retries + 1` requests, whatever fails: the connection, the headers, the body
+   * (cut off, too slow) or its parsing. A body that fails while being read is asked for again from within
+   * `read()`, after the same backoff as any other retry, so no kind of failure can start the count anew.
    */
   async openReportPage(params: Record<string, string>, signal?: AbortSignal): Promise<OpenPage> {
     const path = this.reportPath(params);
-    for (let attempt = 0; ; attempt += 1) {
-      try {
-        const open = await this.attempt(path, attempt, signal);
-        return {
-          read: () =>
-            open.read().catch((error: unknown) => {
-              if (!(error instanceof Retriable) || signal?.aborted) throw error;
-              return this.receiveReportPage(params, signal);
-            }),
-        };
-      } catch (error) {
-        if (!(error instanceof Retriable) || signal?.aborted) throw error;
-        if (attempt >= this.options.retries) {
-          throw new UnavailableError(
-            `${error.message}${this.options.retries > 0 ? ` (gave up after ${this.options.retries + 1} attempts)` : ""}`,
-            { hint: error.hint },
-          );
-        }
-        if (error.waitMs !== undefined && error.waitMs > this.backoff.maxRetryAfterMs) {
-          throw new UnavailableError(`${error.message}; the service asks to wait ${Math.round(error.waitMs / 1000)} s`);
-        }
-        const waitMs = error.waitMs ?? backoffMs(this.backoff, attempt, this.random);
-        this.options.onEvent?.({
-          kind: "retry",
-          reason: error.message,
-          waitMs,
-          retry: attempt + 1,
-          of: this.options.retries,
-        });
-        await this.sleep(waitMs, signal);
+    const label = `page ${params.page ?? "1"}`;
+    let failures = 0;
+    const afterFailure = async (error: unknown): Promise<void> => {
+      if (signal?.aborted) throw signal.reason;
+      if (!(error instanceof Retriable)) throw error;
+      failures += 1;
+      if (failures > this.options.retries) {
+        throw new UnavailableError(
+          `${error.message}${this.options.retries > 0 ? ` (${label}: gave up after ${failures} attempts)` : ""}`,
+          { hint: error.hint },
+        );
       }
-    }
+      if (error.waitMs !== undefined && error.waitMs > this.backoff.maxRetryAfterMs) {
+        throw new UnavailableError(`${error.message}; the service asks to wait ${Math.round(error.waitMs / 1000)} s`);
+      }
+      // Retry-After is honoured, but never below the backoff: `Retry-After: 0` on every answer must not
+      // turn the retries into a burst.
+      const waitMs = Math.max(error.waitMs ?? 0, backoffMs(this.backoff, failures - 1, this.random));
+      this.options.onEvent?.({
+        kind: "retry",
+        reason: error.message,
+        waitMs,
+        retry: failures,
+        of: this.options.retries,
+      });
+      await this.sleep(waitMs, signal);
+    };
+    const open = async (): Promise<OpenPage> => {
+      for (;;) {
+        try {
+          return await this.attempt(path, label, failures, signal);
+        } catch (error) {
+          await afterFailure(error);
+        }
+      }
+    };
+    let current = await open();
+    return {
+      read: async () => {
+        for (;;) {
+          try {
+            return await current.read();
+          } catch (error) {
+            await afterFailure(error);
+            current = await open();
+          }
+        }
+      },
+    };
   }
 
   async close(): Promise<void> {
-    if (!this.options.dispatcher) await this.dispatcher.close();
+    if (!this.ownsDispatcher) return;
+    await this.dispatcher?.close();
+    await (await this.proxyDispatcher?.catch(() => undefined))?.close();
   }
 
-  /** One try: resolves once the status and headers are in (for a 200) or throws what the answer means. */
-  private async attempt(path: string, attempt: number, outer?: AbortSignal): Promise<OpenPage> {
+  /** The proxy agent, made on the first request: its code loads only when a proxy is used. */
+  private viaProxy(proxy: ProxyChoice): Promise<Dispatcher> {
+    this.proxyDispatcher ??= loadEnvHttpProxyAgent().then(
+      (EnvHttpProxyAgent) =>
+        // proxyTunnel false: http:// requests go to the proxy in absolute form, as most egress proxies expect
+        // (many allow CONNECT to port 443 only); https:// ones are tunnelled with CONNECT either way.
+        new EnvHttpProxyAgent({
+          ...AGENT_OPTIONS,
+          httpProxy: proxy.url,
+          httpsProxy: proxy.url,
+          noProxy: "",
+          proxyTunnel: false,
+        }),
+    );
+    return this.proxyDispatcher;
+  }
+
+  /**
+   * One try: resolves once the status and headers are in (for a 200) or throws what the answer means. The
+   * timeout covers the headers from the moment the request is sent, then, separately, the whole body from
+   * the moment it is read: a body that trickles in is cut off like one that never comes.
+   */
+  private async attempt(path: string, label: string, attempt: number, outer?: AbortSignal): Promise<OpenPage> {
     const url = `${this.origin}${path}`;
     const started = this.now();
     const controller = new AbortController();
     const signal = outer ? AbortSignal.any([outer, controller.signal]) : controller.signal;
-    const timedOut = () => `no answer within ${this.options.timeoutMs / 1000} s`;
+    const seconds = this.options.timeoutMs / 1000;
+    let phase: "headers" | "body" = "headers";
     const fail = (error: unknown): never => {
       if (outer?.aborted) throw outer.reason;
-      const reason = controller.signal.aborted ? timedOut() : describeNetworkError(error, this.base);
-      this.options.onEvent?.({ kind: "failure", method: "GET", url, reason, ms: this.now() - started, attempt });
-      throw new Retriable(`cannot reach ${this.base.host}: ${reason}`, undefined, networkHint(error));
+      if (error instanceof BodyTooLargeError) {
+        controller.abort();
+        throw this.tooLarge(label, error);
+      }
+      const failure = controller.signal.aborted
+        ? {
+            reason:
+              phase === "headers"
+                ? `no answer within ${seconds} s`
+                : `the whole answer did not come within ${seconds} s`,
+            final: false,
+            hint: undefined,
+          }
+        : networkFailure(error, this.base);
+      controller.abort();
+      this.options.onEvent?.({
+        kind: "failure",
+        method: "GET",
+        url,
+        reason: failure.reason,
+        ms: this.now() - started,
+        attempt,
+      });
+      const message = `${phase === "headers" ? "cannot reach" : "lost the answer from"} ${this.base.host}: ${failure.reason}`;
+      // Behind a proxy, a connection that fails is first of all the proxy's.
+      const hint =
+        this.proxy && phase === "headers" && !failure.final
+          ? `requests go through the proxy ${this.proxy.shown} (from ${this.proxy.from}); check it, or exclude this host with NO_PROXY`
+          : failure.hint;
+      if (failure.final) throw new UnavailableError(message, { hint });
+      throw new Retriable(message, undefined, hint);
     };
-    const withTimeout = async <T>(work: Promise<T>): Promise<T> => {
+    const timed = async <T>(work: () => Promise<T>): Promise<T> => {
       const timer = setTimeout(() => controller.abort(), this.options.timeoutMs);
       try {
-        return await work;
+        return await work();
       } catch (error) {
         return fail(error);
       } finally {
         clearTimeout(timer);
       }
     };
-    const response = await withTimeout(
-      request(this.dispatcher, {
+    const dispatcher = this.dispatcher ?? (await this.viaProxy(this.proxy as ProxyChoice));
+    const response = await timed(() =>
+      request(dispatcher, {
         origin: this.origin,
         path,
         method: "GET",
@@ -201,14 +296,12 @@ export class ReportApi {
     );
     const status = response.statusCode;
     this.options.onEvent?.({ kind: "response", method: "GET", url, status, ms: this.now() - started, attempt });
-    if (status === 200) {
-      return {
-        read: async () => {
-          return this.parsePage(await withTimeout(readBody(response.body)));
-        },
-      };
-    }
-    const text = (await withTimeout(readBody(response.body))).toString("utf8");
+    const body = () => {
+      phase = "body";
+      return timed(() => readBoundedBody(response.body, this.maxPageBytes, response.headers["content-length"]));
+    };
+    if (status === 200) return { read: async () => this.parsePage(await body()) };
+    const text = (await body()).toString("utf8");
     const detail = this.errorDetail(status, text);
     if (RETRIABLE_STATUSES.has(status)) {
       throw new Retriable(
@@ -219,18 +312,30 @@ export class ReportApi {
     throw this.statusError(status, detail, response.headers);
   }
 
+  private tooLarge(label: string, error: BodyTooLargeError): UnavailableError {
+    const mb = (bytes: number) => `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
+    return new UnavailableError(
+      `the answer to ${label} is larger than the ${mb(error.limit)} bound (max-page-mb); stopped reading at ${mb(error.seen)}`,
+      {
+        hint: "a page that large is unusual: lower --page-size, or raise the bound (adreport config set max-page-mb 256)",
+      },
+    );
+  }
+
+  /** A body that is not a report page is worth another request: a proxy may have cut or replaced it. */
   private parsePage(body: Buffer): ReceivedPage {
     let parsed: ParsedReportBody;
     try {
       parsed = parseReportBody(body);
     } catch {
-      throw new UnavailableError(`the service's answer is not JSON: ${this.redact(body.toString("utf8", 0, 80))}`);
+      throw new Retriable(`the service's answer is not JSON: ${this.redact(body.toString("utf8", 0, 80))}`, undefined);
     }
     const result = reportPageSchema.safeParse(parsed.value);
     if (!result.success) {
       const issue = result.error.issues[0];
-      throw new UnavailableError(
+      throw new Retriable(
         `the service's answer is not a report page: ${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`,
+        undefined,
       );
     }
     return { page: result.data, sent: parsed.sent(result.data.data.length) };
@@ -293,12 +398,6 @@ export class ReportApi {
   }
 }
 
-/** The whole body in one buffer: one copy, and Buffer's native UTF-8 decoding is then faster than `text()`. */
-async function readBody(body: Dispatcher.ResponseData["body"]): Promise<Buffer> {
-  const bytes = await body.bytes();
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-}
-
 /** The first IP address a message names (a service often says which address it saw), if any. */
 export function addressIn(message: string): string | undefined {
   return message
@@ -321,43 +420,4 @@ function parseBaseUrl(text: string): URL {
   url.search = "";
   url.hash = "";
   return url;
-}
-
-function errorCode(error: unknown): string | undefined {
-  const seen = new Set<unknown>();
-  let current: unknown = error;
-  while (current instanceof Error && !seen.has(current)) {
-    seen.add(current);
-    const code: unknown = (current as NodeJS.ErrnoException).code;
-    if (typeof code === "string" && code !== "UND_ERR_SOCKET") return code;
-    current = current.cause;
-  }
-  const code: unknown = (error as NodeJS.ErrnoException | undefined)?.code;
-  return typeof code === "string" ? code : undefined;
-}
-
-function describeNetworkError(error: unknown, base: URL): string {
-  const code = errorCode(error);
-  switch (code) {
-    case "ECONNREFUSED":
-      return "connection refused (is the service running at that address?)";
-    case "ENOTFOUND":
-    case "EAI_AGAIN":
-      return `cannot resolve ${base.hostname}`;
-    case "ECONNRESET":
-    case "UND_ERR_SOCKET":
-      return "the connection was closed before the answer came";
-    case "UND_ERR_HEADERS_TIMEOUT":
-    case "UND_ERR_BODY_TIMEOUT":
-      return "no answer in time";
-    default:
-      return error instanceof Error ? error.message : String(error);
-  }
-}
-
-function networkHint(error: unknown): string | undefined {
-  const code = errorCode(error);
-  if (code === "ECONNREFUSED" || code === "ENOTFOUND")
-    return "check the base URL (--base-url, ADREPORT_BASE_URL or the profile)";
-  return undefined;
 }

@@ -2,6 +2,7 @@
 import type { Dispatcher } from "undici";
 
 export { type ApiEvent, addressIn, ReportApi } from "./client";
+export { type Deadline, deadline } from "./deadline";
 export { openReport, type PagedReport, type Progress } from "./paginate";
 export { openSplitReport, splitRange } from "./split";
 

@@ -1,10 +1,11 @@
 /**
- * The two parts of undici the client uses, its connection pool and its `request`, loaded on their own.
+ * The parts of undici the client uses, its connection pool and its `request` (and, behind a proxy, its
+ * proxy agent), loaded on their own.
  * undici's index also loads fetch, WebSocket, caches, cookies and Node's worker_threads, zlib and
  * perf_hooks, which cost 35 ms of every report's start. The paths are pinned by package-lock.json and
  * checked by the build (esbuild fails on a path that moved) and by every test that makes a request.
  */
-import type { Agent as AgentType, Dispatcher } from "undici";
+import type { Agent as AgentType, Dispatcher, EnvHttpProxyAgent } from "undici";
 import requestOn from "undici/lib/api/api-request.js";
 import AgentClass from "undici/lib/dispatcher/agent.js";
 
@@ -14,4 +15,20 @@ export const Agent: typeof AgentType = AgentClass;
 /** undici's `dispatcher.request(options)`, for any dispatcher (an Agent, or a MockAgent in tests). */
 export function request(dispatcher: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData> {
   return requestOn.call(dispatcher, options);
+}
+
+/**
+ * undici's proxy-aware dispatcher, loaded only when a proxy is to be used (it brings undici's proxy code).
+ * Its ProxyAgent opens a CONNECT tunnel with `dispatcher.connect`, one of the methods undici's index adds to
+ * every dispatcher; the index is not loaded here, so that one method is added the same way.
+ */
+export async function loadEnvHttpProxyAgent(): Promise<typeof EnvHttpProxyAgent> {
+  const [agent, dispatcher, connect] = await Promise.all([
+    import("undici/lib/dispatcher/env-http-proxy-agent.js"),
+    import("undici/lib/dispatcher/dispatcher.js"),
+    import("undici/lib/api/api-connect.js"),
+  ]);
+  const prototype = dispatcher.default.prototype as { connect?: unknown };
+  prototype.connect ??= connect.default;
+  return agent.default;
 }

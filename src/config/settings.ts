@@ -7,14 +7,36 @@ import { FORMAT_NAMES } from "../core/formats";
 
 export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
-/** `30`, `30s`, `1.5m`, `500ms` → seconds. */
+/** `30`, `30s`, `1.5m`, `500ms`, `1h` → seconds. */
 export function parseDuration(text: string): number | undefined {
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(text.trim());
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
   if (!match) return undefined;
   const value = Number(match[1]);
-  const seconds = match[2] === "ms" ? value / 1000 : match[2] === "m" ? value * 60 : value;
+  const unit = { ms: 0.001, s: 1, m: 60, h: 3600 }[match[2] ?? "s"] ?? 1;
+  const seconds = value * unit;
   return seconds > 0 ? seconds : undefined;
 }
+
+/** A duration in seconds, from a number of seconds or a text such as `10m`, up to `maxSeconds`. */
+const duration = (maxSeconds: number, message: string) =>
+  z.union([z.number(), z.string()]).transform((v, ctx) => {
+    const seconds = typeof v === "number" ? (v > 0 ? v : undefined) : parseDuration(v);
+    if (seconds === undefined || seconds > maxSeconds) {
+      ctx.addIssue({ code: "custom", message });
+      return z.NEVER;
+    }
+    return seconds;
+  });
+
+const proxyUrl = z.string().refine((text) => {
+  if (text === "direct") return true;
+  try {
+    const url = new URL(text);
+    return url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    return false;
+  }
+}, "expected a proxy URL such as http://proxy.example.com:3128, or `direct` for none");
 
 const httpUrl = z
   .string()
@@ -81,6 +103,24 @@ export const SETTINGS = {
     env: undefined,
     default: 4,
     help: "retries after a network failure, 429 or 5xx",
+  },
+  "max-time": {
+    schema: duration(7 * 24 * 3600, "expected a duration such as 10m, 1h or 90s (at most 7 days)"),
+    env: undefined,
+    default: undefined,
+    help: "give up on the whole export after this long, with exit 5 (10m, 1h; default: no limit)",
+  },
+  "max-page-mb": {
+    schema: wholeNumber(1, 4096),
+    env: undefined,
+    default: 64,
+    help: "the most megabytes one answer of the service may have; a larger one fails the export",
+  },
+  proxy: {
+    schema: proxyUrl,
+    env: undefined,
+    default: undefined,
+    help: "the HTTP proxy to the service (default: HTTPS_PROXY / HTTP_PROXY, NO_PROXY); `direct` for none",
   },
   delimiter: {
     schema: z

@@ -32,8 +32,8 @@ function isDataKey(body: Uint8Array, open: number, close: number): boolean {
 
 /**
  * The rows of the top-level `data` array as pairs of offsets, [start, end) of row 0, then of row 1, and so
- * on; undefined when the body is not an object, has no `data` array of objects spelled plainly, or when
- * `expectedRows` (the number JSON.parse found) disagrees. A repeated `data` key resolves as in JSON.parse:
+ * on; undefined when the body is not an object, has no `data` array of objects spelled plainly, has a
+ * top-level key written with an escape, or when `expectedRows` (the number JSON.parse found) disagrees. A repeated `data` key resolves as in JSON.parse:
  * the last one counts.
  */
 export function rowSpans(body: Uint8Array, expectedRows: number): number[] | undefined {
@@ -56,8 +56,17 @@ function locateRows(body: Uint8Array): number[] | undefined {
     switch (byte) {
       case QUOTE: {
         const start = i;
-        for (i += 1; i < length && body[i] !== QUOTE; i += 1) if (body[i] === BACKSLASH) i += 1;
+        let escaped = false;
+        for (i += 1; i < length && body[i] !== QUOTE; i += 1) {
+          if (body[i] === BACKSLASH) {
+            escaped = true;
+            i += 1;
+          }
+        }
         if (depth === 1 && expectKey) {
+          // A top-level key spelled with an escape may be `data` (`"d\u0061ta"`) and replace the rows found;
+          // telling would mean decoding it, and a service that writes keys so is rare: give up on copying.
+          if (escaped) return undefined;
           lastKeyIsData = isDataKey(body, start, i);
           if (lastKeyIsData) found = undefined; // a later `data` replaces an earlier one, as in JSON.parse
         }

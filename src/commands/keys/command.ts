@@ -54,6 +54,7 @@ Examples:
     .argument("[profile]", "default: the profile in use (--profile, ADREPORT_PROFILE, keys use)")
     .option("--base-url <url>", "the service (env ADREPORT_BASE_URL)")
     .option("--timeout <duration>", "per request (default 30s)")
+    .option("--max-time <duration>", "give up after this long in all, exit 5 (default none)")
     .action(async (profile: string | undefined, options) => (await run()).runKeysTest(ctx, profile, options));
   keys
     .command("request")

@@ -1,6 +1,6 @@
 /** The behaviour of `adreport keys`. Keys reach stdout only through `keys show --reveal`. */
 import { isIP } from "node:net";
-import { addressIn, ReportApi } from "../../api";
+import { addressIn, deadline, ReportApi } from "../../api";
 import { checkKeyText, checkProfileName, maskKey, profileNamed } from "../../config/profiles";
 import { requireApiKey } from "../../config/resolve";
 import { encodeReportQuery } from "../../contract";
@@ -96,12 +96,13 @@ export async function runKeysShow(ctx: Context, profileName: string, options: { 
 export async function runKeysTest(
   ctx: Context,
   profileName: string | undefined,
-  options: { baseUrl?: string; timeout?: string },
+  options: { baseUrl?: string; timeout?: string; maxTime?: string },
 ): Promise<void> {
   const { settings } = await loadSettings(ctx, {
     profile: profileName,
     "base-url": options.baseUrl,
     timeout: options.timeout,
+    "max-time": options.maxTime,
   });
   const key = requireApiKey(settings);
   const who =
@@ -115,12 +116,18 @@ export async function runKeysTest(
     userAgent: `adreport/${ctx.version}`,
     timeoutMs: settings.timeout.value * 1000,
     retries: 1,
+    maxPageBytes: settings["max-page-mb"].value * 1024 * 1024,
     dispatcher: ctx.dispatcher,
+    route: { setting: settings.proxy.value, env: ctx.env },
   });
+  const limit = deadline(settings["max-time"].value, () => "no answer had come");
   const today = resolveWhen("today", ctx.now(), "--from");
   const account = settings.profile.value ?? "<account name>";
   try {
-    await api.getReportPage(encodeReportQuery({ from: today, to: today, metrics: ["views"], dimensions: [] }, 1, 1));
+    await api.getReportPage(
+      encodeReportQuery({ from: today, to: today, metrics: ["views"], dimensions: [] }, 1, 1),
+      limit.signal,
+    );
   } catch (error) {
     if (error instanceof AuthError) {
       throw new AuthError(
@@ -145,6 +152,7 @@ export async function runKeysTest(
     }
     throw error;
   } finally {
+    limit.clear();
     await api.close();
   }
   ctx.io.out.write(`ok: ${who} works from this host (${baseUrl} answered a report request)\n`);

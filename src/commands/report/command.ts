@@ -18,6 +18,7 @@ export interface ReportFlags {
   concurrency?: string;
   timeout?: string;
   retries?: string;
+  maxTime?: string;
   baseUrl?: string;
   profile?: string;
   apiKey?: string;
@@ -60,6 +61,7 @@ export function registerReport(program: Command, ctx: Context): void {
     .option("--concurrency <n>", "pages fetched at once (default 4)")
     .option("--timeout <duration>", "per request: 30s, 500ms, 2m (default 30s)")
     .option("--retries <n>", "retries after network errors, timeouts, 429 and 5xx (default 4)")
+    .option("--max-time <duration>", "give up on the whole export after this long: 10m, 1h (default none)")
     .option("--base-url <url>", "the service (env ADREPORT_BASE_URL)")
     .option("--profile <name>", "the profile whose key and settings to use (env ADREPORT_PROFILE)")
     .addOption(

@@ -1,5 +1,5 @@
 /** `adreport report`: settings, a checked request, every page through a formatter into the sink. */
-import { openReport, openSplitReport, ReportApi } from "../../api";
+import { deadline, openReport, openSplitReport, type Progress, ReportApi } from "../../api";
 import { requireApiKey } from "../../config/resolve";
 import { DataChangedError, InterruptedError, OutputError } from "../../core/errors";
 import { type Sink, stdoutSink } from "../../io/sink";
@@ -16,6 +16,13 @@ function outputPath(template: string, plan: RequestPlan): string {
   return template.replaceAll("{from}", plan.fromDate).replaceAll("{to}", plan.toDate);
 }
 
+/** How far an export got, for the message of --max-time. */
+function progressText(progress: Progress | undefined): string {
+  if (progress === undefined) return "the first page had not come";
+  const n = (value: number) => value.toLocaleString("en-US");
+  return `${n(progress.page)} of ${n(progress.pages)} pages, ${n(progress.rows)} of ${n(progress.total)} rows`;
+}
+
 export async function runReport(ctx: Context, flags: ReportFlags): Promise<void> {
   if (flags.apiKey !== undefined) {
     ctx.io.err.write(
@@ -30,6 +37,7 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
     concurrency: flags.concurrency,
     timeout: flags.timeout,
     retries: flags.retries,
+    "max-time": flags.maxTime,
     delimiter: flags.delimiter,
     spreadsheet: flags.spreadsheet,
     "api-key": flags.apiKey,
@@ -49,9 +57,15 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
     userAgent: `adreport/${ctx.version}`,
     timeoutMs: settings.timeout.value * 1000,
     retries: settings.retries.value,
+    maxPageBytes: settings["max-page-mb"].value * 1024 * 1024,
     dispatcher: ctx.dispatcher,
+    route: { setting: settings.proxy.value, env: ctx.env },
     onEvent: (event) => view.onEvent(event),
   });
+  if (api.proxy && flags.verbose)
+    ctx.io.err.write(`adreport: via the proxy ${api.proxy.shown} (from ${api.proxy.from})\n`);
+  let progress: Progress | undefined;
+  const limit = deadline(settings["max-time"].value, () => progressText(progress));
   const formatter = await format.entry.load();
   const interrupt = new AbortController();
   let sink: Sink | undefined;
@@ -65,8 +79,11 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
     const paging = {
       pageSize,
       concurrency: settings.concurrency.value,
-      onProgress: view.onProgress,
-      signal: interrupt.signal,
+      onProgress: (p: Progress) => {
+        progress = p;
+        view.onProgress(p);
+      },
+      signal: limit.signal ? AbortSignal.any([interrupt.signal, limit.signal]) : interrupt.signal,
     };
     for (let attempt = 1; ; attempt += 1) {
       try {
@@ -102,12 +119,14 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
     view.stop();
     await sink?.abort();
     if (interrupt.signal.aborted) throw interrupt.signal.reason;
+    if (limit.signal?.aborted) throw limit.signal.reason;
     const code = (error as NodeJS.ErrnoException).code;
     if (path !== undefined && (code === "ENOSPC" || code === "EIO" || code === "EDQUOT" || code === "EFBIG")) {
       throw new OutputError(`cannot write ${path}: ${(error as Error).message}; the old file was left as it was`);
     }
     throw error;
   } finally {
+    limit.clear();
     stopListening();
     await api.close();
   }

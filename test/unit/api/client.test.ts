@@ -91,7 +91,9 @@ describe("ReportApi", () => {
       .api.getReportPage(PARAMS)
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnavailableError);
-    expect((error as Error).message).toBe("the service answered 503: down for maintenance (gave up after 4 attempts)");
+    expect((error as Error).message).toBe(
+      "the service answered 503: down for maintenance (page 1: gave up after 4 attempts)",
+    );
     expect((error as UnavailableError).exitCode).toBe(5);
   });
 
@@ -107,7 +109,7 @@ describe("ReportApi", () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnavailableError);
     expect((error as Error).message).toContain(
-      "cannot reach reports.test: the connection was closed before the answer came",
+      "cannot reach reports.test: the connection was closed before the whole answer came",
     );
   });
 
@@ -196,15 +198,17 @@ describe("ReportApi", () => {
     expect(mock.seen).toHaveLength(1);
   });
 
-  it("fails a 200 whose body is not a report page, without retrying", async () => {
+  it("asks again for a 200 whose body is not a report page, within the same budget", async () => {
     const mock = mockAgent();
-    replyOnce(mock, 200, '{"meta":{},"data":[]}');
-    replyOnce(mock, 200, "not json");
-    const { api } = client(mock);
+    for (let i = 0; i < 4; i += 1) replyOnce(mock, 200, '{"meta":{},"data":[]}');
+    for (let i = 0; i < 4; i += 1) replyOnce(mock, 200, "not json");
+    const { api, waits } = client(mock);
     expect(((await api.getReportPage(PARAMS).catch((e: unknown) => e)) as Error).message).toMatch(
-      /not a report page: meta\.granularity/,
+      /not a report page: meta\.granularity: .*\(page 1: gave up after 4 attempts\)/,
     );
     expect(((await api.getReportPage(PARAMS).catch((e: unknown) => e)) as Error).message).toMatch(/not JSON/);
+    expect(mock.seen).toHaveLength(8);
+    expect(waits).toEqual([125, 250, 500, 125, 250, 500]);
   });
 
   it("reads a body as UTF-8, whether it is all ASCII or not", async () => {
@@ -227,7 +231,7 @@ describe("rows of another shape", () => {
     const mock = mockAgent();
     const body = JSON.parse(PAGE);
     body.data.push({ dimensions: {}, metrics: { views: "3" } });
-    replyOnce(mock, 200, JSON.stringify(body));
+    for (let i = 0; i < 4; i += 1) replyOnce(mock, 200, JSON.stringify(body));
     const error = (await client(mock)
       .api.getReportPage(PARAMS)
       .catch((e: unknown) => e)) as Error;

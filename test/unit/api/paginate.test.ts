@@ -96,6 +96,61 @@ describe("openReport", () => {
     await expect(collect(report.pages)).rejects.toBeInstanceOf(DataChangedError);
   });
 
+  it.each([
+    ["serves page 1 whatever page is asked for", { pageOf: () => 1 }],
+    [
+      "repeats the previous page under the page number asked for",
+      { pageOf: (asked: number) => asked, rowsOf: () => 1 },
+    ],
+    ["sends pages short of the limit that say more follow", { short: true }],
+    ["says has_more forever with a total of 10^12, one distinct row a page", { short: true, distinct: true }],
+  ])("ends with exit 5 after a few requests, not a loop, when the service %s", async (_label, knobs) => {
+    const mock = mockAgent();
+    let requests = 0;
+    mock.pool
+      .intercept({ path: (p) => p.startsWith("/v1/report") })
+      .reply((opts) => {
+        requests += 1;
+        const asked = Number(mock.record(opts).params.get("page"));
+        const page = "pageOf" in knobs ? knobs.pageOf(asked) : asked;
+        const from = "rowsOf" in knobs ? knobs.rowsOf() : (page - 1) * 10 + 1;
+        const count = "short" in knobs ? 1 : 10;
+        return {
+          statusCode: 200,
+          data: JSON.stringify({
+            meta: {
+              granularity: "total",
+              dimensions: [],
+              metrics: ["views"],
+              total: 1e12,
+              page,
+              limit: 10,
+              has_more: true,
+            },
+            data: Array.from({ length: count }, (_, i) => ({
+              dimensions: { campaign_id: from + i },
+              metrics: { views: 1 },
+            })),
+          }),
+        };
+      })
+      .persist();
+    const report = await openReport(api(mock), REQUEST, { pageSize: 10, concurrency: 4 });
+    const error = await collect(report.pages).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DataChangedError);
+    expect(requests).toBeLessThanOrEqual(6); // page 1, then at most page 2 and the 4 asked for ahead
+  });
+
+  it("never asks for a page past ceil(total / limit), even when the last says more follow", async () => {
+    const mock = mockAgent();
+    servePages(mock, rowsOf(25), { maxLimit: 10, hasMore: () => true });
+    const report = await openReport(api(mock), REQUEST, { pageSize: 10, concurrency: 4 });
+    const error = await collect(report.pages).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DataChangedError);
+    expect((error as Error).message).toContain("page 3 says more follow, but the 25 rows announced fit in 3 pages");
+    expect(mock.seen.map((r) => r.params.get("page"))).toEqual(["1", "2", "3"]);
+  });
+
   it("trusts has_more over a total that is off, then checks the count", async () => {
     const mock = mockAgent();
     servePages(mock, rowsOf(30), { maxLimit: 10, total: () => 30, hasMore: (page) => page < 3 });

@@ -40,6 +40,8 @@ describe("rowSpans", () => {
 
   it("gives up on what it cannot be sure of", () => {
     expect(rowsAt('{"d\\u0061ta":[{"a":1}]}')).toBeUndefined(); // the key spelled with an escape
+    expect(rowsAt('{"data":[{"a":1}],"d\\u0061ta":[{"b":2}]}')).toBeUndefined(); // a later `data` so spelled
+    expect(rowsAt('{"me\\u0074a":{},"data":[{"a":1}]}')).toBeUndefined(); // any top-level key with an escape
     expect(rowsAt('{"data":[{"a":1},2]}')).toBeUndefined(); // an element that is not an object
     expect(rowsAt('{"data":[[1]]}')).toBeUndefined();
     expect(rowsAt('[{"data":[{"a":1}]}]')).toBeUndefined(); // not an object at the top
