@@ -89,10 +89,11 @@ export async function runServe(
     if (!canonical) throw new UsageError(`--trust-proxy: ${JSON.stringify(entry)} is not an IP address or CIDR range`);
     return canonical;
   });
+  const log = options.quiet ? undefined : (line: string) => ctx.io.err.write(`${line}\n`);
   let faults: ReturnType<typeof faultHook> | undefined;
   if (options.faults !== undefined) {
     try {
-      faults = faultHook(parseFaults(options.faults), options.faultsSeed ?? 1);
+      faults = faultHook(parseFaults(options.faults), options.faultsSeed ?? 1, log);
     } catch (error) {
       if (error instanceof FaultSpecError) throw new UsageError(`--faults: ${error.message}`);
       throw error;
@@ -111,7 +112,7 @@ export async function runServe(
         headerTimeoutMs: options.headerTimeout * 1000,
         authFailureLimit: options.authFailureLimit,
         shutdownTimeoutMs: options.shutdownTimeout * 1000,
-        log: options.quiet ? undefined : (line) => ctx.io.err.write(`${line}\n`),
+        log,
         notice: (line) => ctx.io.err.write(`adreport serve: ${line}\n`),
         beforeRequest: faults,
         nativeBinding: ctx.sqliteAddon(),

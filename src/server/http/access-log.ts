@@ -18,7 +18,8 @@ export function accessLine(entry: {
   ip: string;
   method: string;
   url: string;
-  status: number;
+  /** The status sent, or what a fault did instead of answering (`fault:hang`). */
+  status: number | string;
   ms: number;
   keyId: number | undefined;
 }): string {

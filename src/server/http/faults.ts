@@ -13,6 +13,7 @@
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { errorBody } from "../../contract";
+import { accessLine } from "./access-log";
 
 type When = { rate: number } | { every: number };
 export type FaultRule =
@@ -90,7 +91,11 @@ function seeded(seed: number): () => number {
   };
 }
 
-export function faultHook(rules: readonly FaultRule[], seed = 1) {
+/**
+ * `log` receives an access-log line for each request a fault takes over (drop, hang, reset-body): no answer
+ * is sent for those, so the usual line written when a response ends never comes.
+ */
+export function faultHook(rules: readonly FaultRule[], seed = 1, log?: (line: string) => void) {
   const random = seeded(seed);
   const counters = rules.map(() => 0);
   const fires = (when: When, index: number): boolean => {
@@ -98,6 +103,17 @@ export function faultHook(rules: readonly FaultRule[], seed = 1) {
     return "every" in when ? (counters[index] as number) % when.every === 0 : random() < when.rate;
   };
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const taken = (kind: string) =>
+      log?.(
+        accessLine({
+          ip: request.ip,
+          method: request.method,
+          url: request.url,
+          status: `fault:${kind}`,
+          ms: 0,
+          keyId: undefined,
+        }),
+      );
     for (const [index, rule] of rules.entries()) {
       if (!fires(rule.when, index)) continue;
       if (rule.kind === "delay") {
@@ -105,15 +121,18 @@ export function faultHook(rules: readonly FaultRule[], seed = 1) {
         continue;
       }
       if (rule.kind === "drop") {
+        taken(rule.kind);
         reply.hijack();
         request.raw.socket.destroy();
         return;
       }
       if (rule.kind === "hang") {
+        taken(rule.kind);
         reply.hijack();
         return;
       }
       if (rule.kind === "reset-body") {
+        taken(rule.kind);
         reply.hijack();
         const socket = request.raw.socket;
         // The pause lets the client read the partial body first: a reset arriving while those bytes are
