@@ -1,5 +1,7 @@
 /** The bundle's entry: what `bin/adreport` calls. */
 import { setFlagsFromString } from "node:v8";
+import { ExitCode } from "../core/exit-codes";
+import { reasonInWords } from "../io/errno-words";
 import { run } from "./main";
 import { systemContext } from "./system-context";
 
@@ -9,9 +11,18 @@ export async function main(): Promise<void> {
   // no measurable gain on the bodies a report reads. Set before undici's first request compiles it.
   setFlagsFromString("--liftoff-only");
   const ctx = systemContext();
+  let stdoutFailure: Error | undefined;
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {
     // The reader closed the pipe (`| head`): stop quietly, as other Unix tools do.
     if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    stdoutFailure ??= error;
+  });
+  // Any other failure (`> /dev/full`, a full disk) is a failed command, even where no export noticed it
+  // (help, `keys list`): an export that said so already has its exit code.
+  process.once("exit", () => {
+    if (stdoutFailure === undefined || (process.exitCode ?? 0) !== 0) return;
+    process.stderr.write(`adreport: could not write to standard output: ${reasonInWords(stdoutFailure)}\n`);
+    process.exitCode = ExitCode.unexpected;
   });
   process.exitCode = await run(process.argv.slice(2), ctx);
 }

@@ -1,10 +1,11 @@
 /** `adreport report`: settings, a checked request, every page through a formatter into the sink. */
 import { openReport, openSplitReport, ReportApi } from "../../api";
 import { requireApiKey } from "../../config/resolve";
-import { DataChangedError, InterruptedError, OutputError } from "../../core/errors";
-import { type Sink, stdoutSink } from "../../io/sink";
+import { DataChangedError, InterruptedError, OutputError, UsageError } from "../../core/errors";
+import { formatForFile, knownEndings } from "../../format/registry";
+import type { Sink } from "../../io/sink";
 import type { Context } from "../context";
-import { openOutputFile } from "../shared/output";
+import { checkOutput, isStdoutPath, openOutput, outputError } from "../shared/output";
 import { loadSettings } from "../shared/settings";
 import type { ReportFlags } from "./command";
 import { chooseOutputFormat } from "./output-format";
@@ -14,6 +15,17 @@ import { requestWarnings, watchAdInCampaign } from "./warnings";
 
 function outputPath(template: string, plan: RequestPlan): string {
   return template.replaceAll("{from}", plan.fromDate).replaceAll("{to}", plan.toDate);
+}
+
+/** Guessing would write comma CSV into out.xlsx and exit 0: an unknown ending needs a format named. */
+function refuseUnknownEnding(flags: ReportFlags, path: string | undefined): void {
+  if (path === undefined || flags.format !== undefined || flags.spreadsheet === true || formatForFile(path)) return;
+  throw new UsageError(
+    `cannot tell the format of ${path} from its ending; known endings: ${knownEndings().join(", ")}`,
+    {
+      hint: "choose one with --format (-f), or give the file one of those endings",
+    },
+  );
 }
 
 export async function runReport(ctx: Context, flags: ReportFlags): Promise<void> {
@@ -36,7 +48,9 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
   });
   const pageSize = settings["page-size"].value;
   const plan = planRequest(flags, ctx.now(), pageSize);
-  const path = flags.output === undefined ? undefined : outputPath(flags.output, plan);
+  const path = flags.output === undefined || isStdoutPath(flags.output) ? undefined : outputPath(flags.output, plan);
+  await checkOutput(path);
+  refuseUnknownEnding(flags, path);
   const format = chooseOutputFormat(flags, settings, path, ctx.io.outIsTTY);
   const apiKey = requireApiKey(settings);
   for (const warning of [...requestWarnings(flags, plan.request), ...format.warnings])
@@ -58,10 +72,14 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
   let emptyWarning: string | undefined;
   const stopListening = ctx.onSignal(() => {
     sink?.abortNow();
-    interrupt.abort(new InterruptedError(path ? `interrupted; ${path} was left as it was` : "interrupted"));
+    interrupt.abort(
+      new InterruptedError(
+        path !== undefined && sink?.atomic !== false ? `interrupted; ${path} was left as it was` : "interrupted",
+      ),
+    );
   });
   try {
-    sink = path === undefined ? stdoutSink(ctx.io.out, () => view.stop()) : await openOutputFile(path);
+    sink = await openOutput(path, ctx.io.out, () => view.stop());
     const paging = {
       pageSize,
       concurrency: settings.concurrency.value,
@@ -88,7 +106,7 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
           continue;
         }
         if (error instanceof DataChangedError && !sink.canRestart()) {
-          throw new DataChangedError(`${error.message}; rows already written to stdout are incomplete`, {
+          throw new DataChangedError(`${error.message}; rows already written to ${sink.description} are incomplete`, {
             hint: "discard that output and run again, or use --output FILE, which restarts once by itself",
           });
         }
@@ -102,11 +120,9 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
     view.stop();
     await sink?.abort();
     if (interrupt.signal.aborted) throw interrupt.signal.reason;
-    const code = (error as NodeJS.ErrnoException).code;
-    if (path !== undefined && (code === "ENOSPC" || code === "EIO" || code === "EDQUOT" || code === "EFBIG")) {
-      throw new OutputError(`cannot write ${path}: ${(error as Error).message}; the old file was left as it was`);
-    }
-    throw error;
+    const failed = outputError(error, sink);
+    if (failed && sink?.atomic) throw new OutputError(`${failed.message}; the old file was left as it was`);
+    throw failed ?? error;
   } finally {
     stopListening();
     await api.close();
