@@ -78,10 +78,21 @@ function streamSink(target: Writable, name: string, beforeFirstWrite: () => void
  * already open descriptor (`/dev/stdout`, `/dev/fd/3`) is written into directly; anything else is a
  * regular file, replaced atomically. Rejects with a SinkError naming the path and the reason.
  */
-export async function fileSink(path: string): Promise<Sink> {
+export async function fileSink(path: string, stdout?: { out: Writable; beforeFirstWrite?: () => void }): Promise<Sink> {
   const existing = await checkOutputTarget(path);
+  // `-o /dev/stdout`: standard output under another name (a socket cannot even be opened by name).
+  if (existing && stdout && isOurStdout(existing)) return stdoutSink(stdout.out, stdout.beforeFirstWrite);
   if (existing && (!existing.isFile() || (await isOpenDescriptor(path)))) return directSink(path, existing.isFile());
   return atomicSink(path);
+}
+
+function isOurStdout(target: Stats): boolean {
+  try {
+    const stdout = fstatSync(1);
+    return stdout.dev === target.dev && stdout.ino === target.ino;
+  } catch {
+    return false; // no descriptor 1 at all
+  }
 }
 
 /**
@@ -95,7 +106,8 @@ export async function checkOutputTarget(path: string): Promise<Stats | undefined
   });
   if (existing?.isDirectory()) throw new SinkError(path, "is a folder", { code: "EISDIR" });
   if (existing?.isBlockDevice()) throw new SinkError(path, "is a block device (a disk), not a file to export into");
-  if (existing?.isSocket()) throw new SinkError(path, "is a socket, not a file to export into");
+  if (existing?.isSocket() && !isOurStdout(existing))
+    throw new SinkError(path, "is a socket, not a file to export into");
   return existing;
 }
 
@@ -133,18 +145,7 @@ async function directSink(path: string, regular: boolean): Promise<Sink> {
     target.destroy();
     await handle.close();
   };
-  // `-o /dev/stdout` is standard output under another name: a reader that goes away is as quiet.
-  const name = (await isOurStdout(handle)) ? STDOUT_NAME : path;
-  return streamSink(target, name, () => undefined, close);
-}
-
-async function isOurStdout(handle: FileHandle): Promise<boolean> {
-  try {
-    const [target, stdout] = [await handle.stat(), fstatSync(1)];
-    return target.dev === stdout.dev && target.ino === stdout.ino;
-  } catch {
-    return false; // no stdout at all
-  }
+  return streamSink(target, path, () => undefined, close);
 }
 
 async function atomicSink(path: string): Promise<Sink> {

@@ -68,6 +68,7 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
   });
   const formatter = await format.entry.load();
   const interrupt = new AbortController();
+  const giveUp = new AbortController();
   let sink: Sink | undefined;
   let emptyWarning: string | undefined;
   const stopListening = ctx.onSignal(() => {
@@ -84,7 +85,9 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
       pageSize,
       concurrency: settings.concurrency.value,
       onProgress: view.onProgress,
-      signal: interrupt.signal,
+      // Also aborted when the export fails (an output that cannot be written): pages still in flight are
+      // dropped, whether or not the formatter let go of the page iterator.
+      signal: AbortSignal.any([interrupt.signal, giveUp.signal]),
     };
     for (let attempt = 1; ; attempt += 1) {
       try {
@@ -117,11 +120,14 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
     await sink.commit();
     if (emptyWarning !== undefined) ctx.io.err.write(`adreport: warning: ${emptyWarning}\n`);
   } catch (error) {
+    giveUp.abort();
     view.stop();
     await sink?.abort();
     if (interrupt.signal.aborted) throw interrupt.signal.reason;
     const failed = outputError(error, sink);
-    if (failed && sink?.atomic) throw new OutputError(`${failed.message}; the old file was left as it was`);
+    if (failed instanceof OutputError && sink?.atomic) {
+      throw new OutputError(`${failed.message}; the old file was left as it was`, { cause: failed.cause });
+    }
     throw failed ?? error;
   } finally {
     stopListening();

@@ -30,21 +30,22 @@ export async function openOutput(
 ): Promise<Sink> {
   if (path === undefined || isStdoutPath(path)) return stdoutSink(out, beforeFirstWrite);
   try {
-    return await fileSink(path);
+    return await fileSink(path, { out, beforeFirstWrite });
   } catch (error) {
     throw outputError(error, undefined) ?? error;
   }
 }
 
 /**
- * The error to report for a failed export: the sink's own failure comes first (what a formatter threw may
- * be its consequence). A reader of stdout that went away (`| head`) is no failure: undefined, and the caller
- * keeps its error, which the CLI ends quietly. A named pipe whose reader went away is a failure.
+ * The error to throw for a failed export, or undefined when the output did not fail. The sink's own failure
+ * comes first (what a formatter threw may be its consequence). A reader of stdout that went away
+ * (`| head`) stays the broken-pipe error the CLI ends quietly on; a named pipe's reader that went away is
+ * a failure.
  */
-export function outputError(error: unknown, sink: Sink | undefined): OutputError | undefined {
+export function outputError(error: unknown, sink: Sink | undefined): Error | undefined {
   const failure = sink?.failure() ?? (error instanceof SinkError ? error : undefined);
   if (!failure) return undefined;
-  if (failure.target === STDOUT_NAME && failure.code === "EPIPE") return undefined;
+  if (failure.target === STDOUT_NAME && failure.code === "EPIPE") return failure;
   const message =
     failure.target === STDOUT_NAME
       ? `could not write to standard output: ${failure.reason}`
