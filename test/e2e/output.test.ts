@@ -16,7 +16,7 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cliCommand, runCli } from "../helpers/cli";
 import { startTestService } from "../helpers/serve";
@@ -80,10 +80,14 @@ function withDevFull<T>(work: (fd: number) => Promise<T>): Promise<T> {
   return work(fd).finally(() => closeSync(fd));
 }
 
-/** A character device node of our own that behaves as /dev/full (1,7), if this machine lets us make one. */
-function ownDevFull(): string | undefined {
-  const path = join(tempDir(), "full");
-  return spawnSync("mknod", [path, "c", "1", "7"]).status === 0 ? path : undefined;
+/**
+ * A character device node of our own that behaves as /dev/full (1,7) or /dev/null (1,3), where this
+ * machine lets us make one (root): a sink that wrongly replaced its target never touches the system's.
+ */
+function ownDevice(name: "full" | "null"): string {
+  const path = join(tempDir(), name);
+  const made = spawnSync("mknod", [path, "c", "1", name === "full" ? "7" : "3"]).status === 0;
+  return made ? path : `/dev/${name}`;
 }
 
 /** A reader of a named pipe, in its own process: `cat` for all of it, `head -c N` for a reader that leaves. */
@@ -132,8 +136,7 @@ describe("a full disk on stdout", () => {
 
 describe("-o to a character device", () => {
   it("writes into the device: exit 1 for a full one, and the device is still a device", async () => {
-    // A node of our own where mknod is allowed: a failure never replaces this machine's /dev/full.
-    const device = ownDevFull() ?? "/dev/full";
+    const device = ownDevice("full");
     const result = await report([...HOURLY, "-f", "csv", "-o", device]);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(`adreport: cannot write ${device}: no space left on device\n`);
@@ -141,11 +144,12 @@ describe("-o to a character device", () => {
     expect(statSync("/dev/full").isCharacterDevice()).toBe(true);
   });
 
-  it("writes into /dev/null directly (no temporary file beside it), exit 0", async () => {
-    const result = await report([...HOURLY, "-f", "csv", "-o", "/dev/null"]);
+  it("writes into a null device directly (no temporary file beside it), exit 0", async () => {
+    const device = ownDevice("null");
+    const result = await report([...HOURLY, "-f", "csv", "-o", device]);
     expect(result.code, result.stderr).toBe(0);
-    expect(statSync("/dev/null").isCharacterDevice()).toBe(true);
-    expect(readdirSync("/dev").filter((name) => name.startsWith(".null."))).toEqual([]);
+    expect(statSync(device).isCharacterDevice()).toBe(true);
+    expect(readdirSync(dirname(device)).filter((name) => name.startsWith(".null."))).toEqual([]);
   });
 
   it("-o /proc/self/fd/1 writes to whatever stdout is", async () => {
@@ -250,7 +254,7 @@ describe("an output that cannot be written: exit 1 with the path and the system'
     const missing = join(dir, "no-such-folder", "demo.ndjson");
     for (const [target, reason] of [
       [missing, "no such folder"],
-      ["/dev/full", "no space left on device"],
+      [ownDevice("full"), "no space left on device"],
       [dir, "is a folder"],
     ] as const) {
       const result = await runCli(["serve", "demo", "--ndjson", target, ...small]);
