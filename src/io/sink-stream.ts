@@ -58,7 +58,8 @@ export class SinkStream extends Writable {
     let waiting = false;
     const accepted = this.target.write(chunk, (error?: Error | null) => {
       this.pending -= 1;
-      if (error) this.failure ??= SinkError.from(this.targetName, error);
+      // Once this stream is destroyed (an export given up), the target's complaints about it are no failure.
+      if (error && !this.destroyed) this.failure ??= SinkError.from(this.targetName, error);
       if (waiting) callback(this.failure);
       if (this.pending === 0) this.settle();
     });

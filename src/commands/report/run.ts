@@ -122,9 +122,9 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
   } catch (error) {
     giveUp.abort();
     view.stop();
+    const failed = outputError(error, sink);
     await sink?.abort();
     if (interrupt.signal.aborted) throw interrupt.signal.reason;
-    const failed = outputError(error, sink);
     if (failed instanceof OutputError && sink?.atomic) {
       throw new OutputError(`${failed.message}; the old file was left as it was`, { cause: failed.cause });
     }

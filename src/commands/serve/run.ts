@@ -187,8 +187,9 @@ export async function runDemo(
       await writeChunk(sink.stream, batch);
       await sink.commit();
     } catch (error) {
+      const failed = outputError(error, sink);
       await sink.abort();
-      throw outputError(error, sink) ?? error;
+      throw failed ?? error;
     }
     return;
   }

@@ -86,6 +86,16 @@ describe("a regular file", () => {
     expect(readdirSync(dir)).toEqual(["out.csv"]);
   });
 
+  it("an export given up with writes still pending is no write failure", async () => {
+    const dir = tempDir();
+    const sink = await fileSink(join(dir, "out.csv"));
+    void writeChunk(sink.stream, "x".repeat(1 << 20)).catch(() => undefined);
+    await sink.abort();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sink.failure()).toBeUndefined();
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
   it("says which: a missing folder, a folder, a path through a file", async () => {
     const dir = tempDir();
     mkdirSync(join(dir, "folder"));
