@@ -4,7 +4,7 @@
  * file, never renamed over, never chmod-ed. An export that must start over (the data changed under it)
  * can, if the sink is an atomic file or nothing has reached the target yet.
  */
-import { constants, fstatSync, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, type Stats } from "node:fs";
 import { type FileHandle, open, readlink, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import type { Writable } from "node:stream";
@@ -78,11 +78,16 @@ function streamSink(target: Writable, name: string, beforeFirstWrite: () => void
  * already open descriptor (`/dev/stdout`, `/dev/fd/3`) is written into directly; anything else is a
  * regular file, replaced atomically. Rejects with a SinkError naming the path and the reason.
  */
-export async function fileSink(path: string, stdout?: { out: Writable; beforeFirstWrite?: () => void }): Promise<Sink> {
+export async function fileSink(
+  path: string,
+  stdout?: { out: Writable; beforeFirstWrite?: () => void },
+  signal?: AbortSignal,
+): Promise<Sink> {
   const existing = await checkOutputTarget(path);
   // `-o /dev/stdout`: standard output under another name (a socket cannot even be opened by name).
   if (existing && stdout && isOurStdout(existing)) return stdoutSink(stdout.out, stdout.beforeFirstWrite);
-  if (existing && (!existing.isFile() || (await isOpenDescriptor(path)))) return directSink(path, existing.isFile());
+  if (existing && (!existing.isFile() || (await isOpenDescriptor(path))))
+    return directSink(path, existing.isFile(), signal);
   return atomicSink(path);
 }
 
@@ -127,15 +132,31 @@ async function isOpenDescriptor(path: string): Promise<boolean> {
   return false;
 }
 
-async function directSink(path: string, regular: boolean): Promise<Sink> {
+async function directSink(path: string, regular: boolean, signal: AbortSignal | undefined): Promise<Sink> {
   // No O_CREAT: if the target went away since it was looked at, this fails rather than creating a file.
   // A regular file reached through a descriptor link is appended to, as the shell's `>`/`>>` left it.
   const flags = constants.O_WRONLY | constants.O_NOCTTY | (regular ? constants.O_APPEND : 0);
+  // A named pipe: the open waits until a reader opens it, in a thread nothing can cancel. Stopped meanwhile
+  // (Ctrl-C), this process is that reader for a moment, which lets the open return.
+  const releaseOpen = () => {
+    try {
+      closeSync(openSync(path, constants.O_RDONLY | constants.O_NONBLOCK));
+    } catch {
+      // not a named pipe, or gone: nothing waits
+    }
+  };
+  signal?.addEventListener("abort", releaseOpen, { once: true });
   let handle: FileHandle;
   try {
-    handle = await open(path, flags); // a named pipe: waits here until a reader opens it
+    handle = await open(path, flags);
   } catch (error) {
     throw SinkError.from(path, error);
+  } finally {
+    signal?.removeEventListener("abort", releaseOpen);
+  }
+  if (signal?.aborted) {
+    await handle.close();
+    throw signal.reason;
   }
   const target = handle.createWriteStream({ autoClose: false });
   let closed = false;

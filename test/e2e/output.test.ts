@@ -188,6 +188,43 @@ describe("-o to a named pipe", () => {
   });
 });
 
+/** True once a thread of `pid` waits in the kernel for the other end of a named pipe (Linux's wchan). */
+function waitsForPipePartner(pid: number): boolean {
+  try {
+    return readdirSync(`/proc/${pid}/task`).some(
+      (task) => readFileSync(`/proc/${pid}/task/${task}/wchan`, "utf8") === "wait_for_partner",
+    );
+  } catch {
+    return false;
+  }
+}
+
+describe("-o to a named pipe nobody reads", () => {
+  it("Ctrl-C while waiting for a reader ends with 130 and leaves the FIFO as it was", async () => {
+    const fifo = makeFifo();
+    const [command, argv] = cliCommand(["report", ...HOURLY, "-f", "ndjson", "-o", fifo]);
+    const child = spawn(command, argv, { env: { ...process.env, ...ENV }, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+    try {
+      // The observable event: the open of the FIFO blocks in the kernel (bounded: 60 s of 20 ms polls).
+      for (let i = 0; i < 3000 && !waitsForPipePartner(child.pid as number); i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(waitsForPipePartner(child.pid as number)).toBe(true);
+      child.kill("SIGINT");
+      expect(await exited, stderr).toBe(130);
+      expect(stderr).toMatch(/^adreport: interrupted/);
+      expect(statSync(fifo).isFIFO()).toBe(true);
+    } finally {
+      child.kill("SIGKILL");
+    }
+  });
+});
+
 describe("an output that cannot be written: exit 1 with the path and the system's reason", () => {
   it("a folder, with or without --format, before any request", async () => {
     const folder = join(dir, "a-folder");

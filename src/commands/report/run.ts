@@ -80,7 +80,7 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
     );
   });
   try {
-    sink = await openOutput(path, ctx.io.out, () => view.stop());
+    sink = await openOutput(path, ctx.io.out, () => view.stop(), interrupt.signal);
     const paging = {
       pageSize,
       concurrency: settings.concurrency.value,

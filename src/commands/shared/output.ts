@@ -23,14 +23,16 @@ export async function checkOutput(path: string | undefined): Promise<void> {
   }
 }
 
+/** `signal` stops a wait for a named pipe's reader (Ctrl-C) with its reason. */
 export async function openOutput(
   path: string | undefined,
   out: Writable,
   beforeFirstWrite?: () => void,
+  signal?: AbortSignal,
 ): Promise<Sink> {
   if (path === undefined || isStdoutPath(path)) return stdoutSink(out, beforeFirstWrite);
   try {
-    return await fileSink(path, { out, beforeFirstWrite });
+    return await fileSink(path, { out, beforeFirstWrite }, signal);
   } catch (error) {
     throw outputError(error, undefined) ?? error;
   }
