@@ -24,6 +24,9 @@ await build({
   define: { ADREPORT_VERSION: JSON.stringify(version) },
   legalComments: "none",
   logLevel: "warning",
+  // The whole bundle's source stays in memory with the binary's code cache; minified it takes 12 MB less
+  // (RSS of `--version`), which a 128 MiB container running a long export needs.
+  minify: true,
 });
 
 const addon = require.resolve("better-sqlite3/build/Release/better_sqlite3.node");

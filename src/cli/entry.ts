@@ -1,6 +1,9 @@
 /** The bundle's entry: what `bin/adreport` calls. */
 import { setFlagsFromString } from "node:v8";
+import { ExitCode } from "../core/exit-codes";
+import { reasonInWords } from "../io/errno-words";
 import { run } from "./main";
+import { boundHeapForExports } from "./memory";
 import { systemContext } from "./system-context";
 
 export async function main(): Promise<void> {
@@ -8,10 +11,21 @@ export async function main(): Promise<void> {
   // optimising compiler, which costs about 35 MB of memory and 40 ms at exit (V8 waits for the job), for
   // no measurable gain on the bodies a report reads. Set before undici's first request compiles it.
   setFlagsFromString("--liftoff-only");
+  // Only exports: the server's throughput wants V8's defaults.
+  if (process.argv[2] === "report") boundHeapForExports();
   const ctx = systemContext();
+  let stdoutFailure: Error | undefined;
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {
     // The reader closed the pipe (`| head`): stop quietly, as other Unix tools do.
     if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    stdoutFailure ??= error;
+  });
+  // Any other failure (`> /dev/full`, a full disk) is a failed command, even where no export noticed it
+  // (help, `keys list`): an export that said so already has its exit code.
+  process.once("exit", () => {
+    if (stdoutFailure === undefined || (process.exitCode ?? 0) !== 0) return;
+    process.stderr.write(`adreport: could not write to standard output: ${reasonInWords(stdoutFailure)}\n`);
+    process.exitCode = ExitCode.unexpected;
   });
   process.exitCode = await run(process.argv.slice(2), ctx);
 }

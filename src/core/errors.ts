@@ -44,7 +44,7 @@ export class DataChangedError extends AdreportError {
   readonly exitCode = ExitCode.unavailable;
 }
 
-/** The output could not be written (a full disk, say): exit 1, with the file named. */
+/** The output could not be opened or written (stdout, a file, a device or named pipe): exit 1, naming it and why. */
 export class OutputError extends AdreportError {
   override readonly name = "OutputError";
   readonly exitCode = ExitCode.unexpected;

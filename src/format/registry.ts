@@ -32,6 +32,11 @@ export function formatNamed(name: string): FormatEntry | undefined {
   return FORMATS.find((f) => f.name === name);
 }
 
+/** Every ending --output knows, in the registry's order: ".txt, .csv, ...". */
+export function knownEndings(): string[] {
+  return FORMATS.flatMap((f) => f.extensions);
+}
+
 /** The format a file name asks for by its ending, if any. */
 export function formatForFile(path: string): FormatEntry | undefined {
   const ending = extname(path).toLowerCase();

@@ -113,7 +113,6 @@ describe("operator mistakes are exit 2 with one clear line", () => {
       ["serve", "ip", "add", "--db", db, "2", "300.1.1.1"],
       ["serve", "key", "issue", "--db", db, "--advertiser", "Nobody"],
       ["serve", "--db", db, "--port", "99999"],
-      ["serve", "demo", "--ndjson", join(dir, "no-such-folder", "demo.ndjson")],
     ]) {
       const result = await runCli(args);
       expect(result.code, args.join(" ")).toBe(2);

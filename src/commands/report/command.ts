@@ -55,7 +55,7 @@ export function registerReport(program: Command, ctx: Context): void {
     )
     .option(
       "-o, --output <file>",
-      "write to FILE atomically; {from} and {to} become YYYY-MM-DD; the ending picks the format",
+      "write to FILE atomically (a device or named pipe directly, - for stdout); {from} and {to} become YYYY-MM-DD; the ending picks the format",
     )
     .option("--page-size <n>", "rows to ask for per page (default 1000)")
     .option("--concurrency <n>", "pages fetched at once (default 4)")

@@ -1,10 +1,11 @@
 /** `adreport report`: settings, a checked request, every page through a formatter into the sink. */
 import { deadline, openReport, openSplitReport, type Progress, ReportApi } from "../../api";
 import { requireApiKey } from "../../config/resolve";
-import { DataChangedError, InterruptedError, OutputError } from "../../core/errors";
-import { type Sink, stdoutSink } from "../../io/sink";
+import { DataChangedError, InterruptedError, OutputError, UsageError } from "../../core/errors";
+import { formatForFile, knownEndings } from "../../format/registry";
+import type { Sink } from "../../io/sink";
 import type { Context } from "../context";
-import { openOutputFile } from "../shared/output";
+import { checkOutput, isStdoutPath, openOutput, outputError } from "../shared/output";
 import { loadSettings } from "../shared/settings";
 import type { ReportFlags } from "./command";
 import { chooseOutputFormat } from "./output-format";
@@ -21,6 +22,17 @@ function progressText(progress: Progress | undefined): string {
   if (progress === undefined) return "the first page had not come";
   const n = (value: number) => value.toLocaleString("en-US");
   return `${n(progress.page)} of ${n(progress.pages)} pages, ${n(progress.rows)} of ${n(progress.total)} rows`;
+}
+
+/** Guessing would write comma CSV into out.xlsx and exit 0: an unknown ending needs a format named. */
+function refuseUnknownEnding(flags: ReportFlags, path: string | undefined): void {
+  if (path === undefined || flags.format !== undefined || flags.spreadsheet === true || formatForFile(path)) return;
+  throw new UsageError(
+    `cannot tell the format of ${path} from its ending; known endings: ${knownEndings().join(", ")}`,
+    {
+      hint: "choose one with --format (-f), or give the file one of those endings",
+    },
+  );
 }
 
 export async function runReport(ctx: Context, flags: ReportFlags): Promise<void> {
@@ -44,7 +56,9 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
   });
   const pageSize = settings["page-size"].value;
   const plan = planRequest(flags, ctx.now(), pageSize);
-  const path = flags.output === undefined ? undefined : outputPath(flags.output, plan);
+  const path = flags.output === undefined || isStdoutPath(flags.output) ? undefined : outputPath(flags.output, plan);
+  await checkOutput(path);
+  refuseUnknownEnding(flags, path);
   const format = chooseOutputFormat(flags, settings, path, ctx.io.outIsTTY);
   const apiKey = requireApiKey(settings);
   for (const warning of [...requestWarnings(flags, plan.request), ...format.warnings])
@@ -68,14 +82,19 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
   const limit = deadline(settings["max-time"].value, () => progressText(progress));
   const formatter = await format.entry.load();
   const interrupt = new AbortController();
+  const giveUp = new AbortController();
   let sink: Sink | undefined;
   let emptyWarning: string | undefined;
   const stopListening = ctx.onSignal(() => {
     sink?.abortNow();
-    interrupt.abort(new InterruptedError(path ? `interrupted; ${path} was left as it was` : "interrupted"));
+    interrupt.abort(
+      new InterruptedError(
+        path !== undefined && sink?.atomic !== false ? `interrupted; ${path} was left as it was` : "interrupted",
+      ),
+    );
   });
   try {
-    sink = path === undefined ? stdoutSink(ctx.io.out, () => view.stop()) : await openOutputFile(path);
+    sink = await openOutput(path, ctx.io.out, () => view.stop(), interrupt.signal);
     const paging = {
       pageSize,
       concurrency: settings.concurrency.value,
@@ -83,7 +102,9 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
         progress = p;
         view.onProgress(p);
       },
-      signal: limit.signal ? AbortSignal.any([interrupt.signal, limit.signal]) : interrupt.signal,
+      // Also aborted when the export fails (an output that cannot be written): pages still in flight are
+      // dropped, whether or not the formatter let go of the page iterator.
+      signal: AbortSignal.any([interrupt.signal, giveUp.signal, ...(limit.signal ? [limit.signal] : [])]),
     };
     for (let attempt = 1; ; attempt += 1) {
       try {
@@ -105,7 +126,7 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
           continue;
         }
         if (error instanceof DataChangedError && !sink.canRestart()) {
-          throw new DataChangedError(`${error.message}; rows already written to stdout are incomplete`, {
+          throw new DataChangedError(`${error.message}; rows already written to ${sink.description} are incomplete`, {
             hint: "discard that output and run again, or use --output FILE, which restarts once by itself",
           });
         }
@@ -116,15 +137,16 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
     await sink.commit();
     if (emptyWarning !== undefined) ctx.io.err.write(`adreport: warning: ${emptyWarning}\n`);
   } catch (error) {
+    giveUp.abort();
     view.stop();
+    const failed = outputError(error, sink);
     await sink?.abort();
     if (interrupt.signal.aborted) throw interrupt.signal.reason;
     if (limit.signal?.aborted) throw limit.signal.reason;
-    const code = (error as NodeJS.ErrnoException).code;
-    if (path !== undefined && (code === "ENOSPC" || code === "EIO" || code === "EDQUOT" || code === "EFBIG")) {
-      throw new OutputError(`cannot write ${path}: ${(error as Error).message}; the old file was left as it was`);
+    if (failed instanceof OutputError && sink?.atomic) {
+      throw new OutputError(`${failed.message}; the old file was left as it was`, { cause: failed.cause });
     }
-    throw error;
+    throw failed ?? error;
   } finally {
     limit.clear();
     stopListening();

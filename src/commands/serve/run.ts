@@ -2,7 +2,6 @@
 
 import { formatDateTime, parseInstant } from "../../contract";
 import { UsageError } from "../../core/errors";
-import { stdoutSink } from "../../io/sink";
 import { writeChunk } from "../../io/write";
 import {
   addIps,
@@ -28,7 +27,7 @@ import {
   startServer,
 } from "../../server";
 import type { Context } from "../context";
-import { openOutputFile } from "../shared/output";
+import { openOutput, outputError } from "../shared/output";
 
 interface DbOptions {
   db: string;
@@ -191,7 +190,7 @@ export async function runDemo(
     activity: options.activity,
   });
   if (options.ndjson !== undefined) {
-    const sink = options.ndjson === "-" ? stdoutSink(ctx.io.out) : await openOutputFile(options.ndjson);
+    const sink = await openOutput(options.ndjson, ctx.io.out);
     try {
       let batch = "";
       for (const line of facts) {
@@ -204,8 +203,9 @@ export async function runDemo(
       await writeChunk(sink.stream, batch);
       await sink.commit();
     } catch (error) {
+      const failed = outputError(error, sink);
       await sink.abort();
-      throw new UsageError(`cannot write ${options.ndjson}: ${(error as Error).message}`);
+      throw failed ?? error;
     }
     return;
   }

@@ -1,0 +1,31 @@
+/**
+ * Keeps a long export within a small container (a cron job with 128 MiB is common). An export allocates
+ * a few KB of short-lived objects per row (parsed rows, CSV cells), so V8 would grow its young generation
+ * to its largest (2 x 16 MB) and let the old generation, where what survives two collections goes, grow
+ * well past what is alive. Here the young generation stops growing at 2 x 2 MB and the old generation
+ * grows by a quarter of what is alive after each full collection, at a small cost in collection time.
+ *
+ * `--max-semi-space-size` is read only when V8 starts (and the single binary has no node command line to
+ * put it on), but the growth factor is read each time the young generation grows: it becomes 1 once the
+ * young generation has reached its size.
+ */
+import { PerformanceObserver } from "node:perf_hooks";
+import { getHeapSpaceStatistics, setFlagsFromString } from "node:v8";
+
+const YOUNG_GENERATION_BYTES = 4 * 1024 * 1024;
+const OLD_GENERATION_GROWTH_PERCENT = 25;
+
+function youngGenerationBytes(): number {
+  return getHeapSpaceStatistics().find((space) => space.space_name === "new_space")?.space_size ?? 0;
+}
+
+export function boundHeapForExports(): void {
+  setFlagsFromString(`--heap-growing-percent=${OLD_GENERATION_GROWTH_PERCENT}`);
+  // Each collection is reported after it ran, the growth it decided included.
+  const observer = new PerformanceObserver(() => {
+    if (youngGenerationBytes() < YOUNG_GENERATION_BYTES) return;
+    setFlagsFromString("--semi-space-growth-factor=1");
+    observer.disconnect();
+  });
+  observer.observe({ entryTypes: ["gc"] });
+}
