@@ -1,5 +1,5 @@
 /** `adreport serve` and its operator verbs, as a user runs them: the real CLI in a child process. */
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli, startCliServe } from "../helpers/cli";
@@ -9,6 +9,30 @@ import { tempDir } from "../helpers/temp";
 
 const dir = tempDir();
 const db = join(dir, "cli.db");
+
+describe("advertiser names from a load file", () => {
+  it("are shown with their control characters escaped by key issue and key list, never sent to the terminal raw", async () => {
+    const hostileDb = join(dir, "hostile.db");
+    const advertiser = "Evil\u001b]0;owned\u0007\u009b31m\u202eCorp\nline";
+    const file = join(dir, "hostile.ndjson");
+    writeFileSync(
+      file,
+      `${JSON.stringify({ advertiser, campaign_id: 1, campaign: "c", ad_id: 10, ad: "a", hour: "2026-11-01T13:00:00Z", views: 1, clicks: 0, bot_clicks: 0, spending: 0, conversions: 0 })}\n`,
+    );
+    expect((await runCli(["serve", "init", "--db", hostileDb])).code).toBe(0);
+    expect((await runCli(["serve", "load", "--db", hostileDb, file])).code).toBe(0);
+    const issued = await runCli(["serve", "key", "issue", "--db", hostileDb, "--advertiser", advertiser]);
+    expect(issued.code).toBe(0);
+    const list = await runCli(["serve", "key", "list", "--db", hostileDb]);
+    expect(list.code).toBe(0);
+    for (const output of [issued.stderr, list.stdout]) {
+      for (const raw of ["\u001b", "\u0007", "\u009b", "\u202e"]) expect(output).not.toContain(raw);
+      expect(output).toContain("\\x9b31m\\u202eCorp");
+    }
+    expect(list.stdout).toContain("Evil\\x1b]0;owned\\x07");
+    expect(list.stdout.trim().split("\n")).toHaveLength(5);
+  });
+});
 
 describe("a whole operator session", () => {
   let key = "";
