@@ -1,5 +1,5 @@
 /** `adreport serve` and its operator verbs, as a user runs them: the real CLI in a child process. */
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli, startCliServe } from "../helpers/cli";
@@ -166,6 +166,33 @@ describe("a file that is not an adreport database", () => {
       expect(result.stderr).toContain(`${junk} is not an adreport database`);
       expect(result.stderr).not.toContain("unexpected");
     }
+  });
+});
+
+describe("init and demo on a path that is not theirs to fill", () => {
+  it("leave another program's SQLite database byte for byte as it was, exit 2", async () => {
+    const { default: Database } = await import("better-sqlite3");
+    const foreign = join(dir, "other-program.db");
+    const other = new Database(foreign);
+    other.exec("CREATE TABLE invoices (id INTEGER PRIMARY KEY, amount REAL); INSERT INTO invoices VALUES (1, 9.5)");
+    other.close();
+    const before = readFileSync(foreign);
+    for (const args of [
+      ["serve", "init", "--db", foreign],
+      ["serve", "demo", "--db", foreign, "--days", "1"],
+    ]) {
+      const result = await runCli(args);
+      expect(result.code, args.join(" ")).toBe(2);
+      expect(result.stderr).toContain(`${foreign} is not an adreport database`);
+    }
+    expect(readFileSync(foreign).equals(before)).toBe(true);
+  });
+
+  it("name a device SQLite cannot use as an operator mistake, not an unexpected error", async () => {
+    const result = await runCli(["serve", "init", "--db", "/dev/null"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^adreport: cannot use \/dev\/null as a database: /);
+    expect(result.stderr).not.toContain("unexpected");
   });
 });
 
