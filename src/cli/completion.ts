@@ -124,6 +124,8 @@ _adreport() {
   COMPREPLY=()
   if [[ "$_adreport_value_flags" == *" $prev "* ]]; then
     local list="\${_adreport_lists[$path $prev]}" words="\${_adreport_values[$path $prev]}" d
+    # \`complete -o default\` would offer file names whenever nothing below matches (\`--format zz\`).
+    [[ "$words" == "@files" ]] || compopt +o default 2>/dev/null
     # Metrics the --dims already typed allow (keyword: no conversions).
     for d in \${dims//,/ }; do
       [[ -n "\${_adreport_lists[$path $prev @$d]}" ]] && list="\${_adreport_lists[$path $prev @$d]}"
@@ -139,8 +141,6 @@ _adreport() {
       COMPREPLY=($(compgen -f -- "$cur"))
     elif [[ -n "$words" ]]; then
       COMPREPLY=($(compgen -W "$(_adreport_words "$words")" -- "$cur"))
-    else
-      compopt +o default 2>/dev/null  # a value no list describes: no file names either
     fi
     return
   fi
@@ -152,6 +152,8 @@ _adreport() {
   elif ((nargs == 1)); then
     words="$(_adreport_words "\${_adreport_second[$path $first]}")"
   fi
+  # Where words are listed (subcommands, setting names), a word that matches none is not a file name either.
+  [[ -n "\${words// /}" ]] && compopt +o default 2>/dev/null
   COMPREPLY=($(compgen -W "$words" -- "$cur"))
 }
 complete -o default -F _adreport adreport

@@ -78,6 +78,44 @@ describe("bash completion", () => {
   });
 });
 
+describe("bash completion and file names", () => {
+  // \`complete -o default\` makes bash offer file names whenever the function leaves no candidates, so the
+  // function must turn that off (\`compopt +o default\`) wherever the value is not a file. Outside a real
+  // completion bash refuses compopt, so the probe defines one that reports what it was asked.
+  const dir = tempDir();
+  const probe = async (line: string) => {
+    const script = join(dir, "adreport.bash");
+    writeFileSync(script, (await runCli(["completion", "bash"])).stdout);
+    const result = spawnSync(
+      "bash",
+      [
+        "-c",
+        `source ${JSON.stringify(script)}
+        compopt() { echo "compopt $*"; }
+        COMP_WORDS=(${line}); COMP_CWORD=$((\${#COMP_WORDS[@]} - 1)); _adreport`,
+      ],
+      { encoding: "utf8", env: { ...process.env, ADREPORT_CONFIG_DIR: join(dir, "config") } },
+    );
+    expect(result.stderr).toBe("");
+    return result.stdout;
+  };
+
+  it.each([
+    "adreport report --format zz",
+    "adreport report --granularity zz",
+    "adreport report --dims campaign,date,",
+    "adreport report --from zz",
+    "adreport config set format zz",
+    "adreport zz",
+  ])("offers no file names for %s", async (line) => {
+    expect(await probe(line)).toContain("compopt +o default");
+  });
+
+  it.each(["adreport report -o zz", "adreport serve load zz"])("keeps file names for %s", async (line) => {
+    expect(await probe(line)).not.toContain("+o default");
+  });
+});
+
 describe("zsh and fish completion", () => {
   it("zsh loads the bash completion through bashcompinit", async () => {
     const { stdout, code } = await runCli(["completion", "zsh"]);

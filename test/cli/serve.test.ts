@@ -1,5 +1,5 @@
 /** `adreport serve` and its operator verbs, as a user runs them: the real CLI in a child process. */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli, startCliServe } from "../helpers/cli";
@@ -9,6 +9,30 @@ import { tempDir } from "../helpers/temp";
 
 const dir = tempDir();
 const db = join(dir, "cli.db");
+
+describe("advertiser names from a load file", () => {
+  it("are shown with their control characters escaped by key issue and key list, never sent to the terminal raw", async () => {
+    const hostileDb = join(dir, "hostile.db");
+    const advertiser = "Evil\u001b]0;owned\u0007\u009b31m\u202eCorp\nline";
+    const file = join(dir, "hostile.ndjson");
+    writeFileSync(
+      file,
+      `${JSON.stringify({ advertiser, campaign_id: 1, campaign: "c", ad_id: 10, ad: "a", hour: "2026-11-01T13:00:00Z", views: 1, clicks: 0, bot_clicks: 0, spending: 0, conversions: 0 })}\n`,
+    );
+    expect((await runCli(["serve", "init", "--db", hostileDb])).code).toBe(0);
+    expect((await runCli(["serve", "load", "--db", hostileDb, file])).code).toBe(0);
+    const issued = await runCli(["serve", "key", "issue", "--db", hostileDb, "--advertiser", advertiser]);
+    expect(issued.code).toBe(0);
+    const list = await runCli(["serve", "key", "list", "--db", hostileDb]);
+    expect(list.code).toBe(0);
+    for (const output of [issued.stderr, list.stdout]) {
+      for (const raw of ["\u001b", "\u0007", "\u009b", "\u202e"]) expect(output).not.toContain(raw);
+      expect(output).toContain("\\x9b31m\\u202eCorp");
+    }
+    expect(list.stdout).toContain("Evil\\x1b]0;owned\\x07");
+    expect(list.stdout.trim().split("\n")).toHaveLength(5);
+  });
+});
 
 describe("a whole operator session", () => {
   let key = "";
@@ -141,6 +165,33 @@ describe("a file that is not an adreport database", () => {
       expect(result.stderr).toContain(`${junk} is not an adreport database`);
       expect(result.stderr).not.toContain("unexpected");
     }
+  });
+});
+
+describe("init and demo on a path that is not theirs to fill", () => {
+  it("leave another program's SQLite database byte for byte as it was, exit 2", async () => {
+    const { default: Database } = await import("better-sqlite3");
+    const foreign = join(dir, "other-program.db");
+    const other = new Database(foreign);
+    other.exec("CREATE TABLE invoices (id INTEGER PRIMARY KEY, amount REAL); INSERT INTO invoices VALUES (1, 9.5)");
+    other.close();
+    const before = readFileSync(foreign);
+    for (const args of [
+      ["serve", "init", "--db", foreign],
+      ["serve", "demo", "--db", foreign, "--days", "1"],
+    ]) {
+      const result = await runCli(args);
+      expect(result.code, args.join(" ")).toBe(2);
+      expect(result.stderr).toContain(`${foreign} is not an adreport database`);
+    }
+    expect(readFileSync(foreign).equals(before)).toBe(true);
+  });
+
+  it("name a device SQLite cannot use as an operator mistake, not an unexpected error", async () => {
+    const result = await runCli(["serve", "init", "--db", "/dev/null"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^adreport: cannot use \/dev\/null as a database: /);
+    expect(result.stderr).not.toContain("unexpected");
   });
 });
 

@@ -2,6 +2,7 @@
 
 import { formatDateTime, parseInstant } from "../../contract";
 import { UsageError } from "../../core/errors";
+import { printable } from "../../core/printable";
 import { writeChunk } from "../../io/write";
 import {
   addIps,
@@ -249,7 +250,7 @@ export async function runKeyIssue(
   });
   ctx.io.out.write(`${issued.key}\n`);
   ctx.io.err.write(
-    `adreport serve: key #${issued.id} for ${JSON.stringify(issued.advertiser)}, whitelist ${issued.ips.join(", ") || "(empty: no address may use it yet)"}, expires ${issued.expiresAt === undefined ? "never" : formatDateTime(issued.expiresAt)}\n` +
+    `adreport serve: key #${issued.id} for ${printable(JSON.stringify(issued.advertiser))}, whitelist ${issued.ips.join(", ") || "(empty: no address may use it yet)"}, expires ${issued.expiresAt === undefined ? "never" : formatDateTime(issued.expiresAt)}\n` +
       "The key is shown only this once: store it now (for example: adreport keys add <profile> --stdin).\n",
   );
 }
@@ -285,9 +286,10 @@ export async function runKeyList(ctx: Context, options: DbOptions & { json?: boo
     style: { head: [], border: [] },
   });
   for (const k of keys) {
+    // Advertiser names come from load files; like the report's table, this one shows them, never obeys them.
     table.push([
       k.id,
-      k.advertiser,
+      printable(k.advertiser),
       k.hint,
       k.replacedBy === undefined ? k.status : `${k.status} (→ #${k.replacedBy})`,
       formatDateTime(k.createdAt),

@@ -73,10 +73,12 @@ export class DatabaseError extends Error {
 /** Opens a database the operator verbs write to, creating its tables when `create` is set. */
 export function openForWriting(path: string, options: { create: boolean; nativeBinding?: NativeBinding }): Db {
   const db = open(path, { fileMustExist: !options.create }, options.nativeBinding);
+  const advice = options.create ? "adreport leaves it as it is; give --db a new file" : undefined;
   try {
     db.pragma("foreign_keys = ON");
     db.pragma("synchronous = NORMAL");
-    if (options.create) {
+    // A database with tables but none of ours is another program's: creating ours in it would change it.
+    if (options.create && !hasTables(db)) {
       db.exec(DDL);
       db.prepare("INSERT OR IGNORE INTO schema_info (key, value) VALUES ('version', ?)").run(String(SCHEMA_VERSION));
     }
@@ -84,15 +86,24 @@ export function openForWriting(path: string, options: { create: boolean; nativeB
     db.close();
     // SQLite opens any file lazily and finds out it is not a database only at the first statement.
     const code = (error as { code?: unknown }).code;
-    if (code === "SQLITE_NOTADB" || code === "SQLITE_CORRUPT") throw notAdreportDatabase(path);
+    if (code === "SQLITE_NOTADB" || code === "SQLITE_CORRUPT") throw notAdreportDatabase(path, advice);
+    // Anything else SQLite says of the file (a device such as /dev/null, a full disk, no permission) is
+    // about the path the operator gave, not a bug.
+    if (typeof code === "string" && code.startsWith("SQLITE_")) {
+      throw new DatabaseError(`cannot use ${path} as a database: ${(error as Error).message}`);
+    }
     throw error;
   }
-  checkVersion(db, path);
+  checkVersion(db, path, advice);
   return db;
 }
 
-function notAdreportDatabase(path: string): DatabaseError {
-  return new DatabaseError(`${path} is not an adreport database (create one with \`adreport serve init\`)`);
+function hasTables(db: Db): boolean {
+  return db.prepare("SELECT count(*) FROM sqlite_schema").pluck().get() !== 0;
+}
+
+function notAdreportDatabase(path: string, advice = "create one with `adreport serve init`"): DatabaseError {
+  return new DatabaseError(`${path} is not an adreport database (${advice})`);
 }
 
 /** Opens a database for `serve`: read-only, so serving never changes a byte of it. */
@@ -117,7 +128,7 @@ function open(path: string, options: Database.Options, nativeBinding: NativeBind
   }
 }
 
-function checkVersion(db: Db, path: string): void {
+function checkVersion(db: Db, path: string, advice?: string): void {
   let row: { value: string } | undefined;
   try {
     row = db.prepare("SELECT value FROM schema_info WHERE key = 'version'").get() as { value: string } | undefined;
@@ -126,6 +137,6 @@ function checkVersion(db: Db, path: string): void {
   }
   if (row?.value !== String(SCHEMA_VERSION)) {
     db.close();
-    throw notAdreportDatabase(path);
+    throw notAdreportDatabase(path, advice);
   }
 }
