@@ -19,7 +19,7 @@ import { networkFailure } from "./network-errors";
 import { BodyTooLargeError, readBoundedBody } from "./read-body";
 import { type BackoffPolicy, backoffMs, DEFAULT_BACKOFF, RETRIABLE_STATUSES, retryAfterMs } from "./retry";
 import { type ProxyChoice, proxyFor, type RouteOptions } from "./route";
-import { Agent, type Dispatcher, loadEnvHttpProxyAgent, request } from "./undici";
+import { Agent, type Dispatcher, loadEnvHttpProxyAgent, loadTunnelPoolFactory, request } from "./undici";
 
 export type ApiEvent =
   | { kind: "response"; method: string; url: string; status: number; ms: number; attempt: number }
@@ -203,14 +203,51 @@ export class ReportApi {
 
   async close(): Promise<void> {
     if (!this.ownsDispatcher) return;
-    await this.dispatcher?.close();
-    await (await this.proxyDispatcher?.catch(() => undefined))?.close();
+    const dispatchers = [this.dispatcher, await this.proxyDispatcher?.catch(() => undefined)];
+    for (const dispatcher of dispatchers) {
+      // A request given up on while undici still held it would keep close() waiting for it: destroy instead.
+      if (this.abandoned) await dispatcher?.destroy();
+      else await dispatcher?.close();
+    }
+  }
+
+  /** Set once a request was given up on before undici settled it (see untilAborted). */
+  private abandoned = false;
+
+  /**
+   * `work`, or the signal's reason as soon as it aborts. undici applies an abort only once a request has a
+   * connection; one still queued while undici reconnects would otherwise outlast every timeout, --max-time
+   * and Ctrl-C.
+   */
+  private untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+    if (signal.aborted) {
+      work.catch(() => undefined);
+      this.abandoned = true;
+      return Promise.reject(signal.reason);
+    }
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => {
+        this.abandoned = true;
+        reject(signal.reason);
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      work.then(
+        (value) => {
+          signal.removeEventListener("abort", onAbort);
+          resolve(value);
+        },
+        (error: unknown) => {
+          signal.removeEventListener("abort", onAbort);
+          reject(error);
+        },
+      );
+    });
   }
 
   /** The proxy agent, made on the first request: its code loads only when a proxy is used. */
   private viaProxy(proxy: ProxyChoice): Promise<Dispatcher> {
-    this.proxyDispatcher ??= loadEnvHttpProxyAgent().then(
-      (EnvHttpProxyAgent) =>
+    this.proxyDispatcher ??= Promise.all([loadEnvHttpProxyAgent(), loadTunnelPoolFactory()]).then(
+      ([EnvHttpProxyAgent, clientFactory]) =>
         // proxyTunnel false: http:// requests go to the proxy in absolute form, as most egress proxies expect
         // (many allow CONNECT to port 443 only); https:// ones are tunnelled with CONNECT either way.
         new EnvHttpProxyAgent({
@@ -219,6 +256,7 @@ export class ReportApi {
           httpsProxy: proxy.url,
           noProxy: "",
           proxyTunnel: false,
+          clientFactory,
         }),
     );
     return this.proxyDispatcher;
@@ -273,7 +311,7 @@ export class ReportApi {
     const timed = async <T>(work: () => Promise<T>): Promise<T> => {
       const timer = setTimeout(() => controller.abort(), this.options.timeoutMs);
       try {
-        return await work();
+        return await this.untilAborted(work(), signal);
       } catch (error) {
         return fail(error);
       } finally {
