@@ -366,7 +366,10 @@ export class ReportApi {
     try {
       parsed = parseReportBody(body);
     } catch {
-      throw new Retriable(`the service's answer is not JSON: ${this.redact(body.toString("utf8", 0, 80))}`, undefined);
+      throw new Retriable(
+        `the service's answer is not JSON: ${this.redactedStart(body.toString("utf8", 0, 8192), 80)}`,
+        undefined,
+      );
     }
     const result = reportPageSchema.safeParse(parsed.value);
     if (!result.success) {
@@ -389,8 +392,8 @@ export class ReportApi {
     }
     const parsed = errorBodySchema.safeParse(value);
     if (parsed.success) return { code: parsed.data.error.code, message: this.redact(parsed.data.error.message) };
-    const snippet = text.replace(/\s+/g, " ").trim().slice(0, 120);
-    return { code: undefined, message: snippet === "" ? `HTTP ${status}` : this.redact(snippet) };
+    const snippet = this.redactedStart(text.slice(0, 8192).replace(/\s+/g, " ").trim(), 120);
+    return { code: undefined, message: snippet === "" ? `HTTP ${status}` : snippet };
   }
 
   private statusError(
@@ -422,7 +425,7 @@ export class ReportApi {
       default: {
         const location = headers.location;
         if (status >= 300 && status < 400 && location) {
-          return new UsageError(`the service redirects to ${String(location)} (${status})`, {
+          return new UsageError(`the service redirects to ${this.redact(String(location))} (${status})`, {
             hint: "use that address as the base URL; adreport does not follow redirects with your key",
           });
         }
@@ -431,8 +434,20 @@ export class ReportApi {
     }
   }
 
+  /** `text` with the key, as it is and as a URL carries it, written `***`. */
   private redact(text: string): string {
-    return this.options.apiKey === "" ? text : text.split(this.options.apiKey).join("***");
+    const key = this.options.apiKey;
+    if (key === "") return text;
+    return text.split(key).join("***").split(encodeURIComponent(key)).join("***");
+  }
+
+  /**
+   * The first `length` characters of `text`, redacted before it is cut: cut first, a key that straddles
+   * the cut would no longer match and its first part would be shown.
+   */
+  private redactedStart(text: string, length: number): string {
+    const window = length + 3 * this.options.apiKey.length; // a key starting before `length`, even URL-encoded
+    return this.redact(text.slice(0, window)).slice(0, length);
   }
 }
 

@@ -93,3 +93,39 @@ describe("a proxy that closes every CONNECT before answering it", () => {
     expect(proxy.count()).toBe(RETRIES + 1);
   });
 });
+
+describe("a service that echoes the key back", () => {
+  const leaks = (run: BoundedRun) => `${run.stdout}${run.stderr}`.includes(KEY);
+
+  it("in a redirect's Location: exit 2, the address shown without the key", async () => {
+    const service = await listen((_req, res) => {
+      res.writeHead(302, { location: `https://elsewhere.example.test/v1/report?api_key=${KEY}` }).end();
+    });
+    const run = await report(service.url, {}, ["--verbose"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("the service redirects to https://elsewhere.example.test/v1/report?api_key=*** (302)");
+    expect(leaks(run)).toBe(false);
+  });
+
+  it("across the place an error body is cut for the message", async () => {
+    const service = await listen((req, res) => {
+      res.writeHead(503, { "content-type": "text/plain" }).end(`${"x".repeat(100)}${req.headers.authorization}`);
+    });
+    const run = await report(service.url, {}, ["--verbose"]);
+    expect(run.code).toBe(5);
+    expect(run.stderr).toContain("Bearer ***");
+    expect(leaks(run)).toBe(false);
+    expect(run.stderr).not.toContain(KEY.slice(0, 8));
+  });
+
+  it("across the place a page that is not JSON is cut for the message", async () => {
+    const service = await listen((req, res) => {
+      res.writeHead(200, { "content-type": "text/html" }).end(`${"y".repeat(60)}${req.headers.authorization}`);
+    });
+    const run = await report(service.url, {}, ["--verbose"]);
+    expect(run.code).toBe(5);
+    expect(run.stderr).toContain("Bearer ***");
+    expect(leaks(run)).toBe(false);
+    expect(run.stderr).not.toContain(KEY.slice(0, 8));
+  });
+});
