@@ -129,3 +129,41 @@ describe("a service that echoes the key back", () => {
     expect(run.stderr).not.toContain(KEY.slice(0, 8));
   });
 });
+
+describe("a proxy URL written the way curl accepts it", () => {
+  const onePage = (_req: IncomingMessage, res: ServerResponse) => {
+    const meta = { granularity: "total", dimensions: ["campaign"], metrics: ["views"], total: 1, page: 1 };
+    const data = [{ dimensions: { campaign_id: 1, name: "Spring" }, metrics: { views: 5 } }];
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify({ meta: { ...meta, limit: 100, has_more: false }, data }));
+  };
+
+  it("without a scheme, with a password: used as http://, the password never shown", async () => {
+    const proxy = await listen(onePage);
+    const bare = proxy.url.replace("http://", "");
+    const run = await report("http://reports.example.test", { HTTP_PROXY: `alice:PROXYPASS@${bare}` }, ["--verbose"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('{"dimensions":{"campaign_id":1,"name":"Spring"},"metrics":{"views":5}}\n');
+    expect(run.stderr).toContain(`adreport: via the proxy http://alice:***@${bare} (from HTTP_PROXY)`);
+    expect(run.stderr).not.toContain("PROXYPASS");
+    expect(proxy.count()).toBe(1);
+  });
+
+  it("with a user name alone (a token): masked as a password is", async () => {
+    const proxy = await listen(onePage);
+    const bare = proxy.url.replace("http://", "");
+    const run = await report("http://reports.example.test", { HTTP_PROXY: `http://TOKEN123@${bare}` }, ["--verbose"]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(`adreport: via the proxy http://***@${bare} (from HTTP_PROXY)`);
+    expect(run.stderr).not.toContain("TOKEN123");
+  });
+
+  it("of another scheme: exit 2 naming the variable, never its password", async () => {
+    const run = await report("https://reports.example.test", { HTTPS_PROXY: "socks5://alice:PROXYPASS@127.0.0.1:9" });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      "adreport: HTTPS_PROXY is not an http:// or https:// proxy URL (socks5:// is not supported)\n" +
+        "hint: write it as http://host:port, with user:password@ before the host if the proxy asks for them\n",
+    );
+  });
+});
