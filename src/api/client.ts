@@ -19,7 +19,7 @@ import { networkFailure } from "./network-errors";
 import { BodyTooLargeError, readBoundedBody } from "./read-body";
 import { type BackoffPolicy, backoffMs, DEFAULT_BACKOFF, RETRIABLE_STATUSES, retryAfterMs } from "./retry";
 import { type ProxyChoice, proxyFor, type RouteOptions } from "./route";
-import { Agent, type Dispatcher, loadEnvHttpProxyAgent, request } from "./undici";
+import { Agent, type Dispatcher, loadEnvHttpProxyAgent, loadTunnelPoolFactory, request } from "./undici";
 
 export type ApiEvent =
   | { kind: "response"; method: string; url: string; status: number; ms: number; attempt: number }
@@ -203,14 +203,51 @@ export class ReportApi {
 
   async close(): Promise<void> {
     if (!this.ownsDispatcher) return;
-    await this.dispatcher?.close();
-    await (await this.proxyDispatcher?.catch(() => undefined))?.close();
+    const dispatchers = [this.dispatcher, await this.proxyDispatcher?.catch(() => undefined)];
+    for (const dispatcher of dispatchers) {
+      // A request given up on while undici still held it would keep close() waiting for it: destroy instead.
+      if (this.abandoned) await dispatcher?.destroy();
+      else await dispatcher?.close();
+    }
+  }
+
+  /** Set once a request was given up on before undici settled it (see untilAborted). */
+  private abandoned = false;
+
+  /**
+   * `work`, or the signal's reason as soon as it aborts. undici applies an abort only once a request has a
+   * connection; one still queued while undici reconnects would otherwise outlast every timeout, --max-time
+   * and Ctrl-C.
+   */
+  private untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+    if (signal.aborted) {
+      work.catch(() => undefined);
+      this.abandoned = true;
+      return Promise.reject(signal.reason);
+    }
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => {
+        this.abandoned = true;
+        reject(signal.reason);
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      work.then(
+        (value) => {
+          signal.removeEventListener("abort", onAbort);
+          resolve(value);
+        },
+        (error: unknown) => {
+          signal.removeEventListener("abort", onAbort);
+          reject(error);
+        },
+      );
+    });
   }
 
   /** The proxy agent, made on the first request: its code loads only when a proxy is used. */
   private viaProxy(proxy: ProxyChoice): Promise<Dispatcher> {
-    this.proxyDispatcher ??= loadEnvHttpProxyAgent().then(
-      (EnvHttpProxyAgent) =>
+    this.proxyDispatcher ??= Promise.all([loadEnvHttpProxyAgent(), loadTunnelPoolFactory()]).then(
+      ([EnvHttpProxyAgent, clientFactory]) =>
         // proxyTunnel false: http:// requests go to the proxy in absolute form, as most egress proxies expect
         // (many allow CONNECT to port 443 only); https:// ones are tunnelled with CONNECT either way.
         new EnvHttpProxyAgent({
@@ -219,6 +256,7 @@ export class ReportApi {
           httpsProxy: proxy.url,
           noProxy: "",
           proxyTunnel: false,
+          clientFactory,
         }),
     );
     return this.proxyDispatcher;
@@ -273,7 +311,7 @@ export class ReportApi {
     const timed = async <T>(work: () => Promise<T>): Promise<T> => {
       const timer = setTimeout(() => controller.abort(), this.options.timeoutMs);
       try {
-        return await work();
+        return await this.untilAborted(work(), signal);
       } catch (error) {
         return fail(error);
       } finally {
@@ -328,7 +366,10 @@ export class ReportApi {
     try {
       parsed = parseReportBody(body);
     } catch {
-      throw new Retriable(`the service's answer is not JSON: ${this.redact(body.toString("utf8", 0, 80))}`, undefined);
+      throw new Retriable(
+        `the service's answer is not JSON: ${this.redactedStart(body.toString("utf8", 0, 8192), 80)}`,
+        undefined,
+      );
     }
     const result = reportPageSchema.safeParse(parsed.value);
     if (!result.success) {
@@ -351,8 +392,8 @@ export class ReportApi {
     }
     const parsed = errorBodySchema.safeParse(value);
     if (parsed.success) return { code: parsed.data.error.code, message: this.redact(parsed.data.error.message) };
-    const snippet = text.replace(/\s+/g, " ").trim().slice(0, 120);
-    return { code: undefined, message: snippet === "" ? `HTTP ${status}` : this.redact(snippet) };
+    const snippet = this.redactedStart(text.slice(0, 8192).replace(/\s+/g, " ").trim(), 120);
+    return { code: undefined, message: snippet === "" ? `HTTP ${status}` : snippet };
   }
 
   private statusError(
@@ -384,7 +425,7 @@ export class ReportApi {
       default: {
         const location = headers.location;
         if (status >= 300 && status < 400 && location) {
-          return new UsageError(`the service redirects to ${String(location)} (${status})`, {
+          return new UsageError(`the service redirects to ${this.redact(String(location))} (${status})`, {
             hint: "use that address as the base URL; adreport does not follow redirects with your key",
           });
         }
@@ -393,8 +434,20 @@ export class ReportApi {
     }
   }
 
+  /** `text` with the key, as it is and as a URL carries it, written `***`. */
   private redact(text: string): string {
-    return this.options.apiKey === "" ? text : text.split(this.options.apiKey).join("***");
+    const key = this.options.apiKey;
+    if (key === "") return text;
+    return text.split(key).join("***").split(encodeURIComponent(key)).join("***");
+  }
+
+  /**
+   * The first `length` characters of `text`, redacted before it is cut: cut first, a key that straddles
+   * the cut would no longer match and its first part would be shown.
+   */
+  private redactedStart(text: string, length: number): string {
+    const window = length + 3 * this.options.apiKey.length; // a key starting before `length`, even URL-encoded
+    return this.redact(text.slice(0, window)).slice(0, length);
   }
 }
 

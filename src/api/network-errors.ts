@@ -100,6 +100,8 @@ export function networkFailure(error: unknown, base: URL): NetworkFailure {
         hint: code === "ENOTFOUND" ? "check the base URL (--base-url, ADREPORT_BASE_URL or the profile)" : undefined,
         final: false,
       };
+    case "ADREPORT_TUNNEL_CLOSED":
+      return { reason: "the proxy closed the connection before it opened a tunnel", final: false };
     case "ECONNRESET":
     case "EPIPE":
     case "UND_ERR_SOCKET":

@@ -5,6 +5,7 @@
  * proxied. The decision is made here rather than left to the agent so that `--verbose` can say what happens.
  */
 import { isIP } from "node:net";
+import { UsageError } from "../core/errors";
 
 export interface ProxyChoice {
   /** The proxy's URL, as the agent needs it (credentials included). */
@@ -55,14 +56,33 @@ function bypassed(url: URL, noProxy: string): boolean {
   return false;
 }
 
-function masked(text: string): string {
+/** The URL with its credentials masked: the password, or a user name given alone (a token, often). */
+function masked(url: URL): string {
+  const copy = new URL(url.href);
+  if (copy.password !== "") copy.password = "***";
+  else if (copy.username !== "") copy.username = "***";
+  return copy.toString().replace(/\/$/, "");
+}
+
+/**
+ * The proxy's URL, read as curl reads it: `proxy.corp:3128` or `user:pass@proxy.corp:3128` without a scheme
+ * is http://. Anything else than an http(s) URL is refused here, before any message could show it raw.
+ */
+function proxyUrl(value: string, from: string): URL {
+  const text = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`;
+  let url: URL | undefined;
   try {
-    const url = new URL(text);
-    if (url.password !== "") url.password = "***";
-    return url.toString().replace(/\/$/, "");
+    url = new URL(text);
   } catch {
-    return text;
+    url = undefined;
   }
+  if (url === undefined || (url.protocol !== "http:" && url.protocol !== "https:") || url.hostname === "") {
+    const scheme = url === undefined ? "" : ` (${url.protocol}// is not supported)`;
+    throw new UsageError(`${from} is not an http:// or https:// proxy URL${scheme}`, {
+      hint: "write it as http://host:port, with user:password@ before the host if the proxy asks for them",
+    });
+  }
+  return url;
 }
 
 /** The proxy requests to `base` go through, or undefined for a direct connection. */
@@ -78,5 +98,6 @@ export function proxyFor(base: URL, options: RouteOptions): ProxyChoice | undefi
   if (chosen === undefined) return undefined;
   const noProxy = firstSet(env, ["no_proxy", "NO_PROXY"]);
   if (noProxy !== undefined && bypassed(base, noProxy.value)) return undefined;
-  return { url: chosen.value, from: chosen.name, shown: masked(chosen.value) };
+  const url = proxyUrl(chosen.value, chosen.name);
+  return { url: url.href.replace(/\/$/, ""), from: chosen.name, shown: masked(url) };
 }

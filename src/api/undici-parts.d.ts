@@ -35,3 +35,10 @@ declare module "undici/lib/api/api-connect.js" {
     options: Dispatcher.ConnectOptions,
   ): Promise<Dispatcher.ConnectData>;
 }
+
+declare module "undici/lib/dispatcher/pool.js" {
+  import type { Pool } from "undici";
+
+  const PoolClass: typeof Pool;
+  export default PoolClass;
+}

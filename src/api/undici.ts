@@ -32,3 +32,33 @@ export async function loadEnvHttpProxyAgent(): Promise<typeof EnvHttpProxyAgent>
   prototype.connect ??= connect.default;
   return agent.default;
 }
+
+/** A proxy closed the connection before it answered a CONNECT (the tunnel for an https:// service). */
+export class TunnelClosedError extends Error {
+  readonly code = "ADREPORT_TUNNEL_CLOSED";
+  constructor(cause: unknown) {
+    super("the proxy closed the connection before it opened a tunnel", { cause });
+  }
+}
+
+/**
+ * The `clientFactory` of a proxy agent: undici's own Pool to the proxy, except that a CONNECT the proxy cut
+ * off fails with TunnelClosedError instead of undici's socket error. undici takes a socket error while
+ * connecting for one worth reconnecting at once, and reconnects without end (a thousand CONNECTs a second)
+ * with the request held in its queue, where neither a timeout nor an abort reaches it; any other error fails
+ * the request, which the retry budget then counts.
+ */
+export async function loadTunnelPoolFactory(): Promise<(origin: URL, options: object) => Dispatcher> {
+  const { default: Pool } = await import("undici/lib/dispatcher/pool.js");
+  return (origin, options) => {
+    const pool = new Pool(origin, options);
+    const connect = pool.connect.bind(pool) as (options: Dispatcher.ConnectOptions) => Promise<Dispatcher.ConnectData>;
+    Object.defineProperty(pool, "connect", {
+      value: (connectOptions: Dispatcher.ConnectOptions) =>
+        connect(connectOptions).catch((error: unknown) => {
+          throw (error as { code?: unknown }).code === "UND_ERR_SOCKET" ? new TunnelClosedError(error) : error;
+        }),
+    });
+    return pool;
+  };
+}
