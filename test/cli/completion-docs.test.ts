@@ -49,7 +49,7 @@ describe("bash completion", () => {
     ["adreport report --dims campaign --metrics c", "clicks conversions"],
     ["adreport config ''", "get set unset list path"],
     ["adreport config set ''", SETTINGS],
-    ["adreport config get --profile acme p", "profile page-size"],
+    ["adreport config get --profile acme p", SETTING_NAMES.filter((name) => name.startsWith("p")).join(" ")],
     ["adreport config set format ''", FORMATS],
     ["adreport config set --profile acme format j", "json"],
     ["adreport config set profile ''", "acme globex"],
