@@ -250,28 +250,26 @@ describe("an output that cannot be written: exit 1 with the path and the system'
     expect(proc.stderr).toBe("adreport: cannot write /proc/adreport-out.csv: the folder does not accept new files\n");
   });
 
-  it("a read-only file system says so (a read-only tmpfs in a private mount namespace)", async (test) => {
+  it("a read-only file system says so (a read-only tmpfs in a private mount namespace)", async (context) => {
     const mountPoint = join(dir, "read-only");
     mkdirSync(mountPoint);
     const target = join(mountPoint, "out.csv");
     const wrap = ["unshare", "-m", "sh", "-c", 'mount -t tmpfs -o ro tmpfs "$0" && exec "$@"', mountPoint];
     if (spawnSync(wrap[0] as string, [...wrap.slice(1), "true"]).status !== 0) {
-      test.skip(); // no mount namespaces here (an unprivileged container)
-      return;
+      context.skip("no mount namespaces here (an unprivileged container)");
     }
     const result = await runWithStdout(["report", ...HOURLY, "-o", target], "pipe", wrap);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(`adreport: cannot write ${target}: read-only file system\n`);
   });
 
-  it("an immutable file: exit 1, the old file kept, no temporary file left", async (test) => {
+  it("an immutable file: exit 1, the old file kept, no temporary file left", async (context) => {
     const folder = join(dir, "immutable");
     mkdirSync(folder);
     const target = join(folder, "report.csv");
     writeFileSync(target, "old content\n");
     if (spawnSync("chattr", ["+i", target]).status !== 0) {
-      test.skip(); // a file system without the attribute (tmpfs), or no chattr
-      return;
+      context.skip("a file system without the immutable attribute (tmpfs), or no chattr");
     }
     try {
       const result = await report([...HOURLY, "-o", target]);
