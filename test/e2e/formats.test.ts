@@ -137,7 +137,9 @@ describe("names on a terminal are shown, never obeyed", () => {
     expect(result.code).toBe(5);
     expect(result.stderr).not.toContain(ESC);
     expect(result.stderr).toMatch(/adreport: retry 1\/1 in [\d.]+ s: the service answered 503: down \\x1b\[2J for now/);
-    expect(result.stderr).toContain("adreport: the service answered 503: down \\x1b[2J for now (page 1: gave up after 2");
+    expect(result.stderr).toContain(
+      "adreport: the service answered 503: down \\x1b[2J for now (page 1: gave up after 2",
+    );
   });
 });
 
