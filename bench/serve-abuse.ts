@@ -14,7 +14,7 @@ const SECONDS = 60;
 const CONNECTIONS = 8;
 const CACHE_MB = 64;
 /** What `serve` holds besides its caches (README, serve section): Node, fastify, SQLite's page caches. */
-const MARGIN_MB = 160;
+const MARGIN_MB = 90;
 
 function rssMb(pid: number): number {
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));

@@ -1,6 +1,7 @@
 /**
- * Keeps a long export within a small container (a cron job with 128 MiB is common). An export allocates
- * a few KB of short-lived objects per row (parsed rows, CSV cells), so V8 would grow its young generation
+ * Keeps a long export within a small container (a cron job with 128 MiB is common), and `serve` near its
+ * --cache-mb. An export allocates a few KB of short-lived objects per row (parsed rows, CSV cells), and
+ * `serve` as much per page it renders, so V8 would grow its young generation
  * to its largest (2 x 16 MB) and let the old generation, where what survives two collections goes, grow
  * well past what is alive. Here the young generation stops growing at 2 x 2 MB and the old generation
  * grows by a quarter of what is alive after each full collection, at a small cost in collection time.
@@ -19,7 +20,7 @@ function youngGenerationBytes(): number {
   return getHeapSpaceStatistics().find((space) => space.space_name === "new_space")?.space_size ?? 0;
 }
 
-export function boundHeapForExports(): void {
+export function boundHeap(): void {
   setFlagsFromString(`--heap-growing-percent=${OLD_GENERATION_GROWTH_PERCENT}`);
   // Each collection is reported after it ran, the growth it decided included.
   const observer = new PerformanceObserver(() => {
