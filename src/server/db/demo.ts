@@ -45,7 +45,7 @@ const ADS = ["Banner A", "Banner B, wide", 'Video "15s"', "Texte écrit", "Carou
 const KEYWORDS = ["running shoes", "trail, running", '"best" boots', "chaussures", "ランニング", "hiking poles"];
 
 /** mulberry32: small, fast, and the same everywhere. */
-function random(seed: number): () => number {
+export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -67,7 +67,7 @@ const DAILY_RHYTHM = [
 ];
 
 export function* demoFacts(options: DemoOptions): Generator<LoadLine> {
-  const rand = random(options.seed);
+  const rand = seededRandom(options.seed);
   const start = options.end - options.days * 86_400;
   let campaignId = 0;
   let adId = 1000;

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseReportBody, type ReportRow, reportPageSchema } from "../../../src/contract";
 import { joinRows } from "../../../src/format/rows-as-sent";
+import { seededRandom } from "../../../src/server/db/demo";
 
 /**
  * The rows as the spans cut them from the body, or undefined when parseReportBody gives no spans. The body
@@ -149,18 +150,6 @@ describe("parseReportBody", () => {
   });
 });
 
-/** A small seeded generator, so that one fast-check seed decides every choice of spelling below. */
-function chooser(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * JSON as a service might write it but JSON.stringify never does: escapes for any character (`\u00e9`,
  * `\/`), white space around `:` and `,`, numbers with exponents or `.0`, and keys given twice (the first
@@ -233,7 +222,7 @@ describe("rows copied from bodies JSON.stringify never writes", () => {
     );
     fc.assert(
       fc.property(fc.array(rowValue, { maxLength: 12 }), fc.integer(), (data, seed) => {
-        const pick = chooser(seed);
+        const pick = seededRandom(seed); // one fast-check seed decides every choice of spelling
         const meta = {
           granularity: "total",
           dimensions: [],
