@@ -4,7 +4,7 @@
  */
 import type { ResolvedSettings } from "../../config/resolve";
 import { UsageError } from "../../core/errors";
-import { type FormatEntry, formatForFile, formatNamed } from "../../format/registry";
+import { type FormatEntry, formatForFile, formatNamed, knownEndings } from "../../format/registry";
 import type { ReportFlags } from "./command";
 
 export interface OutputFormat {
@@ -21,6 +21,15 @@ export function chooseOutputFormat(
   path: string | undefined,
   stdoutIsTTY: boolean,
 ): OutputFormat {
+  // Guessing would write comma CSV into out.xlsx and exit 0: an unknown ending needs a format named.
+  if (path !== undefined && flags.format === undefined && flags.spreadsheet !== true && !formatForFile(path)) {
+    throw new UsageError(
+      `cannot tell the format of ${path} from its ending; known endings: ${knownEndings().join(", ")}`,
+      {
+        hint: "choose one with --format (-f), or give the file one of those endings",
+      },
+    );
+  }
   const named =
     flags.format ??
     (path ? formatForFile(path)?.name : undefined) ??

@@ -1,8 +1,7 @@
 /** `adreport report`: settings, a checked request, every page through a formatter into the sink. */
 import { deadline, openReport, openSplitReport, type Progress, ReportApi } from "../../api";
 import { requireApiKey } from "../../config/resolve";
-import { DataChangedError, InterruptedError, OutputError, UsageError } from "../../core/errors";
-import { formatForFile, knownEndings } from "../../format/registry";
+import { DataChangedError, InterruptedError, OutputError } from "../../core/errors";
 import type { Sink } from "../../io/sink";
 import type { Context } from "../context";
 import { checkOutput, isStdoutPath, openOutput, outputError } from "../shared/output";
@@ -22,17 +21,6 @@ function progressText(progress: Progress | undefined): string {
   if (progress === undefined) return "the first page had not come";
   const n = (value: number) => value.toLocaleString("en-US");
   return `${n(progress.page)} of ${n(progress.pages)} pages, ${n(progress.rows)} of ${n(progress.total)} rows`;
-}
-
-/** Guessing would write comma CSV into out.xlsx and exit 0: an unknown ending needs a format named. */
-function refuseUnknownEnding(flags: ReportFlags, path: string | undefined): void {
-  if (path === undefined || flags.format !== undefined || flags.spreadsheet === true || formatForFile(path)) return;
-  throw new UsageError(
-    `cannot tell the format of ${path} from its ending; known endings: ${knownEndings().join(", ")}`,
-    {
-      hint: "choose one with --format (-f), or give the file one of those endings",
-    },
-  );
 }
 
 export async function runReport(ctx: Context, flags: ReportFlags): Promise<void> {
@@ -58,7 +46,6 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
   const plan = planRequest(flags, ctx.now(), pageSize);
   const path = flags.output === undefined || isStdoutPath(flags.output) ? undefined : outputPath(flags.output, plan);
   await checkOutput(path);
-  refuseUnknownEnding(flags, path);
   const format = chooseOutputFormat(flags, settings, path, ctx.io.outIsTTY);
   const apiKey = requireApiKey(settings);
   for (const warning of [...requestWarnings(flags, plan.request), ...format.warnings])
