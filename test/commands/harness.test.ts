@@ -53,6 +53,7 @@ describe("in-process harness", () => {
     expect(result.code).toBe(0);
     expect(readFileSync(join(cwd, "out.csv"), "utf8").split("\n")[0]).toMatch(/^campaign_id/);
     expect(mock.seen[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
+    mock.agent.assertNoPendingInterceptors();
   });
 
   it("delivers a signal to the command's handlers", async () => {
