@@ -20,17 +20,6 @@ export interface DemoOptions {
   activity: number;
 }
 
-export const DEMO_DEFAULTS: DemoOptions = {
-  seed: 42,
-  days: 35,
-  end: Date.UTC(2026, 10, 1) / 1000,
-  advertisers: 3,
-  campaignsPerAdvertiser: 3,
-  adsPerCampaign: 3,
-  keywordsPerAd: 2,
-  activity: 0.7,
-};
-
 const ADVERTISERS = ["Acme Outdoor", "Globex, Inc.", 'Café "Zürich" GmbH', "東京メディア", "Søren & Co"];
 const CAMPAIGNS = [
   "Spring, 2026",

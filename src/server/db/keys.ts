@@ -21,7 +21,7 @@ function newKey(): string {
   return `adr_${randomBytes(32).toString("base64url")}`;
 }
 
-export function normaliseIps(ips: readonly string[]): string[] {
+function normaliseIps(ips: readonly string[]): string[] {
   return ips.map((ip) => {
     const entry = canonicalEntry(ip);
     if (!entry) throw new KeyAdminError(`${JSON.stringify(ip)} is not an IPv4 or IPv6 address or CIDR range`);

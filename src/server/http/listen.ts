@@ -40,7 +40,7 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export const SERVE_DEFAULTS = {
+const SERVE_DEFAULTS = {
   cacheMb: 64,
   headerTimeoutMs: 10_000,
   maxConnections: 4096,
