@@ -26,15 +26,6 @@ export function profileNamed(data: ConfigData, name: string): ProfileData {
   return profile;
 }
 
-/** `adr_abcd…wxyz`: enough to tell keys apart, far too little to use one. */
-export function maskKey(key: string | undefined): string {
-  if (key === undefined || key === "") return "(none)";
-  const prefix = /^[A-Za-z]{2,8}_/.exec(key)?.[0] ?? "";
-  const rest = key.slice(prefix.length);
-  if (rest.length < 12) return `${prefix}${"*".repeat(4)}`;
-  return `${prefix}${rest.slice(0, 4)}…${rest.slice(-4)}`;
-}
-
 /** The key's problems that can be seen without sending it anywhere. */
 export function checkKeyText(key: string): string {
   const trimmed = key.trim();

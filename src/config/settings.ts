@@ -3,24 +3,21 @@
  * once: its rule (zod), its environment variable if any, its default and what it means.
  */
 import * as z from "zod";
+import { parseDuration } from "../core/duration";
 import { FORMAT_NAMES } from "../core/formats";
 
 export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
-/** `30`, `30s`, `1.5m`, `500ms`, `1h` → seconds. */
-export function parseDuration(text: string): number | undefined {
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
-  if (!match) return undefined;
-  const value = Number(match[1]);
-  const unit = { ms: 0.001, s: 1, m: 60, h: 3600 }[match[2] ?? "s"] ?? 1;
-  const seconds = value * unit;
-  return seconds > 0 ? seconds : undefined;
+/** A positive duration in seconds, from a number of seconds or a text such as `30s` (core/duration.ts). */
+function positiveSeconds(value: number | string): number | undefined {
+  const seconds = typeof value === "number" ? value : parseDuration(value);
+  return seconds !== undefined && seconds > 0 ? seconds : undefined;
 }
 
 /** A duration in seconds, from a number of seconds or a text such as `10m`, up to `maxSeconds`. */
 const duration = (maxSeconds: number, message: string) =>
   z.union([z.number(), z.string()]).transform((v, ctx) => {
-    const seconds = typeof v === "number" ? (v > 0 ? v : undefined) : parseDuration(v);
+    const seconds = positiveSeconds(v);
     if (seconds === undefined || seconds > maxSeconds) {
       ctx.addIssue({ code: "custom", message });
       return z.NEVER;
@@ -87,7 +84,7 @@ export const SETTINGS = {
   concurrency: { schema: wholeNumber(1, 32), env: undefined, default: 4, help: "pages fetched at once" },
   timeout: {
     schema: z.union([z.number(), z.string()]).transform((v, ctx) => {
-      const seconds = typeof v === "number" ? (v > 0 ? v : undefined) : parseDuration(v);
+      const seconds = positiveSeconds(v);
       if (seconds === undefined || seconds > 3600) {
         ctx.addIssue({ code: "custom", message: "expected a duration such as 30s, 500ms or 2m (at most 1h)" });
         return z.NEVER;

@@ -1,7 +1,8 @@
 /** The behaviour of `adreport config`. */
-import { maskKey, profileNamed } from "../../config/profiles";
+import { profileNamed } from "../../config/profiles";
 import { checkSetting, isSettingName, SETTING_NAMES, SETTINGS, type SettingName } from "../../config/settings";
 import { UsageError } from "../../core/errors";
+import { maskKey } from "../../core/mask-key";
 import type { Context } from "../context";
 import { configFile, loadSettings, readConfig } from "../shared/settings";
 

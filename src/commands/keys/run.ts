@@ -1,10 +1,11 @@
 /** The behaviour of `adreport keys`. Keys reach stdout only through `keys show --reveal`. */
 import { isIP } from "node:net";
 import { addressIn, deadline, ReportApi } from "../../api";
-import { checkKeyText, checkProfileName, maskKey, profileNamed } from "../../config/profiles";
+import { checkKeyText, checkProfileName, profileNamed } from "../../config/profiles";
 import { requireApiKey } from "../../config/resolve";
 import { encodeReportQuery } from "../../contract";
 import { AuthError, ForbiddenError, UnavailableError, UsageError } from "../../core/errors";
+import { maskKey } from "../../core/mask-key";
 import { readAll, readHidden } from "../../io/input";
 import type { Context } from "../context";
 import { loadSettings, readConfig } from "../shared/settings";
