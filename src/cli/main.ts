@@ -1,5 +1,5 @@
 /** Runs one command line and turns whatever happened into an exit code (docs/service.md §9). */
-import { CommanderError } from "commander";
+import { CommanderError } from "@commander-js/extra-typings";
 import type { Context } from "../commands/context";
 import { AdreportError, exitCodeOf } from "../core/errors";
 import { ExitCode } from "../core/exit-codes";

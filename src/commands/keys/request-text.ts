@@ -10,6 +10,7 @@ export const REQUEST_TYPES = {
 } as const;
 
 export type RequestType = keyof typeof REQUEST_TYPES;
+export const REQUEST_TYPE_NAMES = Object.keys(REQUEST_TYPES) as RequestType[];
 
 export interface OperatorRequest {
   type: RequestType;

@@ -1,5 +1,5 @@
 /** Option parsers for commander: a bad value is a usage error naming the flag's rule. */
-import { InvalidArgumentError } from "commander";
+import { InvalidArgumentError } from "@commander-js/extra-typings";
 
 export function integerOption(min: number, max = Number.MAX_SAFE_INTEGER) {
   return (text: string): number => {
