@@ -5,6 +5,7 @@
  */
 import { AuthError, UsageError } from "../core/errors";
 import type { ConfigData, ProfileData } from "./file";
+import { noProfileError } from "./profiles";
 import { checkSetting, PROFILE_SETTING_NAMES, SETTINGS, type SettingName, type SettingValue } from "./settings";
 
 export type Source = "flag" | "environment" | "profile" | "config file" | "default";
@@ -51,11 +52,7 @@ export function resolveProfileName(layers: Layers): Resolved<string | undefined>
     chosen = { value: checked("profile", file.settings.profile, `${layers.filePath}: profile`), source: "config file" };
   }
   if (chosen.value !== undefined && !Object.hasOwn(file.profiles, chosen.value)) {
-    const known = Object.keys(file.profiles);
-    throw new UsageError(
-      `no profile named ${JSON.stringify(chosen.value)} (from ${chosen.source}); ${known.length > 0 ? `known: ${known.join(", ")}` : "none is set up yet"}`,
-      { hint: "add one with: adreport keys add <profile>" },
-    );
+    throw noProfileError(chosen.value, Object.keys(file.profiles), chosen.source);
   }
   return chosen;
 }

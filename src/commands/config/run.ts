@@ -24,7 +24,7 @@ function shown(name: string, value: unknown): string {
 
 export async function runConfigGet(ctx: Context, key: string, options: ConfigGetOptions): Promise<void> {
   const name = settingName(key);
-  const { settings } = await loadSettings(ctx, { profile: options.profile });
+  const settings = await loadSettings(ctx, { profile: options.profile });
   ctx.io.out.write(`${shown(name, settings[name].value)}\n`);
 }
 
@@ -56,7 +56,7 @@ export async function runConfigUnset(ctx: Context, key: string, options: ConfigU
 }
 
 export async function runConfigList(ctx: Context, options: ConfigListOptions): Promise<void> {
-  const { settings } = await loadSettings(ctx, { profile: options.profile, "base-url": options.baseUrl });
+  const settings = await loadSettings(ctx, { profile: options.profile, "base-url": options.baseUrl });
   const rows = [
     ...SETTING_NAMES.map((name) => ({
       setting: name,

@@ -95,7 +95,7 @@ export async function runKeysTest(
   profileName: string | undefined,
   options: KeysTestOptions,
 ): Promise<void> {
-  const { settings } = await loadSettings(ctx, {
+  const settings = await loadSettings(ctx, {
     profile: profileName,
     "base-url": options.baseUrl,
     timeout: options.timeout,

@@ -29,7 +29,7 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
       "adreport: warning: --api-key is visible to other users of this machine (ps); prefer ADREPORT_API_KEY or a profile\n",
     );
   }
-  const { settings } = await loadSettings(ctx, {
+  const settings = await loadSettings(ctx, {
     "base-url": flags.baseUrl,
     profile: flags.profile,
     format: flags.format,
