@@ -191,7 +191,7 @@ export async function runDemo(
     activity: options.activity,
   });
   if (options.ndjson !== undefined) {
-    const sink = await openOutput(options.ndjson, ctx.io.out);
+    const sink = await openOutput(ctx, options.ndjson);
     try {
       let batch = "";
       for (const line of facts) {
