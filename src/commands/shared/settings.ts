@@ -5,7 +5,7 @@ import type { Context } from "../context";
 
 /** This user's config file; nothing is read until asked. */
 export function configFile(ctx: Context): ConfigFile {
-  return ConfigFile.of(ctx.env, ctx.user);
+  return ConfigFile.of(ctx.env, ctx.user, ctx.cwd);
 }
 
 /** The config file's content, refused if someone else could have written it. */
