@@ -2,7 +2,8 @@
 import { Argument, type Command } from "@commander-js/extra-typings";
 import type { Context } from "../commands/context";
 import { commandTree } from "./command-tree";
-import { bashCompletion, fishCompletion, zshCompletion } from "./completion";
+import { bashCompletion, zshCompletion } from "./completion-bash";
+import { fishCompletion } from "./completion-fish";
 
 export function registerCompletion(program: Command, ctx: Context): void {
   program
