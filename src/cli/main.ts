@@ -37,6 +37,6 @@ function reportFailure(error: unknown, io: IOStreams, debug: boolean): number {
 }
 
 /** A reader that went away (`| head`) is a normal end for a pipeline, not a failure. */
-export function isBrokenPipe(error: unknown): boolean {
+function isBrokenPipe(error: unknown): boolean {
   return error instanceof Error && (error as NodeJS.ErrnoException).code === "EPIPE";
 }

@@ -30,7 +30,7 @@ function homeOf(env: Environment): string {
   return env.HOME ?? homedir();
 }
 
-export function configDir(env: Environment): string {
+function configDir(env: Environment): string {
   if (env.ADREPORT_CONFIG_DIR) return env.ADREPORT_CONFIG_DIR;
   const base = env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME !== "" ? env.XDG_CONFIG_HOME : join(homeOf(env), ".config");
   return join(base, "adreport");

@@ -8,9 +8,9 @@ import type { ConfigData, ProfileData } from "./file";
 import { noProfileError } from "./profiles";
 import { checkSetting, PROFILE_SETTING_NAMES, SETTINGS, type SettingName, type SettingValue } from "./settings";
 
-export type Source = "flag" | "environment" | "profile" | "config file" | "default";
+type Source = "flag" | "environment" | "profile" | "config file" | "default";
 
-export interface Resolved<T> {
+interface Resolved<T> {
   value: T;
   source: Source;
 }
@@ -42,7 +42,7 @@ function checked<K extends SettingName>(name: K, value: unknown, where: string):
   return result.value;
 }
 
-export function resolveProfileName(layers: Layers): Resolved<string | undefined> {
+function resolveProfileName(layers: Layers): Resolved<string | undefined> {
   const { flags, env, file } = layers;
   let chosen: Resolved<string | undefined> = { value: undefined, source: "default" };
   if (flags.profile !== undefined) chosen = { value: checked("profile", flags.profile, "--profile"), source: "flag" };

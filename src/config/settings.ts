@@ -9,7 +9,7 @@ import { readWholeNumber } from "../core/whole-number";
 export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /** `30`, `30s`, `1.5m`, `500ms`, `1h` → seconds. */
-export function parseDuration(text: string): number | undefined {
+function parseDuration(text: string): number | undefined {
   const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
   if (!match) return undefined;
   const value = Number(match[1]);

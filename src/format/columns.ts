@@ -52,7 +52,7 @@ function bucketText(value: number, hourly: boolean): string {
 }
 
 /** A bucket start as ISO 8601 UTC: a date for daily and longer buckets, a date-time for hours. */
-export function formatBucket(value: unknown, granularity: string): string {
+function formatBucket(value: unknown, granularity: string): string {
   if (typeof value !== "number" || !Number.isFinite(value))
     return value === undefined || value === null ? "" : String(value);
   return bucketText(value, /hour/i.test(granularity) || value % 86_400 !== 0);
