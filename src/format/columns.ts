@@ -33,8 +33,8 @@ export function columnsOf(meta: ReportMeta, firstRow: ReportRow | undefined): Co
 }
 
 /**
- * Bucket texts already made. Every entity's rows repeat the same few hundred buckets, and making the text
- * anew for each row was a tenth of an hourly CSV export's time and much of its garbage.
+ * Bucket texts already made. Every entity's rows repeat the same few hundred buckets, so making the text
+ * anew for each row would cost a share of an hourly export's time and garbage (bench/README.md).
  */
 const hourTexts = new Map<number, string>();
 const dayTexts = new Map<number, string>();
