@@ -12,17 +12,21 @@ export function checkProfileName(name: string): string {
   return name;
 }
 
+/**
+ * The one refusal of a profile name the config file does not have, with the names it does have.
+ * `source` says where the name came from when it was not typed as this command's argument.
+ */
+export function noProfileError(name: string, known: readonly string[], source?: string): UsageError {
+  const from = source === undefined ? "" : ` (from ${source})`;
+  const others = known.length > 0 ? `known: ${known.join(", ")}` : "none is set up yet";
+  return new UsageError(`no profile named ${JSON.stringify(name)}${from}; ${others}`, {
+    hint: "add one with: adreport keys add <profile>",
+  });
+}
+
 export function profileNamed(data: ConfigData, name: string): ProfileData {
   const profile = data.profiles[name];
-  if (!profile) {
-    const known = Object.keys(data.profiles);
-    throw new UsageError(
-      `no profile named ${JSON.stringify(name)}; ${known.length > 0 ? `known: ${known.join(", ")}` : "none yet"}`,
-      {
-        hint: "add one with: adreport keys add <profile>",
-      },
-    );
-  }
+  if (!profile) throw noProfileError(name, Object.keys(data.profiles));
   return profile;
 }
 

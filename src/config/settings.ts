@@ -5,6 +5,7 @@
 import * as z from "zod";
 import { parseDuration } from "../core/duration";
 import { FORMAT_NAMES } from "../core/formats";
+import { readWholeNumber } from "../core/whole-number";
 
 export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
@@ -50,8 +51,8 @@ const httpUrl = z
 const wholeNumber = (min: number, max: number) =>
   z.unknown().transform((value, ctx) => {
     const text = typeof value === "string" ? value.trim() : undefined;
-    const n = typeof value === "number" ? value : text !== undefined && /^\d+$/.test(text) ? Number(text) : Number.NaN;
-    if (Number.isInteger(n) && n >= min && n <= max) return n;
+    const n = typeof value === "number" ? value : text !== undefined ? readWholeNumber(text) : undefined;
+    if (n !== undefined && Number.isInteger(n) && n >= min && n <= max) return n;
     ctx.addIssue({ code: "custom", message: `expected a whole number from ${min} to ${max}` });
     return z.NEVER;
   });

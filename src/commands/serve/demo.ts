@@ -23,7 +23,7 @@ export interface DemoCommandOptions extends DbOptions {
 const BATCH_CHARS = 1 << 16;
 
 async function writeNdjson(ctx: Context, file: string, facts: Iterable<LoadLine>): Promise<void> {
-  const sink = await openOutput(file, ctx.io.out);
+  const sink = await openOutput(ctx, file);
   try {
     let batch = "";
     for (const line of facts) {
