@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { runCli, startCliServe } from "../helpers/cli";
 import { httpGet } from "../helpers/http";
 import { connected, rawRequest } from "../helpers/raw-socket";
+import { runInProcess } from "../helpers/run-cli";
 import { tempDir } from "../helpers/temp";
 
 const dir = tempDir();
@@ -59,10 +60,10 @@ describe("an operator session in a real process", () => {
 // process alive, which no in-process run shows.
 describe("SIGTERM with connections that never finish", () => {
   const db = join(dir, "shutdown.db");
-  // Built once and only read.
+  // Built once, in this process (making it is not what these cases check), and only read.
   beforeAll(async () => {
-    expect((await runCli(["serve", "init", "--db", db])).code).toBe(0);
-    expect((await runCli(["serve", "demo", "--db", db, "--days", "1"])).code).toBe(0);
+    expect((await runInProcess(["serve", "init", "--db", db])).code).toBe(0);
+    expect((await runInProcess(["serve", "demo", "--db", db, "--days", "1"])).code).toBe(0);
   });
 
   it("exits 0 after --shutdown-timeout, with an idle and a half-sent connection open", async () => {
