@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { httpGet } from "../helpers/http";
 import { runInProcess } from "../helpers/run-cli";
 import { serveInProcess } from "../helpers/serve-in-process";
@@ -41,10 +41,16 @@ async function session(): Promise<{ db: string; key: string }> {
   return { db, key: issued.stdout.trim() };
 }
 
-// Read by every case that does not change it.
+// Read by every case that does not change it; after the file, its keys are as they were.
 let shared: { db: string; key: string };
+let sharedKeys = "";
+const keyList = async () => (await runInProcess(["serve", "key", "list", "--db", shared.db, "--json"])).stdout;
 beforeAll(async () => {
   shared = await session();
+  sharedKeys = await keyList();
+});
+afterAll(async () => {
+  expect(await keyList()).toBe(sharedKeys);
 });
 
 const REPORT = "/v1/report?from=2026-10-25&to=2026-10-31&metrics=views";
