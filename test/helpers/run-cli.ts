@@ -54,9 +54,19 @@ export interface InProcessRun {
   signal(name: "SIGINT" | "SIGTERM"): void;
   /** How many signal handlers the command has registered now (a command waiting for Ctrl-C has one). */
   signalHandlers(): number;
+  /**
+   * Resolves with all the stream holds once it matches `pattern` (a server's URL line, a log line);
+   * rejects if the command returns first. The test's timeout bounds the wait.
+   */
+  waitFor(stream: "stdout" | "stderr", pattern: RegExp): Promise<string>;
 }
 
-function capture(): { stream: PassThrough; text(): string } {
+interface Captured {
+  stream: PassThrough;
+  text(): string;
+}
+
+function capture(): Captured {
   const stream = new PassThrough();
   const chunks: Buffer[] = [];
   stream.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -122,7 +132,28 @@ export function startInProcess(args: readonly string[], options: InProcessOption
     stderr: err.text,
     signal: (name) => signals.emit("signal", name),
     signalHandlers: () => signals.listenerCount("signal"),
+    waitFor: (stream, pattern) => waitForText(stream === "stdout" ? out : err, pattern, result),
   };
+}
+
+function waitForText(captured: Captured, pattern: RegExp, result: Promise<CliResult>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const check = (): boolean => {
+      const text = captured.text();
+      if (!pattern.test(text)) return false;
+      captured.stream.off("data", check);
+      resolve(text);
+      return true;
+    };
+    if (check()) return;
+    // Registered after capture()'s own listener, so the text checked includes the chunk just written.
+    captured.stream.on("data", check);
+    result.then((ended) => {
+      if (check()) return;
+      captured.stream.off("data", check);
+      reject(new Error(`the command returned ${ended.code} before ${pattern} appeared: ${ended.stderr}`));
+    }, reject);
+  });
 }
 
 /** Runs one command line in this process and returns what a child process would have: code and output. */

@@ -1,29 +1,58 @@
-/** The edges of the CLI: shell completion, the generated reference, suggestions, --help and --version. */
+/**
+ * Shell completion: the scripts `adreport completion` prints, generated in this process. The bash cases
+ * run the script in bash (what it does is bash's to show); where it asks adreport for the profile names,
+ * a bash function answers with what `keys list --json` printed here. test/cli/completion-help.test.ts runs a
+ * few cases through the real CLI.
+ */
 import { spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
-import { referenceMarkdown } from "../../src/cli/reference";
+import { beforeAll, describe, expect, it } from "vitest";
 import { SETTING_NAMES } from "../../src/config/settings";
 import { FORMAT_NAMES } from "../../src/core/formats";
-import { cliCommand, runCli } from "../helpers/cli";
+import { runInProcess } from "../helpers/run-cli";
 import { tempDir } from "../helpers/temp";
 
 const FORMATS = FORMAT_NAMES.join(" ");
 const SETTINGS = SETTING_NAMES.join(" ");
 
-const ROOT = join(import.meta.dirname, "..", "..");
-const { version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };
+const dir = tempDir();
+const script = join(dir, "adreport.bash");
+let profilesJson = "";
 
-describe("docs/cli.md", () => {
-  it("is what the command definitions generate (run `npm run docs` after changing a command)", () => {
-    expect(readFileSync(join(ROOT, "docs", "cli.md"), "utf8")).toBe(referenceMarkdown(version));
-  });
+// Built once; no case changes the script or the profiles.
+beforeAll(async () => {
+  const completion = await runInProcess(["completion", "bash"]);
+  expect(completion.code).toBe(0);
+  writeFileSync(script, completion.stdout);
+  const env = { ADREPORT_CONFIG_DIR: join(dir, "config") };
+  for (const profile of ["acme", "globex"]) {
+    expect((await runInProcess(["keys", "add", profile], { env, input: "adr_k" })).code).toBe(0);
+  }
+  profilesJson = (await runInProcess(["keys", "list", "--json"], { env })).stdout;
 });
 
+/**
+ * Runs the completion function on `line` in bash, with `before` run first and `after` then. `adreport keys list --json`
+ * answers with the profiles; any other call of adreport is reported on stderr (fd 3: the script hides the
+ * command's own stderr).
+ */
+function bash(line: string, before: string, after = ""): { stdout: string; stderr: string } {
+  const probe = `
+    exec 3>&2
+    source ${JSON.stringify(script)}
+    adreport() { if [ "$*" = "keys list --json" ]; then printf '%s' "$PROFILES_JSON"; else echo "unexpected: adreport $*" >&3; fi; }
+    ${before}
+    COMP_WORDS=(${line}); COMP_CWORD=$((\${#COMP_WORDS[@]} - 1)); _adreport; ${after}`;
+  // No startup files: the developer's own shell setup has no say in what the script completes.
+  const result = spawnSync("bash", ["--norc", "--noprofile", "-c", probe], {
+    encoding: "utf8",
+    env: { PATH: process.env.PATH, HOME: dir, PROFILES_JSON: profilesJson },
+  });
+  return { stdout: result.stdout, stderr: result.stderr };
+}
+
 describe("bash completion", () => {
-  const dir = tempDir();
-  const config = join(dir, "config");
   const cases: Array<[string, string]> = [
     ["adreport ''", "report keys config serve completion help"],
     ["adreport ke", "keys"],
@@ -59,20 +88,8 @@ describe("bash completion", () => {
     ["adreport help ''", "report keys config serve completion"],
   ];
 
-  it.each(cases)("completes %s", async (line, expected) => {
-    for (const profile of ["acme", "globex"])
-      await runCli(["keys", "add", profile], { env: { ADREPORT_CONFIG_DIR: config }, input: "adr_k" });
-    const script = join(dir, "adreport.bash");
-    writeFileSync(script, (await runCli(["completion", "bash"])).stdout);
-    const [command, args] = cliCommand([]);
-    const probe = `
-      source ${JSON.stringify(script)}
-      adreport() { ${[command, ...args].map((a) => JSON.stringify(a)).join(" ")} "$@"; }
-      COMP_WORDS=(${line}); COMP_CWORD=$((\${#COMP_WORDS[@]} - 1)); _adreport; echo "\${COMPREPLY[*]}"`;
-    const result = spawnSync("bash", ["-c", probe], {
-      encoding: "utf8",
-      env: { ...process.env, ADREPORT_CONFIG_DIR: config },
-    });
+  it.each(cases)("completes %s", (line, expected) => {
+    const result = bash(line, "", `echo "\${COMPREPLY[*]}"`);
     expect(result.stderr).toBe("");
     expect(result.stdout.trim()).toBe(expected);
   });
@@ -82,20 +99,8 @@ describe("bash completion and file names", () => {
   // \`complete -o default\` makes bash offer file names whenever the function leaves no candidates, so the
   // function must turn that off (\`compopt +o default\`) wherever the value is not a file. Outside a real
   // completion bash refuses compopt, so the probe defines one that reports what it was asked.
-  const dir = tempDir();
-  const probe = async (line: string) => {
-    const script = join(dir, "adreport.bash");
-    writeFileSync(script, (await runCli(["completion", "bash"])).stdout);
-    const result = spawnSync(
-      "bash",
-      [
-        "-c",
-        `source ${JSON.stringify(script)}
-        compopt() { echo "compopt $*"; }
-        COMP_WORDS=(${line}); COMP_CWORD=$((\${#COMP_WORDS[@]} - 1)); _adreport`,
-      ],
-      { encoding: "utf8", env: { ...process.env, ADREPORT_CONFIG_DIR: join(dir, "config") } },
-    );
+  const probe = (line: string) => {
+    const result = bash(line, 'compopt() { echo "compopt $*"; }');
     expect(result.stderr).toBe("");
     return result.stdout;
   };
@@ -107,18 +112,18 @@ describe("bash completion and file names", () => {
     "adreport report --from zz",
     "adreport config set format zz",
     "adreport zz",
-  ])("offers no file names for %s", async (line) => {
-    expect(await probe(line)).toContain("compopt +o default");
+  ])("offers no file names for %s", (line) => {
+    expect(probe(line)).toContain("compopt +o default");
   });
 
-  it.each(["adreport report -o zz", "adreport serve load zz"])("keeps file names for %s", async (line) => {
-    expect(await probe(line)).not.toContain("+o default");
+  it.each(["adreport report -o zz", "adreport serve load zz"])("keeps file names for %s", (line) => {
+    expect(probe(line)).not.toContain("+o default");
   });
 });
 
 describe("zsh and fish completion", () => {
   it("zsh loads the bash completion through bashcompinit", async () => {
-    const { stdout, code } = await runCli(["completion", "zsh"]);
+    const { stdout, code } = await runInProcess(["completion", "zsh"]);
     expect(code).toBe(0);
     expect(stdout).toMatch(/^#compdef adreport\n/);
     expect(stdout).toContain("autoload -U +X bashcompinit && bashcompinit");
@@ -126,7 +131,7 @@ describe("zsh and fish completion", () => {
   });
 
   it("fish completes subcommands, flags and their values", async () => {
-    const { stdout } = await runCli(["completion", "fish"]);
+    const { stdout } = await runInProcess(["completion", "fish"]);
     expect(stdout).toContain("complete -c adreport -n '__fish_use_subcommand' -a report");
     // -x: a value without file names among its completions.
     expect(stdout).toContain(
@@ -141,7 +146,7 @@ describe("zsh and fish completion", () => {
   });
 
   it("fish completes setting names and the values of config set, apart from keys list", async () => {
-    const { stdout } = await runCli(["completion", "fish"]);
+    const { stdout } = await runInProcess(["completion", "fish"]);
     const set = "__fish_seen_subcommand_from config; and __fish_seen_subcommand_from set";
     expect(stdout).toContain(
       `complete -c adreport -n '${set}; and not __fish_seen_subcommand_from ${SETTINGS}' -a '${SETTINGS}'`,
@@ -153,52 +158,5 @@ describe("zsh and fish completion", () => {
       "complete -c adreport -n '__fish_seen_subcommand_from config; and __fish_seen_subcommand_from list' -l base-url",
     );
     expect(stdout).not.toContain("complete -c adreport -n '__fish_seen_subcommand_from list'");
-  });
-});
-
-describe("the rest of the surface", () => {
-  it("prints the version", async () => {
-    expect((await runCli(["--version"])).stdout).toBe(`${version}\n`);
-  });
-
-  it("suggests the nearest command and flag", async () => {
-    const command = await runCli(["reprot"]);
-    expect(command.code).toBe(2);
-    expect(command.stderr).toContain("adreport: unknown command 'reprot'\n(Did you mean report?)");
-    const flag = await runCli(["report", "--form", "x"]);
-    expect(flag.code).toBe(2);
-    expect(flag.stderr).toContain("(Did you mean --from?)");
-  });
-
-  it.each([
-    [["help", "report"], "Usage: adreport report [options]"],
-    [["help", "serve", "key", "issue"], "Usage: adreport serve key issue [options]"],
-    [["help"], "Usage: adreport [options] [command]"],
-  ])("`adreport %j` prints that command's help on stdout", async (args, usage) => {
-    const result = await runCli(args);
-    expect(result.code).toBe(0);
-    expect(result.stdout.split("\n")[0]).toBe(usage);
-  });
-
-  it("`adreport help` of an unknown command: exit 2 and the commands there are", async () => {
-    const result = await runCli(["help", "serve", "kee"]);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toBe(
-      "adreport: unknown command 'adreport serve kee'\nhint: the commands of adreport serve are: start, init, load, demo, key, ip\n",
-    );
-  });
-
-  it("`serve --help` shows the flags of the verb it runs by default", async () => {
-    const help = await runCli(["serve", "--help"]);
-    expect(help.stdout).toContain("Options of `serve start`, which runs when no command is named");
-    for (const flag of ["--db <file>", "--port <n>", "--host <address>", "--faults <spec>"]) {
-      expect(help.stdout).toContain(flag);
-    }
-  });
-
-  it.each(["report", "keys", "config", "serve", "completion"])("shows examples in `%s --help`", async (name) => {
-    const help = await runCli([name, "--help"]);
-    expect(help.code).toBe(0);
-    expect(help.stdout).toMatch(/Examples:|A session:/);
   });
 });
