@@ -6,15 +6,9 @@
  * core/errors.ts; the key never reaches a message.
  */
 import { isIP } from "node:net";
-import {
-  errorBodySchema,
-  type ParsedReportBody,
-  parseReportBody,
-  type ReportPage,
-  reportPageSchema,
-  type SentRows,
-} from "../contract";
+import { errorBodySchema, type ReportPage, reportPageSchema, type SentRows } from "../contract";
 import { AuthError, ForbiddenError, UnavailableError, UsageError } from "../core/errors";
+import { type ParsedReportBody, parseReportBody } from "./body/report-body";
 import { networkFailure } from "./network-errors";
 import { BodyTooLargeError, readBoundedBody } from "./read-body";
 import { type BackoffPolicy, backoffMs, DEFAULT_BACKOFF, RETRIABLE_STATUSES, retryAfterMs } from "./retry";
