@@ -1,3 +1,4 @@
+export * from "./endpoint";
 export * from "./errors";
 export * from "./fields";
 export * from "./query";
