@@ -18,6 +18,7 @@ import {
 } from "../contract";
 import { UnavailableError } from "../core/errors";
 import type { ReportApi } from "./client";
+import { UnmergeableRowsError } from "./errors";
 import { openReport, type PagedReport, type PagingOptions } from "./paginate";
 
 /** The windows of [from, to]; a single window when the range fits. */
@@ -100,9 +101,8 @@ async function* merge(reports: PagedReport[], entityKey: string | undefined): As
     }
     const key = sortKey(next.value, entityKey);
     if (previous && compare(key, previous.key) < 0) {
-      throw new UnavailableError(
+      throw new UnmergeableRowsError(
         "the service's rows are not in entity-then-date order, so reports over 90 days cannot be merged",
-        { hint: "ask for at most 90 days at a time (--no-split refuses longer ranges)" },
       );
     }
     heads[i] = { row: next.value, key };

@@ -34,8 +34,8 @@ export async function loadEnvHttpProxyAgent(): Promise<typeof EnvHttpProxyAgent>
 }
 
 /** A proxy closed the connection before it answered a CONNECT (the tunnel for an https:// service). */
-export class TunnelClosedError extends Error {
-  readonly code = "ADREPORT_TUNNEL_CLOSED";
+class TunnelClosedError extends Error {
+  readonly code = "PROXY_TUNNEL_CLOSED";
   constructor(cause: unknown) {
     super("the proxy closed the connection before it opened a tunnel", { cause });
   }

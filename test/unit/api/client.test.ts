@@ -1,6 +1,7 @@
 /** The HTTP client against a MockAgent: headers, retries and their waits, and what each status becomes. */
 import { describe, expect, it } from "vitest";
 import { ReportApi } from "../../../src/api/client";
+import { AccessRefusedError } from "../../../src/api/errors";
 import { AuthError, ForbiddenError, UnavailableError, UsageError } from "../../../src/core/errors";
 import { KEY, mockAgent, ORIGIN, rowsOf, servePages } from "../../helpers/mock-api";
 
@@ -148,7 +149,7 @@ describe("ReportApi", () => {
     expect(mock.seen).toHaveLength(1);
   });
 
-  it("points an IP refusal at the operator request to make", async () => {
+  it("says which address an IP refusal names (the one the service saw)", async () => {
     const mock = mockAgent();
     replyOnce(
       mock,
@@ -157,9 +158,12 @@ describe("ReportApi", () => {
     );
     const error = (await client(mock)
       .api.getReportPage(PARAMS)
-      .catch((e: unknown) => e)) as ForbiddenError;
-    expect(error.hint).toContain("adreport keys request add-ip --account <name> --ip 198.51.100.7)");
+      .catch((e: unknown) => e)) as AccessRefusedError;
+    expect(error).toBeInstanceOf(AccessRefusedError);
+    expect(error.reason).toBe("address");
+    expect(error.address).toBe("198.51.100.7");
     expect(error.message).toContain("198.51.100.7");
+    mock.agent.assertNoPendingInterceptors();
   });
 
   it("reads error bodies of another shape, or none", async () => {

@@ -3,7 +3,7 @@
  * error that says how far the work got. Every wait of the client (a request, a body, a backoff) listens to
  * it, so the command ends within moments of the limit whatever the service does.
  */
-import { UnavailableError } from "../core/errors";
+import { UnavailableError } from "../../core/errors";
 
 export interface Deadline {
   /** Undefined when there is no limit. */
@@ -12,7 +12,7 @@ export interface Deadline {
 }
 
 /** `600` → `10m`, `90` → `90s`, `0.5` → `500ms`: the way the limit was most likely written. */
-export function formatSeconds(seconds: number): string {
+function formatSeconds(seconds: number): string {
   if (seconds < 1) return `${Math.round(seconds * 1000)}ms`;
   if (seconds % 3600 === 0) return `${seconds / 3600}h`;
   if (seconds % 60 === 0) return `${seconds / 60}m`;
