@@ -1,7 +1,8 @@
 /**
  * A limit on a whole command's time (`--max-time`): a signal that aborts, once the time has passed, with an
  * error that says how far the work got. Every wait of the client (a request, a body, a backoff) listens to
- * it, so the command ends within moments of the limit whatever the service does.
+ * it, so the command ends within moments of the limit whatever the service does. A timer and a controller
+ * rather than AbortSignal.timeout: the abort's reason is this message, worked out when the limit passes.
  */
 import { UnavailableError } from "../../core/errors";
 
