@@ -26,7 +26,7 @@ export type { ReceivedPage } from "./body/page";
 
 export type ApiEvent = RequestEvent | RetryEvent;
 
-export interface ApiClientOptions {
+interface ApiClientOptions {
   baseUrl: string;
   apiKey: string;
   userAgent: string;

@@ -10,7 +10,7 @@ import { AccessRefusedError, KeyRefusedError, NoEndpointError, RedirectedError }
 import type { Redactor } from "./redact";
 import { RETRIABLE_STATUSES, Retriable, retryAfterMs } from "./retry";
 
-export interface Answer {
+interface Answer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   /** The body as text, up to the client's bound. */

@@ -15,7 +15,7 @@ export type RequestEvent =
   | { kind: "response"; method: string; url: string; status: number; ms: number; attempt: number }
   | { kind: "failure"; method: string; url: string; reason: string; ms: number; attempt: number };
 
-export interface TransportOptions {
+interface TransportOptions {
   /** The service's base URL, checked (see contract/endpoint.ts). */
   base: URL;
   apiKey: string;
@@ -29,7 +29,7 @@ export interface TransportOptions {
 }
 
 /** An answer whose status and headers are in; its body is read, under its own timeout, when asked for. */
-export interface Response {
+interface AnswerHead {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body(): Promise<Buffer>;
@@ -58,7 +58,7 @@ export class Transport {
    * headers from the moment the request is sent, then, separately, the whole body from the moment it is
    * read: a body that trickles in is cut off like one that never comes. `label` names the page in messages.
    */
-  async send(origin: string, path: string, label: string, attempt: number, outer?: AbortSignal): Promise<Response> {
+  async send(origin: string, path: string, label: string, attempt: number, outer?: AbortSignal): Promise<AnswerHead> {
     const { base, timeoutMs, now, onEvent } = this.options;
     const url = `${origin}${path}`;
     const started = now();

@@ -7,7 +7,7 @@
 export const REPORT_PATH = "/v1/report";
 
 /** Why a text is not a base URL. */
-export type BaseUrlProblem = "not-absolute" | "not-http" | "has-credentials";
+type BaseUrlProblem = "not-absolute" | "not-http" | "has-credentials";
 
 /**
  * The base URL as the client uses it (query and fragment dropped), or why it cannot be one: it must be an

@@ -33,7 +33,7 @@ function toRuleError(issues: readonly z.core.$ZodIssue[]): RequestRuleError {
   return new RequestRuleError("invalid_parameter", param, `${param}: ${first?.message ?? "invalid"}`);
 }
 
-export type ParseResult = { ok: true; query: ReportQuery } | { ok: false; error: RequestRuleError };
+type ParseResult = { ok: true; query: ReportQuery } | { ok: false; error: RequestRuleError };
 
 /** Checks a query against every rule of docs/service.md §2. A parameter given twice is refused. */
 export function parseReportQuery(input: URLSearchParams | QueryParams): ParseResult {

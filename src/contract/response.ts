@@ -106,7 +106,7 @@ export const errorBodySchema = z.looseObject({
     param: z.string().optional(),
   }),
 });
-export type ErrorBody = z.infer<typeof errorBodySchema>;
+type ErrorBody = z.infer<typeof errorBodySchema>;
 
 export function errorBody(code: ErrorCode, message: string, param?: string): ErrorBody {
   return { error: { status: ERROR_STATUS[code], code, message, ...(param === undefined ? {} : { param }) } };

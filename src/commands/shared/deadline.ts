@@ -6,7 +6,7 @@
  */
 import { UnavailableError } from "../../core/errors";
 
-export interface Deadline {
+interface Deadline {
   /** Undefined when there is no limit. */
   signal: AbortSignal | undefined;
   clear(): void;
