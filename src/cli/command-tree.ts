@@ -1,5 +1,5 @@
 /** The commander tree as plain data, for shell completion and the generated reference. */
-import type { Command } from "commander";
+import type { CommandUnknownOpts } from "@commander-js/extra-typings";
 
 export interface OptionNode {
   flags: string[];
@@ -12,7 +12,7 @@ export interface CommandNode {
   /** Words after `adreport`, e.g. ["serve", "key", "issue"]. */
   path: string[];
   description: string;
-  command: Command;
+  command: CommandUnknownOpts;
   options: OptionNode[];
   /** Choices of the first argument, if it has any (e.g. `keys request <type>`). */
   argumentChoices: readonly string[] | undefined;
@@ -21,8 +21,8 @@ export interface CommandNode {
   children: CommandNode[];
 }
 
-export function commandTree(command: Command, path: string[] = []): CommandNode {
-  const visible = command.commands.filter((c) => !(c as Command & { _hidden?: boolean })._hidden);
+export function commandTree(command: CommandUnknownOpts, path: string[] = []): CommandNode {
+  const visible = command.commands.filter((c) => !(c as CommandUnknownOpts & { _hidden?: boolean })._hidden);
   return {
     path,
     description: command.description(),
@@ -37,7 +37,7 @@ export function commandTree(command: Command, path: string[] = []): CommandNode 
       })),
     argumentChoices: command.registeredArguments[0]?.argChoices,
     // commander keeps the default subcommand's name in a field of its own.
-    defaultChild: (command as Command & { _defaultCommandName?: string })._defaultCommandName ?? undefined,
+    defaultChild: (command as CommandUnknownOpts & { _defaultCommandName?: string })._defaultCommandName ?? undefined,
     children: visible.map((c) => commandTree(c, [...path, c.name()])),
   };
 }

@@ -1,14 +1,15 @@
 /** `adreport completion bash|zsh|fish`: prints a completion script made from this program's own commands. */
-import { Argument, type Command } from "commander";
+import { Argument, type Command } from "@commander-js/extra-typings";
 import type { Context } from "../commands/context";
 import { commandTree } from "./command-tree";
-import { bashCompletion, fishCompletion, zshCompletion } from "./completion";
+import { bashCompletion, zshCompletion } from "./completion-bash";
+import { fishCompletion } from "./completion-fish";
 
 export function registerCompletion(program: Command, ctx: Context): void {
   program
     .command("completion")
     .description("print a shell completion script (bash, zsh or fish)")
-    .addArgument(new Argument("<shell>", "bash, zsh or fish").choices(["bash", "zsh", "fish"]))
+    .addArgument(new Argument("<shell>", "bash, zsh or fish").choices(["bash", "zsh", "fish"] as const))
     .addHelpText(
       "after",
       `
@@ -17,7 +18,7 @@ Examples:
   $ source <(adreport completion zsh)                # in ~/.zshrc
   $ adreport completion fish > ~/.config/fish/completions/adreport.fish`,
     )
-    .action((shell: string) => {
+    .action((shell) => {
       const tree = commandTree(program);
       const script =
         shell === "bash" ? bashCompletion(tree) : shell === "zsh" ? zshCompletion(tree) : fishCompletion(tree);

@@ -19,7 +19,7 @@ import {
 export type Words = readonly string[] | "@profiles";
 
 /** Every ordering of every subset of the dimensions that the contract accepts, the shortest first. */
-export function acceptedDimensionLists(): string[] {
+function acceptedDimensionLists(): string[] {
   const lists: Dimension[][] = [];
   const grow = (list: Dimension[]) => {
     if (list.length > 0) lists.push(list);
@@ -67,7 +67,7 @@ export function metricsNarrowedBy(): Record<string, readonly string[]> {
 export const FILE_FLAGS = ["--output", "-o", "--db", "--ndjson"];
 
 /** The values a setting can take when they are few (an enum in its rule), or the profile names. */
-export function settingValues(name: SettingName): Words | undefined {
+function settingValues(name: SettingName): Words | undefined {
   if (name === "profile") return "@profiles";
   const schema: z.ZodType = SETTINGS[name].schema;
   return schema instanceof z.ZodEnum ? (schema.options as string[]) : undefined;

@@ -8,11 +8,11 @@ import { systemContext } from "./system-context";
 
 export async function main(): Promise<void> {
   // undici parses HTTP with llhttp compiled to WebAssembly. V8 recompiles it in the background with its
-  // optimising compiler, which costs about 35 MB of memory and 40 ms at exit (V8 waits for the job), for
-  // no measurable gain on the bodies a report reads. Set before undici's first request compiles it.
+  // optimising compiler, which costs memory and time at exit (V8 waits for the job) for no measurable gain
+  // on the bodies a report reads (figures in bench/README.md). Set before undici's first request compiles it.
   setFlagsFromString("--liftoff-only");
-  // Exports, and `serve`, whose rendered pages are garbage of the same kind: without the bound its memory
-  // settled far above --cache-mb under a flood of distinct large pages, at no gain in throughput.
+  // Exports, and `serve`, whose rendered pages are garbage of the same kind: unbounded, its memory grows far
+  // above --cache-mb under a flood of distinct large pages, at no gain in throughput.
   if (process.argv[2] === "report" || process.argv[2] === "serve") boundHeap();
   const ctx = systemContext();
   let stdoutFailure: Error | undefined;

@@ -1,5 +1,5 @@
 /** Runs one command line and turns whatever happened into an exit code (docs/service.md §9). */
-import { CommanderError } from "commander";
+import { CommanderError } from "@commander-js/extra-typings";
 import type { Context } from "../commands/context";
 import { AdreportError, exitCodeOf } from "../core/errors";
 import { ExitCode } from "../core/exit-codes";
@@ -37,6 +37,6 @@ function reportFailure(error: unknown, io: IOStreams, debug: boolean): number {
 }
 
 /** A reader that went away (`| head`) is a normal end for a pipeline, not a failure. */
-export function isBrokenPipe(error: unknown): boolean {
+function isBrokenPipe(error: unknown): boolean {
   return error instanceof Error && (error as NodeJS.ErrnoException).code === "EPIPE";
 }

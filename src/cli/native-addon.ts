@@ -7,11 +7,12 @@ import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-export const SQLITE_ASSET = "better_sqlite3.node";
+const SQLITE_ASSET = "better_sqlite3.node";
 
 let loaded: object | undefined;
 
-export function embeddedSqliteAddon(): object | undefined {
+/** `host` is the running process (system-context.ts), which names the temporary file and loads the addon. */
+export function embeddedSqliteAddon(host: Pick<NodeJS.Process, "pid" | "dlopen">): object | undefined {
   if (loaded) return loaded;
   let sea: typeof import("node:sea");
   try {
@@ -25,12 +26,12 @@ export function embeddedSqliteAddon(): object | undefined {
   const file = join(dir, SQLITE_ASSET);
   if (!existsSync(file)) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const temporary = `${file}.${process.pid}.tmp`;
+    const temporary = `${file}.${host.pid}.tmp`;
     writeFileSync(temporary, bytes, { mode: 0o500 });
     renameSync(temporary, file);
   }
   const module = { exports: {} };
-  process.dlopen(module, file);
+  host.dlopen(module, file);
   loaded = module.exports;
   return loaded;
 }

@@ -2,7 +2,7 @@
  * The commander tree. Only commander and each command's flag definitions load at start-up; a command's
  * implementation (and its heavy libraries) is imported when that command runs.
  */
-import { Command, Help } from "commander";
+import { Command, type CommandUnknownOpts, Help } from "@commander-js/extra-typings";
 import { registerConfig } from "../commands/config/command";
 import type { Context } from "../commands/context";
 import { registerKeys } from "../commands/keys/command";
@@ -42,6 +42,7 @@ Exit codes: 0 done, 1 unexpected, 2 bad usage or input, 3 authentication (401),
   registerReport(program, ctx);
   registerKeys(program, ctx);
   registerConfig(program, ctx);
+  // serve/command.ts declares its flags with commander's own (untyped) Command.
   registerServe(program, ctx);
   registerCompletion(program, ctx);
   registerHelp(program);
@@ -58,8 +59,8 @@ function registerHelp(program: Command): void {
     .command("help")
     .description("show the help of a command: adreport help report, adreport help serve key issue")
     .argument("[command...]", "the command's words")
-    .action((words: string[]) => {
-      let command = program;
+    .action((words) => {
+      let command: CommandUnknownOpts = program;
       for (const [i, word] of words.entries()) {
         const next = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
         if (!next) {
@@ -78,9 +79,9 @@ function registerHelp(program: Command): void {
  * A command with a default verb (`serve` runs `serve start`) lists that verb's flags in its own help, since
  * `adreport serve --db x --port 8080` takes them.
  */
-function showDefaultVerbOptions(command: Command): void {
+function showDefaultVerbOptions(command: CommandUnknownOpts): void {
   for (const child of command.commands) showDefaultVerbOptions(child);
-  const name = (command as Command & { _defaultCommandName?: string })._defaultCommandName;
+  const name = (command as CommandUnknownOpts & { _defaultCommandName?: string })._defaultCommandName;
   const verb = command.commands.find((c) => c.name() === name);
   if (!verb) return;
   command.configureHelp({

@@ -12,7 +12,7 @@ export function systemContext(): Context {
     version: typeof ADREPORT_VERSION === "string" ? ADREPORT_VERSION : "0.0.0-dev",
     now: () => new Date(),
     user: process.getuid && process.getgid ? { uid: process.getuid(), gid: process.getgid() } : undefined,
-    sqliteAddon: embeddedSqliteAddon,
+    sqliteAddon: () => embeddedSqliteAddon(process),
     onSignal(handler) {
       process.on("SIGINT", handler);
       process.on("SIGTERM", handler);

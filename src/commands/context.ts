@@ -5,6 +5,10 @@ import type { IOStreams } from "../io/iostreams";
 export interface Context {
   readonly io: IOStreams;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /**
+   * The folder a relative path given to a command is in (-o, serve demo --ndjson, a relative config
+   * folder from the environment), so a run in-process writes where a process started there would.
+   */
   readonly cwd: string;
   readonly version: string;
   now(): Date;

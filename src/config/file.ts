@@ -8,7 +8,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { UsageError } from "../core/errors";
 import { checkBeforeCreating, checkReplaceable, type FileUser, readTrustedFile, trustedFolder } from "./trusted-path";
 
@@ -30,7 +30,7 @@ function homeOf(env: Environment): string {
   return env.HOME ?? homedir();
 }
 
-export function configDir(env: Environment): string {
+function configDir(env: Environment): string {
   if (env.ADREPORT_CONFIG_DIR) return env.ADREPORT_CONFIG_DIR;
   const base = env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME !== "" ? env.XDG_CONFIG_HOME : join(homeOf(env), ".config");
   return join(base, "adreport");
@@ -49,25 +49,25 @@ export class ConfigFile {
   private readMode: number | undefined;
   private holdsKeys = false;
 
-  constructor(
+  /** `dir` as the environment gives it (relative to `cwd`, the command's folder, if it is relative). */
+  private constructor(
     readonly dir: string,
-    private readonly owner: { user: FileUser | undefined; home: string | undefined } = {
-      user: undefined,
-      home: undefined,
-    },
+    private readonly owner: { user: FileUser | undefined; home: string | undefined; cwd: string },
   ) {
     this.path = join(dir, NAME);
   }
 
   /** The config file of this environment, checked against this user. */
-  static of(env: Environment, user: FileUser | undefined): ConfigFile {
-    return new ConfigFile(configDir(env), { user, home: homeOf(env) });
+  static of(env: Environment, user: FileUser | undefined, cwd: string): ConfigFile {
+    const home = homeOf(env);
+    return new ConfigFile(configDir(env), { user, home: home === "" ? home : resolve(cwd, home), cwd });
   }
 
   /** The file's content, checked for shape; empty when there is no file yet. Refuses an untrusted one. */
   async read(): Promise<ConfigData> {
-    const folder = trustedFolder(this.dir, this.owner.user, this.owner.home);
-    const file = folder === undefined ? undefined : readTrustedFile(join(folder, NAME), this.owner.user);
+    const { user, home, cwd } = this.owner;
+    const folder = trustedFolder(this.dir, user, home, cwd);
+    const file = folder === undefined ? undefined : readTrustedFile(join(folder, NAME), user);
     if (file === undefined) return { settings: {}, profiles: {} };
     let store: unknown;
     try {
@@ -86,13 +86,13 @@ export class ConfigFile {
   }
 
   async write(data: ConfigData): Promise<void> {
-    const { user, home } = this.owner;
-    if (trustedFolder(this.dir, user, home) === undefined) {
-      checkBeforeCreating(this.dir, user, home);
-      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    const { user, home, cwd } = this.owner;
+    if (trustedFolder(this.dir, user, home, cwd) === undefined) {
+      checkBeforeCreating(this.dir, user, home, cwd);
+      mkdirSync(resolve(cwd, this.dir), { recursive: true, mode: 0o700 });
     }
     // Checked again after creating it: someone may have made the folder first.
-    const folder = trustedFolder(this.dir, user, home) as string;
+    const folder = trustedFolder(this.dir, user, home, cwd) as string;
     // conf writes through atomically, which resolves a link and writes where it points (and gives the new
     // file the old one's owner): hence no link and no other owner here. Once the folder is the user's
     // alone, nobody else can plant one between this check and the write.

@@ -12,27 +12,22 @@ export function checkProfileName(name: string): string {
   return name;
 }
 
-export function profileNamed(data: ConfigData, name: string): ProfileData {
-  const profile = data.profiles[name];
-  if (!profile) {
-    const known = Object.keys(data.profiles);
-    throw new UsageError(
-      `no profile named ${JSON.stringify(name)}; ${known.length > 0 ? `known: ${known.join(", ")}` : "none yet"}`,
-      {
-        hint: "add one with: adreport keys add <profile>",
-      },
-    );
-  }
-  return profile;
+/**
+ * The one refusal of a profile name the config file does not have, with the names it does have.
+ * `source` says where the name came from when it was not typed as this command's argument.
+ */
+export function noProfileError(name: string, known: readonly string[], source?: string): UsageError {
+  const from = source === undefined ? "" : ` (from ${source})`;
+  const others = known.length > 0 ? `known: ${known.join(", ")}` : "none is set up yet";
+  return new UsageError(`no profile named ${JSON.stringify(name)}${from}; ${others}`, {
+    hint: "add one with: adreport keys add <profile>",
+  });
 }
 
-/** `adr_abcd…wxyz`: enough to tell keys apart, far too little to use one. */
-export function maskKey(key: string | undefined): string {
-  if (key === undefined || key === "") return "(none)";
-  const prefix = /^[A-Za-z]{2,8}_/.exec(key)?.[0] ?? "";
-  const rest = key.slice(prefix.length);
-  if (rest.length < 12) return `${prefix}${"*".repeat(4)}`;
-  return `${prefix}${rest.slice(0, 4)}…${rest.slice(-4)}`;
+export function profileNamed(data: ConfigData, name: string): ProfileData {
+  const profile = data.profiles[name];
+  if (!profile) throw noProfileError(name, Object.keys(data.profiles));
+  return profile;
 }
 
 /** The key's problems that can be seen without sending it anywhere. */

@@ -5,11 +5,12 @@
  */
 import { AuthError, UsageError } from "../core/errors";
 import type { ConfigData, ProfileData } from "./file";
+import { noProfileError } from "./profiles";
 import { checkSetting, PROFILE_SETTING_NAMES, SETTINGS, type SettingName, type SettingValue } from "./settings";
 
-export type Source = "flag" | "environment" | "profile" | "config file" | "default";
+type Source = "flag" | "environment" | "profile" | "config file" | "default";
 
-export interface Resolved<T> {
+interface Resolved<T> {
   value: T;
   source: Source;
 }
@@ -41,7 +42,7 @@ function checked<K extends SettingName>(name: K, value: unknown, where: string):
   return result.value;
 }
 
-export function resolveProfileName(layers: Layers): Resolved<string | undefined> {
+function resolveProfileName(layers: Layers): Resolved<string | undefined> {
   const { flags, env, file } = layers;
   let chosen: Resolved<string | undefined> = { value: undefined, source: "default" };
   if (flags.profile !== undefined) chosen = { value: checked("profile", flags.profile, "--profile"), source: "flag" };
@@ -51,11 +52,7 @@ export function resolveProfileName(layers: Layers): Resolved<string | undefined>
     chosen = { value: checked("profile", file.settings.profile, `${layers.filePath}: profile`), source: "config file" };
   }
   if (chosen.value !== undefined && !Object.hasOwn(file.profiles, chosen.value)) {
-    const known = Object.keys(file.profiles);
-    throw new UsageError(
-      `no profile named ${JSON.stringify(chosen.value)} (from ${chosen.source}); ${known.length > 0 ? `known: ${known.join(", ")}` : "none is set up yet"}`,
-      { hint: "add one with: adreport keys add <profile>" },
-    );
+    throw noProfileError(chosen.value, Object.keys(file.profiles), chosen.source);
   }
   return chosen;
 }

@@ -4,24 +4,22 @@
  */
 import * as z from "zod";
 import { parseBaseUrl } from "../contract/endpoint";
+import { parseDuration } from "../core/duration";
 import { FORMAT_NAMES } from "../core/formats";
+import { readWholeNumber } from "../core/whole-number";
 
 export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
-/** `30`, `30s`, `1.5m`, `500ms`, `1h` → seconds. */
-export function parseDuration(text: string): number | undefined {
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
-  if (!match) return undefined;
-  const value = Number(match[1]);
-  const unit = { ms: 0.001, s: 1, m: 60, h: 3600 }[match[2] ?? "s"] ?? 1;
-  const seconds = value * unit;
-  return seconds > 0 ? seconds : undefined;
+/** A positive duration in seconds, from a number of seconds or a text such as `30s` (core/duration.ts). */
+function positiveSeconds(value: number | string): number | undefined {
+  const seconds = typeof value === "number" ? value : parseDuration(value);
+  return seconds !== undefined && seconds > 0 ? seconds : undefined;
 }
 
 /** A duration in seconds, from a number of seconds or a text such as `10m`, up to `maxSeconds`. */
 const duration = (maxSeconds: number, message: string) =>
   z.union([z.number(), z.string()]).transform((v, ctx) => {
-    const seconds = typeof v === "number" ? (v > 0 ? v : undefined) : parseDuration(v);
+    const seconds = positiveSeconds(v);
     if (seconds === undefined || seconds > maxSeconds) {
       ctx.addIssue({ code: "custom", message });
       return z.NEVER;
@@ -47,8 +45,8 @@ const httpUrl = z
 const wholeNumber = (min: number, max: number) =>
   z.unknown().transform((value, ctx) => {
     const text = typeof value === "string" ? value.trim() : undefined;
-    const n = typeof value === "number" ? value : text !== undefined && /^\d+$/.test(text) ? Number(text) : Number.NaN;
-    if (Number.isInteger(n) && n >= min && n <= max) return n;
+    const n = typeof value === "number" ? value : text !== undefined ? readWholeNumber(text) : undefined;
+    if (n !== undefined && Number.isInteger(n) && n >= min && n <= max) return n;
     ctx.addIssue({ code: "custom", message: `expected a whole number from ${min} to ${max}` });
     return z.NEVER;
   });
@@ -81,7 +79,7 @@ export const SETTINGS = {
   concurrency: { schema: wholeNumber(1, 32), env: undefined, default: 4, help: "pages fetched at once" },
   timeout: {
     schema: z.union([z.number(), z.string()]).transform((v, ctx) => {
-      const seconds = typeof v === "number" ? (v > 0 ? v : undefined) : parseDuration(v);
+      const seconds = positiveSeconds(v);
       if (seconds === undefined || seconds > 3600) {
         ctx.addIssue({ code: "custom", message: "expected a duration such as 30s, 500ms or 2m (at most 1h)" });
         return z.NEVER;

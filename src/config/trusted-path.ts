@@ -9,7 +9,7 @@
  * file is used, with the path and the fix.
  */
 import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, realpathSync, type Stats } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, resolve } from "node:path";
 import { UsageError } from "../core/errors";
 
 /** The user running adreport; undefined where there are no POSIX owners (Windows). */
@@ -93,12 +93,18 @@ function checkAncestors(from: string, user: FileUser, home: string | undefined):
 
 /**
  * The config folder's real path once it is trusted, or undefined when it does not exist. A folder
- * reached through a link is judged where it really is, and used there from then on.
+ * reached through a link is judged where it really is, and used there from then on. A relative `dir`
+ * is the command's folder's (`cwd`); messages name it as given.
  */
-export function trustedFolder(dir: string, user: FileUser | undefined, home: string | undefined): string | undefined {
+export function trustedFolder(
+  dir: string,
+  user: FileUser | undefined,
+  home: string | undefined,
+  cwd: string,
+): string | undefined {
   let real: string;
   try {
-    real = realpathSync(dir);
+    real = realpathSync(resolve(cwd, dir));
   } catch (error) {
     if (code(error) === "ENOENT") return undefined;
     throw error;
@@ -115,9 +121,14 @@ export function trustedFolder(dir: string, user: FileUser | undefined, home: str
 }
 
 /** Before adreport creates the config folder: the nearest folder that exists must be trusted as a parent. */
-export function checkBeforeCreating(dir: string, user: FileUser | undefined, home: string | undefined): void {
+export function checkBeforeCreating(
+  dir: string,
+  user: FileUser | undefined,
+  home: string | undefined,
+  cwd: string,
+): void {
   if (!user) return;
-  let existing = dirname(dir);
+  let existing = dirname(resolve(cwd, dir));
   for (;;) {
     try {
       existing = realpathSync(existing);

@@ -33,8 +33,8 @@ export function columnsOf(meta: ReportMeta, firstRow: ReportRow | undefined): Co
 }
 
 /**
- * Bucket texts already made. Every entity's rows repeat the same few hundred buckets, and making the text
- * anew for each row was a tenth of an hourly CSV export's time and much of its garbage.
+ * Bucket texts already made. Every entity's rows repeat the same few hundred buckets, so making the text
+ * anew for each row would cost a share of an hourly export's time and garbage (bench/README.md).
  */
 const hourTexts = new Map<number, string>();
 const dayTexts = new Map<number, string>();
@@ -52,7 +52,7 @@ function bucketText(value: number, hourly: boolean): string {
 }
 
 /** A bucket start as ISO 8601 UTC: a date for daily and longer buckets, a date-time for hours. */
-export function formatBucket(value: unknown, granularity: string): string {
+function formatBucket(value: unknown, granularity: string): string {
   if (typeof value !== "number" || !Number.isFinite(value))
     return value === undefined || value === null ? "" : String(value);
   return bucketText(value, /hour/i.test(granularity) || value % 86_400 !== 0);

@@ -15,7 +15,7 @@ export interface FormatEntry {
   load(): Promise<Formatter>;
 }
 
-export const FORMATS: readonly FormatEntry[] = [
+const FORMATS: readonly FormatEntry[] = [
   { name: "table", extensions: [".txt"], buffers: true, load: async () => (await import("./table")).tableFormatter },
   { name: "csv", extensions: [".csv"], buffers: false, load: async () => (await import("./csv")).csvFormatter },
   { name: "tsv", extensions: [".tsv"], buffers: false, load: async () => (await import("./tsv")).tsvFormatter },

@@ -3,6 +3,7 @@
  * and logged), and shutdown with connections still open (requests in flight finish; after the grace
  * period, everything left is cut and `close()` returns).
  */
+import type { Socket } from "node:net";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { describe, expect, it } from "vitest";
 import { faultHook, parseFaults } from "../../src/server";
@@ -13,18 +14,26 @@ import { startTestService } from "../helpers/serve";
 const QUERY = "/v1/report?from=2026-10-01&to=2026-10-31&metrics=views";
 const HALF_SENT = `GET ${QUERY} HTTP/1.1\r\nHost: localhost\r\n`;
 
-async function openConnections(service: Awaited<ReturnType<typeof startTestService>>): Promise<number> {
-  return new Promise((resolve, reject) =>
-    service.server.app.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
-  );
+type Service = Awaited<ReturnType<typeof startTestService>>;
+
+/** The server's side of the next `count` connections it accepts, once it has accepted them all. */
+function accepted(service: Service, count: number): Promise<Socket[]> {
+  const server = service.server.app.server;
+  return new Promise((resolve) => {
+    const sockets: Socket[] = [];
+    const onConnection = (socket: Socket) => {
+      sockets.push(socket);
+      if (sockets.length < count) return;
+      server.off("connection", onConnection);
+      resolve(sockets);
+    };
+    server.on("connection", onConnection);
+  });
 }
 
-async function until(condition: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 400; i += 1) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error("condition never met");
+/** Resolves once the server's side of a connection has closed. */
+function closed(socket: Socket): Promise<void> {
+  return socket.closed ? Promise.resolve() : new Promise((resolve) => socket.once("close", () => resolve()));
 }
 
 describe("a request that never finishes its headers", () => {
@@ -45,14 +54,15 @@ describe("more connections than --max-connections", () => {
       keys: [{ advertiser: "Acme Outdoor", ips: ["127.0.0.1"] }],
       serve: { maxConnections: 2, notice: (line) => notices.push(line) },
     });
+    const serverSide = accepted(service, 2);
     const held = [rawRequest(service.url, HALF_SENT), rawRequest(service.url, HALF_SENT)];
     await Promise.all(held.map(connected));
-    await until(async () => (await openConnections(service)) === 2);
+    const heldServerSide = await serverSide;
     const extra = await rawRequest(service.url, HALF_SENT).ended;
     expect(extra.data).toBe("");
     expect(notices.join("\n")).toMatch(/connection limit reached: 2 open \(--max-connections\)/);
     for (const h of held) h.socket.destroy();
-    await until(async () => (await openConnections(service)) === 0);
+    await Promise.all(heldServerSide.map(closed));
     expect((await httpGet(service.url + QUERY, { key: service.keys[0] })).status).toBe(200);
   });
 });
@@ -95,10 +105,10 @@ describe("shutdown", () => {
 
   it("cuts idle and half-sent connections after the grace period", async () => {
     const service = await startTestService({ keys: [], serve: { shutdownTimeoutMs: 200 } });
+    const serverSide = accepted(service, 2);
     const idle = rawRequest(service.url, "");
     const half = rawRequest(service.url, HALF_SENT);
-    await Promise.all([connected(idle), connected(half)]);
-    await until(async () => (await openConnections(service)) === 2);
+    await Promise.all([connected(idle), connected(half), serverSide]);
     await service.server.close();
     await Promise.all([idle.ended, half.ended]);
   });

@@ -1,8 +1,48 @@
 /** `adreport config`: the settings in the config file, checked on the way in, and where each value comes from. */
-import type { Command } from "commander";
+import type { Command } from "@commander-js/extra-typings";
 import type { Context } from "../context";
+import type { OptionsOf } from "../shared/declared";
 
 const KEYS = "base-url, profile, format, page-size, concurrency, timeout, retries, delimiter, spreadsheet";
+
+function declareGet(config: Command) {
+  return config
+    .command("get")
+    .description("the value in effect for a setting")
+    .argument("<key>", KEYS)
+    .option("--profile <name>", "as seen with this profile");
+}
+
+function declareSet(config: Command) {
+  return config
+    .command("set")
+    .description("store a setting in the config file, or in a profile with --profile")
+    .argument("<key>", KEYS)
+    .argument("<value>")
+    .option("--profile <name>", "store it in this profile instead");
+}
+
+function declareUnset(config: Command) {
+  return config
+    .command("unset")
+    .description("remove a setting from the config file (or from a profile)")
+    .argument("<key>", KEYS)
+    .option("--profile <name>", "remove it from this profile instead");
+}
+
+function declareList(config: Command) {
+  return config
+    .command("list")
+    .description("every setting, its value and where it comes from (flag, environment, profile, config file, default)")
+    .option("--profile <name>", "as seen with this profile")
+    .option("--base-url <url>", "as seen with this flag")
+    .option("--json", "one JSON object a line");
+}
+
+export type ConfigGetOptions = OptionsOf<typeof declareGet>;
+export type ConfigSetOptions = OptionsOf<typeof declareSet>;
+export type ConfigUnsetOptions = OptionsOf<typeof declareUnset>;
+export type ConfigListOptions = OptionsOf<typeof declareList>;
 
 export function registerConfig(program: Command, ctx: Context): void {
   const config = program
@@ -22,32 +62,10 @@ Examples:
   $ adreport config path`,
     );
   const run = async () => import("./run");
-  config
-    .command("get")
-    .description("the value in effect for a setting")
-    .argument("<key>", KEYS)
-    .option("--profile <name>", "as seen with this profile")
-    .action(async (key: string, options) => (await run()).runConfigGet(ctx, key, options));
-  config
-    .command("set")
-    .description("store a setting in the config file, or in a profile with --profile")
-    .argument("<key>", KEYS)
-    .argument("<value>")
-    .option("--profile <name>", "store it in this profile instead")
-    .action(async (key: string, value: string, options) => (await run()).runConfigSet(ctx, key, value, options));
-  config
-    .command("unset")
-    .description("remove a setting from the config file (or from a profile)")
-    .argument("<key>", KEYS)
-    .option("--profile <name>", "remove it from this profile instead")
-    .action(async (key: string, options) => (await run()).runConfigUnset(ctx, key, options));
-  config
-    .command("list")
-    .description("every setting, its value and where it comes from (flag, environment, profile, config file, default)")
-    .option("--profile <name>", "as seen with this profile")
-    .option("--base-url <url>", "as seen with this flag")
-    .option("--json", "one JSON object a line")
-    .action(async (options) => (await run()).runConfigList(ctx, options));
+  declareGet(config).action(async (key, options) => (await run()).runConfigGet(ctx, key, options));
+  declareSet(config).action(async (key, value, options) => (await run()).runConfigSet(ctx, key, value, options));
+  declareUnset(config).action(async (key, options) => (await run()).runConfigUnset(ctx, key, options));
+  declareList(config).action(async (options) => (await run()).runConfigList(ctx, options));
   config
     .command("path")
     .description("where the config file is")

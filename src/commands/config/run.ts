@@ -1,9 +1,11 @@
 /** The behaviour of `adreport config`. */
-import { maskKey, profileNamed } from "../../config/profiles";
+import { profileNamed } from "../../config/profiles";
 import { checkSetting, isSettingName, SETTING_NAMES, SETTINGS, type SettingName } from "../../config/settings";
 import { UsageError } from "../../core/errors";
+import { maskKey } from "../../core/mask-key";
 import type { Context } from "../context";
 import { configFile, loadSettings, readConfig } from "../shared/settings";
+import type { ConfigGetOptions, ConfigListOptions, ConfigSetOptions, ConfigUnsetOptions } from "./command";
 
 function settingName(key: string): SettingName {
   if (!isSettingName(key)) {
@@ -21,18 +23,13 @@ function shown(name: string, value: unknown): string {
   return String(value);
 }
 
-export async function runConfigGet(ctx: Context, key: string, options: { profile?: string }): Promise<void> {
+export async function runConfigGet(ctx: Context, key: string, options: ConfigGetOptions): Promise<void> {
   const name = settingName(key);
-  const { settings } = await loadSettings(ctx, { profile: options.profile });
+  const settings = await loadSettings(ctx, { profile: options.profile });
   ctx.io.out.write(`${shown(name, settings[name].value)}\n`);
 }
 
-export async function runConfigSet(
-  ctx: Context,
-  key: string,
-  value: string,
-  options: { profile?: string },
-): Promise<void> {
+export async function runConfigSet(ctx: Context, key: string, value: string, options: ConfigSetOptions): Promise<void> {
   const name = settingName(key);
   const checked = checkSetting(name, value);
   if (!checked.ok) throw new UsageError(`${name}: ${checked.message}`, { hint: SETTINGS[name].help });
@@ -50,7 +47,7 @@ export async function runConfigSet(
   );
 }
 
-export async function runConfigUnset(ctx: Context, key: string, options: { profile?: string }): Promise<void> {
+export async function runConfigUnset(ctx: Context, key: string, options: ConfigUnsetOptions): Promise<void> {
   const name = settingName(key);
   const { file, data } = await readConfig(ctx);
   if (options.profile !== undefined) delete profileNamed(data, options.profile)[name];
@@ -59,11 +56,8 @@ export async function runConfigUnset(ctx: Context, key: string, options: { profi
   ctx.io.err.write(`adreport: ${name} unset${options.profile ? ` in profile ${options.profile}` : ""}\n`);
 }
 
-export async function runConfigList(
-  ctx: Context,
-  options: { profile?: string; baseUrl?: string; json?: boolean },
-): Promise<void> {
-  const { settings } = await loadSettings(ctx, { profile: options.profile, "base-url": options.baseUrl });
+export async function runConfigList(ctx: Context, options: ConfigListOptions): Promise<void> {
+  const settings = await loadSettings(ctx, { profile: options.profile, "base-url": options.baseUrl });
   const rows = [
     ...SETTING_NAMES.map((name) => ({
       setting: name,

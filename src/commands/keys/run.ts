@@ -1,23 +1,21 @@
 /** The behaviour of `adreport keys`. Keys reach stdout only through `keys show --reveal`. */
 import { isIP } from "node:net";
 import { AccessRefusedError, ReportApi } from "../../api";
-import { checkKeyText, checkProfileName, maskKey, profileNamed } from "../../config/profiles";
+import { checkKeyText, checkProfileName, profileNamed } from "../../config/profiles";
 import { requireApiKey } from "../../config/resolve";
 import { encodeReportQuery } from "../../contract";
 import { AuthError, ForbiddenError, UnavailableError, UsageError } from "../../core/errors";
+import { maskKey } from "../../core/mask-key";
 import { readAll, readHidden } from "../../io/input";
 import type { Context } from "../context";
 import { deadline } from "../shared/deadline";
 import { withCliHints } from "../shared/hints";
 import { loadSettings, readConfig } from "../shared/settings";
 import { resolveWhen } from "../shared/when";
+import type { KeysAddOptions, KeysListOptions, KeysRequestOptions, KeysShowOptions, KeysTestOptions } from "./command";
 import { type RequestType, requestJson, requestText } from "./request-text";
 
-export async function runKeysAdd(
-  ctx: Context,
-  profileName: string,
-  options: { stdin?: boolean; baseUrl?: string; default?: boolean },
-): Promise<void> {
+export async function runKeysAdd(ctx: Context, profileName: string, options: KeysAddOptions): Promise<void> {
   const name = checkProfileName(profileName);
   const { file, data } = await readConfig(ctx);
   let baseUrl: string | undefined;
@@ -43,7 +41,7 @@ export async function runKeysAdd(
   );
 }
 
-export async function runKeysList(ctx: Context, options: { json?: boolean }): Promise<void> {
+export async function runKeysList(ctx: Context, options: KeysListOptions): Promise<void> {
   const data = (await readConfig(ctx)).data;
   const rows = Object.entries(data.profiles)
     .sort(([a], [b]) => a.localeCompare(b))
@@ -87,7 +85,7 @@ export async function runKeysUse(ctx: Context, profileName: string): Promise<voi
   ctx.io.err.write(`adreport: profile ${profileName} is the default now\n`);
 }
 
-export async function runKeysShow(ctx: Context, profileName: string, options: { reveal?: boolean }): Promise<void> {
+export async function runKeysShow(ctx: Context, profileName: string, options: KeysShowOptions): Promise<void> {
   const data = (await readConfig(ctx)).data;
   const key = profileNamed(data, profileName)["api-key"];
   if (key === undefined)
@@ -98,9 +96,9 @@ export async function runKeysShow(ctx: Context, profileName: string, options: { 
 export async function runKeysTest(
   ctx: Context,
   profileName: string | undefined,
-  options: { baseUrl?: string; timeout?: string; maxTime?: string },
+  options: KeysTestOptions,
 ): Promise<void> {
-  const { settings } = await loadSettings(ctx, {
+  const settings = await loadSettings(ctx, {
     profile: profileName,
     "base-url": options.baseUrl,
     timeout: options.timeout,
@@ -161,11 +159,7 @@ export async function runKeysTest(
   ctx.io.out.write(`ok: ${who} works from this host (${baseUrl} answered a report request)\n`);
 }
 
-export async function runKeysRequest(
-  ctx: Context,
-  type: string,
-  options: { account: string; ip?: string[]; reason?: string; format: string },
-): Promise<void> {
+export async function runKeysRequest(ctx: Context, type: RequestType, options: KeysRequestOptions): Promise<void> {
   const account = options.account.trim();
   if (account === "") throw new UsageError("--account: give the advertiser or account name the operator knows");
   const ips = options.ip ?? [];
@@ -177,6 +171,6 @@ export async function runKeysRequest(
   }
   if (type === "rotate" && ips.length > 0)
     throw new UsageError("a rotation keeps the whitelist; use add-ip or remove-ip to change it");
-  const request = { type: type as RequestType, account, ips: [...new Set(ips)], reason: options.reason };
+  const request = { type, account, ips: [...new Set(ips)], reason: options.reason };
   ctx.io.out.write(options.format === "json" ? requestJson(request) : requestText(request));
 }

@@ -1,37 +1,12 @@
 /** `adreport report`: flags only. The behaviour, and the libraries it needs, load from run.ts. */
-import { type Command, Option } from "commander";
+import { type Command, Option } from "@commander-js/extra-typings";
 import { DIMENSIONS, METRICS } from "../../contract/fields";
 import { FORMAT_NAMES } from "../../core/formats";
 import type { Context } from "../context";
+import type { OptionsOf } from "../shared/declared";
 
-export interface ReportFlags {
-  from: string;
-  to: string;
-  metrics?: string;
-  dimensions?: string;
-  granularity?: string;
-  campaign?: string;
-  ad?: string;
-  format?: string;
-  output?: string;
-  pageSize?: string;
-  concurrency?: string;
-  timeout?: string;
-  retries?: string;
-  maxTime?: string;
-  baseUrl?: string;
-  profile?: string;
-  apiKey?: string;
-  delimiter?: string;
-  bom?: boolean;
-  spreadsheet?: boolean;
-  split: boolean;
-  quiet?: boolean;
-  verbose?: boolean;
-}
-
-export function registerReport(program: Command, ctx: Context): void {
-  program
+function declareReport(program: Command) {
+  return program
     .command("report")
     .description("pull a report, every page of it, and export it as a table, CSV, TSV, JSON or NDJSON")
     .option(
@@ -89,6 +64,11 @@ Examples:
 
 The table format holds every row before printing; csv, tsv, json and ndjson stream page by page.
 Plain CSV keeps every name as it is: open it in a spreadsheet program only if made with --spreadsheet.`,
-    )
-    .action(async (flags: ReportFlags) => (await import("./run")).runReport(ctx, flags));
+    );
+}
+
+export type ReportFlags = OptionsOf<typeof declareReport>;
+
+export function registerReport(program: Command, ctx: Context): void {
+  declareReport(program).action(async (flags) => (await import("./run")).runReport(ctx, flags));
 }

@@ -13,6 +13,7 @@ import {
   type RequestRuleError,
 } from "../../contract";
 import { UsageError } from "../../core/errors";
+import { readWholeNumber } from "../../core/whole-number";
 import { resolveWhen } from "../shared/when";
 import type { ReportFlags } from "./command";
 
@@ -59,9 +60,11 @@ function list(text: string | undefined): string | undefined {
 
 function positiveId(text: string | undefined, flag: string): string | undefined {
   if (text === undefined) return undefined;
-  if (!/^\d+$/.test(text.trim()) || Number(text) < 1)
+  const id = text.trim();
+  const value = readWholeNumber(id);
+  if (value === undefined || value < 1)
     throw new UsageError(`${flag}: ${JSON.stringify(text)} is not a positive integer id`);
-  return text.trim();
+  return id;
 }
 
 export function planRequest(flags: ReportFlags, now: Date, pageSize: number): RequestPlan {

@@ -31,7 +31,7 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
       "adreport: warning: --api-key is visible to other users of this machine (ps); prefer ADREPORT_API_KEY or a profile\n",
     );
   }
-  const { settings } = await loadSettings(ctx, {
+  const settings = await loadSettings(ctx, {
     "base-url": flags.baseUrl,
     profile: flags.profile,
     format: flags.format,
@@ -47,7 +47,7 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
   const pageSize = settings["page-size"].value;
   const plan = planRequest(flags, ctx.now(), pageSize);
   const path = flags.output === undefined || isStdoutPath(flags.output) ? undefined : outputPath(flags.output, plan);
-  await checkOutput(path);
+  await checkOutput(ctx, path);
   const format = chooseOutputFormat(flags, settings, path, ctx.io.outIsTTY);
   const apiKey = requireApiKey(settings);
   for (const warning of [...requestWarnings(flags, plan.request), ...format.warnings])
@@ -83,7 +83,7 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
     );
   });
   try {
-    sink = await openOutput(path, ctx.io.out, () => view.stop(), interrupt.signal);
+    sink = await openOutput(ctx, path, { beforeFirstWrite: () => view.stop(), signal: interrupt.signal });
     const paging = {
       pageSize,
       concurrency: settings.concurrency.value,

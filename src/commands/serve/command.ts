@@ -1,13 +1,17 @@
 /**
  * `adreport serve`: the reporting service from a SQLite file, and the operator verbs that write that file.
- * Each action loads `run.ts` (and with it fastify and SQLite) only when it runs.
+ * Each action imports its verb's module (and with it fastify and SQLite) only when it runs, so
+ * `adreport --help` loads neither. The options each action receives are typed from these declarations.
  */
-import type { Command } from "commander";
+import type { Command, OptionValues } from "@commander-js/extra-typings";
 import type { Context } from "../context";
-import { collect, fractionOption, integerOption } from "../shared/parse";
-import { secondsOption } from "./options";
+import { collect, fractionOption, integerOption, secondsOption } from "../shared/parse";
 
-function dbOption(cmd: Command, ctx: Context): Command {
+/** `--db`, declared last on every verb so it comes last in each one's help. */
+function dbOption<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
+  cmd: Command<Args, Opts, Globals>,
+  ctx: Context,
+) {
   return cmd.option(
     "--db <file>",
     "the SQLite database (env ADREPORT_DB)",
@@ -30,59 +34,60 @@ A session:
   $ curl -H "Authorization: Bearer $KEY" "http://127.0.0.1:8080/v1/report?from=2026-10-01&to=2026-10-31&metrics=views,clicks"`,
     );
 
-  const start = serve
-    .command("start", { isDefault: true })
-    .description("serve GET /v1/report (the default: `adreport serve --db x` runs this)")
-    .option("--host <address>", "address to listen on", "127.0.0.1")
-    .option("--port <n>", "port to listen on; 0 picks a free one", integerOption(0, 65_535), 8080)
-    .option("--trust-proxy <ip,...>", "believe X-Forwarded-For only from these peers", collect)
-    .option(
-      "--cache-mb <n>",
-      "megabytes the caches of computed reports and pages may hold, keys and per-entry overhead counted",
-      integerOption(0, 1_000_000),
-      64,
-    )
-    .option(
-      "--cache-rows <n>",
-      "rows of computed reports kept (in temporary tables on disk) for paging, within --cache-mb",
-      integerOption(0),
-      2_000_000,
-    )
-    .option(
-      "--max-connections <n>",
-      "connections open at once; more are refused, with a line in the log",
-      integerOption(1, 1_000_000),
-      4096,
-    )
-    .option(
-      "--header-timeout <seconds>",
-      "time a request may take to send its headers before a 408",
-      secondsOption(0.01, 3600),
-      10,
-    )
-    .option(
-      "--auth-failure-limit <n>",
-      "failed authentications a minute from one address before it gets 429 for a minute; 0: no limit",
-      integerOption(0),
-      20,
-    )
-    .option(
-      "--shutdown-timeout <seconds>",
-      "on SIGINT/SIGTERM, time given to requests in flight before every connection is closed",
-      secondsOption(0, 3600),
-      10,
-    )
-    .option(
-      "--faults <spec>",
-      "inject failures, e.g. 500:0.2,429:every3,drop:0.1,delay:50ms,reset-body:0.1,hang:every5 (see README)",
-    )
-    .option("--faults-seed <n>", "seed of the random choices of --faults", integerOption(0, 2 ** 32 - 1), 1)
-    .option("-q, --quiet", "no access log")
-    .action(async (options) => (await import("./run")).runServe(ctx, options));
-  dbOption(start, ctx);
+  dbOption(
+    serve
+      .command("start", { isDefault: true })
+      .description("serve GET /v1/report (the default: `adreport serve --db x` runs this)")
+      .option("--host <address>", "address to listen on", "127.0.0.1")
+      .option("--port <n>", "port to listen on; 0 picks a free one", integerOption(0, 65_535), 8080)
+      .option("--trust-proxy <ip,...>", "believe X-Forwarded-For only from these peers", collect)
+      .option(
+        "--cache-mb <n>",
+        "megabytes the caches of computed reports and pages may hold, keys and per-entry overhead counted",
+        integerOption(0, 1_000_000),
+        64,
+      )
+      .option(
+        "--cache-rows <n>",
+        "rows of computed reports kept (in temporary tables on disk) for paging, within --cache-mb",
+        integerOption(0),
+        2_000_000,
+      )
+      .option(
+        "--max-connections <n>",
+        "connections open at once; more are refused, with a line in the log",
+        integerOption(1, 1_000_000),
+        4096,
+      )
+      .option(
+        "--header-timeout <seconds>",
+        "time a request may take to send its headers before a 408",
+        secondsOption(0.01, 3600),
+        10,
+      )
+      .option(
+        "--auth-failure-limit <n>",
+        "failed authentications a minute from one address before it gets 429 for a minute; 0: no limit",
+        integerOption(0),
+        20,
+      )
+      .option(
+        "--shutdown-timeout <seconds>",
+        "on SIGINT/SIGTERM, time given to requests in flight before every connection is closed",
+        secondsOption(0, 3600),
+        10,
+      )
+      .option(
+        "--faults <spec>",
+        "inject failures, e.g. 500:0.2,429:every3,drop:0.1,delay:50ms,reset-body:0.1,hang:every5 (see README)",
+      )
+      .option("--faults-seed <n>", "seed of the random choices of --faults", integerOption(0, 2 ** 32 - 1), 1)
+      .option("-q, --quiet", "no access log"),
+    ctx,
+  ).action(async (options) => (await import("./start")).runServe(ctx, options));
 
   dbOption(serve.command("init").description("create an empty database (does nothing to one that exists)"), ctx).action(
-    async (options) => (await import("./run")).runInit(ctx, options),
+    async (options) => (await import("./init")).runInit(ctx, options),
   );
 
   dbOption(
@@ -91,7 +96,7 @@ A session:
       .description("load hourly statistics from NDJSON files; each file loads whole or not at all")
       .argument("<files...>", "NDJSON files (one hour of one ad or keyword a line)"),
     ctx,
-  ).action(async (files: string[], options) => (await import("./run")).runLoad(ctx, files, options));
+  ).action(async (files, options) => (await import("./load")).runLoad(ctx, files, options));
 
   dbOption(
     serve
@@ -107,7 +112,7 @@ A session:
       .option("--activity <share>", "share of hours that carry data, 0..1", fractionOption, 0.7)
       .option("--ndjson <file>", "write the data as NDJSON (- for stdout) instead of into the database"),
     ctx,
-  ).action(async (options) => (await import("./run")).runDemo(ctx, options));
+  ).action(async (options) => (await import("./demo")).runDemo(ctx, options));
 
   const key = serve.command("key").description("issue, rotate, revoke and list API keys");
   dbOption(
@@ -119,16 +124,16 @@ A session:
       .option("--expires <date-time>", "expiry, ISO 8601 (a date means its end)")
       .option("--expires-in <days>", "expiry in whole days from now", integerOption(1, 36_500)),
     ctx,
-  ).action(async (options) => (await import("./run")).runKeyIssue(ctx, options));
+  ).action(async (options) => (await import("./key-issue")).runKeyIssue(ctx, options));
   dbOption(
     key
       .command("rotate")
       .description("replace a key: same advertiser and whitelist; the old key stops now")
       .argument("<id>", "key id", integerOption(1)),
     ctx,
-  ).action(async (id: number, options) => (await import("./run")).runKeyRotate(ctx, id, options));
+  ).action(async (id, options) => (await import("./key-rotate")).runKeyRotate(ctx, id, options));
   dbOption(key.command("revoke").description("revoke a key").argument("<id>", "key id", integerOption(1)), ctx).action(
-    async (id: number, options) => (await import("./run")).runKeyRevoke(ctx, id, options),
+    async (id, options) => (await import("./key-revoke")).runKeyRevoke(ctx, id, options),
   );
   dbOption(
     key
@@ -136,27 +141,17 @@ A session:
       .description("list keys (never the keys themselves)")
       .option("--json", "JSON lines instead of a table"),
     ctx,
-  ).action(async (options) => (await import("./run")).runKeyList(ctx, options));
+  ).action(async (options) => (await import("./key-list")).runKeyList(ctx, options));
 
   const ip = serve.command("ip").description("add or remove whitelisted IP addresses of a key");
-  dbOption(
-    ip
-      .command("add")
-      .description("whitelist addresses for a key")
-      .argument("<id>", "key id", integerOption(1))
-      .argument("<addresses...>"),
-    ctx,
-  ).action(async (id: number, addresses: string[], options) =>
-    (await import("./run")).runIp(ctx, "add", id, addresses, options),
-  );
-  dbOption(
-    ip
-      .command("remove")
-      .description("remove whitelisted addresses of a key")
-      .argument("<id>", "key id", integerOption(1))
-      .argument("<addresses...>"),
-    ctx,
-  ).action(async (id: number, addresses: string[], options) =>
-    (await import("./run")).runIp(ctx, "remove", id, addresses, options),
-  );
+  for (const action of ["add", "remove"] as const) {
+    dbOption(
+      ip
+        .command(action)
+        .description(action === "add" ? "whitelist addresses for a key" : "remove whitelisted addresses of a key")
+        .argument("<id>", "key id", integerOption(1))
+        .argument("<addresses...>"),
+      ctx,
+    ).action(async (id, addresses, options) => (await import("./ip")).runIp(ctx, action, id, addresses, options));
+  }
 }

@@ -1,12 +1,15 @@
 /**
- * A command's data output: `-o PATH` (atomic for a regular file, direct for a device or named pipe) or
- * stdout (no path, or `-`). An output that cannot be opened or written is one error kind everywhere:
- * OutputError, exit 1, naming the target and the system's reason.
+ * A command's data output: `-o PATH` (atomic for a regular file, direct for a device or named pipe),
+ * relative to the command's folder (ctx.cwd), or stdout (no path, or `-`). An output that cannot be
+ * opened or written is one error kind everywhere: OutputError, exit 1, naming the target as typed and
+ * the system's reason.
  */
 
-import type { Writable } from "node:stream";
 import { OutputError } from "../../core/errors";
-import { checkOutputTarget, fileSink, type Sink, SinkError, STDOUT_NAME, stdoutSink } from "../../io/sink";
+import { fileSink } from "../../io/file-sink";
+import { checkOutputTarget } from "../../io/output-target";
+import { type Sink, SinkError, STDOUT_NAME, stdoutSink } from "../../io/sink";
+import type { Context } from "../context";
 
 /** `-` names stdout, as in most Unix tools. */
 export function isStdoutPath(path: string | undefined): boolean {
@@ -14,25 +17,29 @@ export function isStdoutPath(path: string | undefined): boolean {
 }
 
 /** Refuses at once a target no export can go into (a folder, a disk), before any other check or request. */
-export async function checkOutput(path: string | undefined): Promise<void> {
+export async function checkOutput(ctx: Pick<Context, "cwd">, path: string | undefined): Promise<void> {
   if (path === undefined || isStdoutPath(path)) return;
   try {
-    await checkOutputTarget(path);
+    await checkOutputTarget(path, ctx.cwd);
   } catch (error) {
     throw outputError(error, undefined) ?? error;
   }
 }
 
-/** `signal` stops a wait for a named pipe's reader (Ctrl-C) with its reason. */
+/**
+ * `beforeFirstWrite` lets a progress display leave the terminal first; `signal` stops a wait for a named
+ * pipe's reader (Ctrl-C) with its reason.
+ */
 export async function openOutput(
+  ctx: Pick<Context, "cwd" | "io">,
   path: string | undefined,
-  out: Writable,
-  beforeFirstWrite?: () => void,
-  signal?: AbortSignal,
+  options: { beforeFirstWrite?: () => void; signal?: AbortSignal } = {},
 ): Promise<Sink> {
+  const out = ctx.io.out;
+  const { beforeFirstWrite, signal } = options;
   if (path === undefined || isStdoutPath(path)) return stdoutSink(out, beforeFirstWrite);
   try {
-    return await fileSink(path, { out, beforeFirstWrite }, signal);
+    return await fileSink(path, ctx.cwd, { out, beforeFirstWrite }, signal);
   } catch (error) {
     throw outputError(error, undefined) ?? error;
   }

@@ -1,11 +1,16 @@
-/** Option parsers for commander: a bad value is a usage error naming the flag's rule. */
-import { InvalidArgumentError } from "commander";
+/**
+ * The option parsers of every command, for commander: a bad value is a usage error naming the flag's
+ * rule.
+ */
+import { InvalidArgumentError } from "@commander-js/extra-typings";
+import { readWholeNumber } from "../../core/whole-number";
 
 export function integerOption(min: number, max = Number.MAX_SAFE_INTEGER) {
   return (text: string): number => {
-    if (!/^-?\d+$/.test(text.trim())) throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}.`);
-    const value = Number(text);
-    if (value < min || value > max) throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}.`);
+    const value = readWholeNumber(text.trim());
+    if (value === undefined || value < min || value > max) {
+      throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}.`);
+    }
     return value;
   };
 }
@@ -26,4 +31,15 @@ export function collect(value: string, previous: string[] | undefined): string[]
       .map((v) => v.trim())
       .filter((v) => v !== ""),
   ];
+}
+
+/** A duration in seconds, fractions allowed (`0.5`), from `min` to `max`. */
+export function secondsOption(min: number, max: number) {
+  return (text: string): number => {
+    const value = Number(text);
+    if (text.trim() === "" || !Number.isFinite(value) || value < min || value > max) {
+      throw new InvalidArgumentError(`expected seconds from ${min} to ${max}.`);
+    }
+    return value;
+  };
 }

@@ -5,7 +5,7 @@ import type { Context } from "../context";
 
 /** This user's config file; nothing is read until asked. */
 export function configFile(ctx: Context): ConfigFile {
-  return ConfigFile.of(ctx.env, ctx.user);
+  return ConfigFile.of(ctx.env, ctx.user, ctx.cwd);
 }
 
 /** The config file's content, refused if someone else could have written it. */
@@ -17,10 +17,8 @@ export async function readConfig(ctx: Context): Promise<{ file: ConfigFile; data
   return { file, data };
 }
 
-export async function loadSettings(
-  ctx: Context,
-  flags: Layers["flags"],
-): Promise<{ settings: ResolvedSettings; file: ConfigFile }> {
+/** Every setting in effect for a command, from its flags, the environment and the config file. */
+export async function loadSettings(ctx: Context, flags: Layers["flags"]): Promise<ResolvedSettings> {
   const { file, data } = await readConfig(ctx);
-  return { settings: resolveSettings({ flags, env: ctx.env, file: data, filePath: file.path }), file };
+  return resolveSettings({ flags, env: ctx.env, file: data, filePath: file.path });
 }

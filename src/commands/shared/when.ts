@@ -7,22 +7,25 @@
  */
 import { daysFromCivil, formatDate, parseInstant, SECONDS_PER_DAY } from "../../contract";
 import { UsageError } from "../../core/errors";
+import { readWholeNumber } from "../../core/whole-number";
 
 export const WHEN_FORMS =
   "today, yesterday, -Nd (N days before today), a date (2026-11-01) or a date-time with Z or an offset (2026-11-01T13:00:00Z, 2026-11-01T15:00:00+02:00)";
 
-const DAYS_AGO = /^-(\d+)d$/;
+/** N of `-Nd`, or undefined when the word is not of that form. */
+function daysAgo(word: string): number | undefined {
+  return word.startsWith("-") && word.endsWith("d") ? readWholeNumber(word.slice(1, -1)) : undefined;
+}
 
 export function resolveWhen(text: string, now: Date, flag: "--from" | "--to"): string {
   const word = text.trim().toLowerCase();
   const today = daysFromCivil(now.getUTCFullYear(), now.getUTCMonth() + 1, now.getUTCDate());
-  const day = (daysAgo: number) => formatDate((today - daysAgo) * SECONDS_PER_DAY);
+  const day = (back: number) => formatDate((today - back) * SECONDS_PER_DAY);
   if (word === "today") return day(0);
   if (word === "yesterday") return day(1);
-  const ago = DAYS_AGO.exec(word);
-  if (ago) {
+  const n = daysAgo(word);
+  if (n !== undefined) {
     // Before 1970 there is no data (dates travel as epoch seconds), and a bigger N is a typo.
-    const n = Number(ago[1]);
     if (n > today) {
       throw new UsageError(
         `${flag}: ${word} is out of range: the earliest day is 1970-01-01, which is -${today}d today`,

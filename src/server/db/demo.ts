@@ -3,6 +3,7 @@
  * Several advertisers with campaigns, ads and keywords whose names hold commas, quotes and non-ASCII,
  * hourly data with a daily rhythm, bot clicks, and hours without data.
  */
+import { seededRandom } from "../seeded-random";
 import type { LoadLine } from "./load-format";
 
 export interface DemoOptions {
@@ -19,17 +20,6 @@ export interface DemoOptions {
   activity: number;
 }
 
-export const DEMO_DEFAULTS: DemoOptions = {
-  seed: 42,
-  days: 35,
-  end: Date.UTC(2026, 10, 1) / 1000,
-  advertisers: 3,
-  campaignsPerAdvertiser: 3,
-  adsPerCampaign: 3,
-  keywordsPerAd: 2,
-  activity: 0.7,
-};
-
 const ADVERTISERS = ["Acme Outdoor", "Globex, Inc.", 'Café "Zürich" GmbH', "東京メディア", "Søren & Co"];
 const CAMPAIGNS = [
   "Spring, 2026",
@@ -43,18 +33,6 @@ const CAMPAIGNS = [
 ];
 const ADS = ["Banner A", "Banner B, wide", 'Video "15s"', "Texte écrit", "Carousel"];
 const KEYWORDS = ["running shoes", "trail, running", '"best" boots', "chaussures", "ランニング", "hiking poles"];
-
-/** mulberry32: small, fast, and the same everywhere. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 function pick<T>(list: readonly T[], index: number): T {
   return list[index % list.length] as T;

@@ -3,6 +3,7 @@
  * slow hash), each bound to one advertiser and an IP whitelist, optionally expiring.
  */
 import { createHash, randomBytes } from "node:crypto";
+import { maskKey } from "../../core/mask-key";
 import { canonicalEntry } from "./ip";
 import type { Db } from "./schema";
 
@@ -20,12 +21,7 @@ function newKey(): string {
   return `adr_${randomBytes(32).toString("base64url")}`;
 }
 
-/** What `key list` shows instead of a key: enough to tell keys apart, too little to use one. */
-function hintOf(key: string): string {
-  return `${key.slice(0, 8)}…${key.slice(-4)}`;
-}
-
-export function normaliseIps(ips: readonly string[]): string[] {
+function normaliseIps(ips: readonly string[]): string[] {
   return ips.map((ip) => {
     const entry = canonicalEntry(ip);
     if (!entry) throw new KeyAdminError(`${JSON.stringify(ip)} is not an IPv4 or IPv6 address or CIDR range`);
@@ -60,7 +56,7 @@ export function issueKey(
     const id = Number(
       db
         .prepare("INSERT INTO api_keys (advertiser_id, hash, hint, created_at, expires_at) VALUES (?, ?, ?, ?, ?)")
-        .run(owner, hashKey(key), hintOf(key), request.now, request.expiresAt ?? null).lastInsertRowid,
+        .run(owner, hashKey(key), maskKey(key), request.now, request.expiresAt ?? null).lastInsertRowid,
     );
     const addIp = db.prepare("INSERT OR IGNORE INTO key_ips (key_id, ip) VALUES (?, ?)");
     for (const ip of ips) addIp.run(id, ip);

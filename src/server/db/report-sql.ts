@@ -121,7 +121,7 @@ export function timeSegments(query: ReportQuery, hourlyOnly: boolean): TimeSegme
   return { hourly, daily: [firstDay, lastDay] };
 }
 
-export function levelOf(query: ReportQuery): Level {
+function levelOf(query: ReportQuery): Level {
   if (query.entity === "keyword") return "keyword";
   if (query.entity === "ad" || query.adId !== undefined) return "ad";
   return "campaign";

@@ -13,7 +13,7 @@ export type Db = Database.Database;
  */
 export type NativeBinding = object | undefined;
 
-export const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 1;
 
 const DDL = `
 CREATE TABLE IF NOT EXISTS schema_info (key TEXT PRIMARY KEY, value TEXT NOT NULL);

@@ -4,7 +4,7 @@ import { QUERY_PARAMS } from "../../contract";
 const KNOWN = new Set<string>(QUERY_PARAMS);
 const KEY_LIKE = /adr_[A-Za-z0-9_-]{8,}/g;
 
-export function loggableUrl(url: string): string {
+function loggableUrl(url: string): string {
   const queryStart = url.indexOf("?");
   if (queryStart < 0) return url.replace(KEY_LIKE, "adr_***");
   const params = new URLSearchParams(url.slice(queryStart + 1));

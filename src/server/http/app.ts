@@ -2,7 +2,8 @@
 import { createServer } from "node:http";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { ERROR_STATUS, type ErrorCode, errorBody, REPORT_PATH } from "../../contract";
-import { DatabaseUnavailableError, type ReportStore } from "../db/store";
+import { DatabaseUnavailableError } from "../db/live-connection";
+import type { ReportStore } from "../db/store";
 import { accessLine } from "./access-log";
 import { authenticate } from "./auth";
 import { AuthFailureThrottle } from "./auth-throttle";

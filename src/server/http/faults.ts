@@ -11,8 +11,11 @@
  * `when` is a rate from 0 to 1 or `everyN`. Rules are checked in order; the first that fires answers.
  * Random choices come from a seeded generator, so a run can be repeated.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { errorBody } from "../../contract";
+import { parseDuration } from "../../core/duration";
+import { seededRandom } from "../seeded-random";
 import { accessLine } from "./access-log";
 
 type When = { rate: number } | { every: number };
@@ -47,9 +50,10 @@ export function parseFaults(spec: string): FaultRule[] {
       const [kind, first, second] = rule.split(":");
       if (kind === "drop" || kind === "reset-body" || kind === "hang") return { kind, when: parseWhen(first, rule) };
       if (kind === "delay") {
-        const match = /^(\d+)(ms|s)?$/.exec(first ?? "");
-        if (!match) throw new FaultSpecError(`${rule}: the delay is a duration such as 50ms or 2s`);
-        const ms = Number(match[1]) * (match[2] === "s" ? 1000 : 1);
+        const seconds = parseDuration(first ?? "", "ms");
+        if (seconds === undefined) throw new FaultSpecError(`${rule}: the delay is a duration such as 50ms or 2s`);
+        // Whole milliseconds: a bare `delay:50` or `50ms` gives exactly 50, not 50 times 0.001 times 1000.
+        const ms = Math.round(seconds * 1000);
         return { kind: "delay", ms, when: second === undefined ? { rate: 1 } : parseWhen(second, rule) };
       }
       const status = Number(kind);
@@ -83,12 +87,14 @@ const RESET_BODY = JSON.stringify({
 });
 const RESET_HEAD = `HTTP/1.1 200 OK\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${RESET_BODY.length}\r\n\r\n`;
 
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0;
-    return state / 4_294_967_296;
-  };
+/**
+ * The contract's error body for an injected status. 502 and 504 have no code of their own in
+ * docs/service.md: they travel as `internal`, with the status they were injected as.
+ */
+function injectedErrorBody(status: number) {
+  if (status === 429) return errorBody("rate_limited", "too many requests (injected by --faults)");
+  const body = errorBody(status === 503 ? "service_unavailable" : "internal", "injected by --faults");
+  return { error: { ...body.error, status } };
 }
 
 /**
@@ -96,7 +102,7 @@ function seeded(seed: number): () => number {
  * is sent for those, so the usual line written when a response ends never comes.
  */
 export function faultHook(rules: readonly FaultRule[], seed = 1, log?: (line: string) => void) {
-  const random = seeded(seed);
+  const random = seededRandom(seed);
   const counters = rules.map(() => 0);
   const fires = (when: When, index: number): boolean => {
     counters[index] = (counters[index] ?? 0) + 1;
@@ -117,7 +123,7 @@ export function faultHook(rules: readonly FaultRule[], seed = 1, log?: (line: st
     for (const [index, rule] of rules.entries()) {
       if (!fires(rule.when, index)) continue;
       if (rule.kind === "delay") {
-        await new Promise((resolve) => setTimeout(resolve, rule.ms));
+        await sleep(rule.ms);
         continue;
       }
       if (rule.kind === "drop") {
@@ -138,19 +144,15 @@ export function faultHook(rules: readonly FaultRule[], seed = 1, log?: (line: st
         // The pause lets the client read the partial body first: a reset arriving while those bytes are
         // still unread makes the kernel hand the client a plain end of stream instead of ECONNRESET.
         socket.write(`${RESET_HEAD}${RESET_BODY.slice(0, RESET_BODY.length >> 1)}`, () => {
-          setTimeout(() => socket.resetAndDestroy(), RESET_PAUSE_MS);
+          void sleep(RESET_PAUSE_MS).then(() => socket.resetAndDestroy());
         });
         return;
       }
       if (rule.retryAfter !== undefined) reply.header("retry-after", String(rule.retryAfter));
-      const code = rule.status === 503 ? "service_unavailable" : "internal";
-      const body =
-        rule.status === 429
-          ? errorBody("rate_limited", "too many requests (injected by --faults)")
-          : {
-              error: { status: rule.status, code, message: `injected by --faults` },
-            };
-      await reply.code(rule.status).type("application/json; charset=utf-8").send(JSON.stringify(body));
+      await reply
+        .code(rule.status)
+        .type("application/json; charset=utf-8")
+        .send(JSON.stringify(injectedErrorBody(rule.status)));
       return;
     }
   };

@@ -28,6 +28,8 @@ export interface ServeOptions {
   notice?: ((line: string) => void) | undefined;
   beforeRequest?: AppOptions["beforeRequest"];
   nowSeconds?: () => number;
+  /** The monotonic clock (milliseconds) that times looks at the database file and reopen attempts. */
+  nowMs?: (() => number) | undefined;
   nativeBinding?: NativeBinding;
 }
 
@@ -38,7 +40,7 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export const SERVE_DEFAULTS = {
+const SERVE_DEFAULTS = {
   cacheMb: 64,
   headerTimeoutMs: 10_000,
   maxConnections: 4096,
@@ -53,6 +55,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const store = new ReportStore(options.dbPath, (path) => openForReading(path, options.nativeBinding), {
     cacheBytes: Math.floor((options.cacheMb ?? SERVE_DEFAULTS.cacheMb) * 1024 * 1024),
     cacheRows: options.cacheRows,
+    nowMs: options.nowMs,
     log: options.notice,
   });
   let closing = false;

@@ -1,8 +1,7 @@
 /**
- * A least-recently-used cache bounded by bytes. Every entry costs its key, its value and a fixed overhead,
- * so many small or empty entries fill it as surely as a few large ones (a cache that counted only values
- * let a caller grow memory without bound with empty reports or long keys). The store clears it when the
- * database changes underneath.
+ * lru-cache bounded by bytes. Every entry costs its key, its value and a fixed overhead, so many small or
+ * empty entries fill it as surely as a few large ones (counting values only would let a caller grow memory
+ * without bound with empty reports or long keys). The store clears it when the database changes underneath.
  */
 import { LRUCache } from "lru-cache";
 

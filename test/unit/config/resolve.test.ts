@@ -1,6 +1,7 @@
 /** Where each setting comes from, as a table: flag > environment > profile > config file > default. */
 import { describe, expect, it } from "vitest";
 import type { ConfigData } from "../../../src/config/file";
+import { profileNamed } from "../../../src/config/profiles";
 import { type Layers, requireApiKey, resolveSettings } from "../../../src/config/resolve";
 import { AuthError, UsageError } from "../../../src/core/errors";
 
@@ -103,6 +104,15 @@ describe("resolveSettings", () => {
     })();
     expect(error).toBeInstanceOf(UsageError);
     expect((error as Error).message).toBe('no profile named "nope" (from flag); known: acme, globex');
+  });
+
+  it("says it in the words of a profile named as an argument, less the source", () => {
+    const none: ConfigData = { settings: {}, profiles: {} };
+    expect(() => resolveSettings(layers({ file: none, env: { ADREPORT_PROFILE: "acme" } }))).toThrow(
+      'no profile named "acme" (from environment); none is set up yet',
+    );
+    expect(() => profileNamed(none, "acme")).toThrow('no profile named "acme"; none is set up yet');
+    expect(() => profileNamed(FILE, "nope")).toThrow('no profile named "nope"; known: acme, globex');
   });
 
   it("asks for a key when there is none, with exit 3", () => {

@@ -23,31 +23,33 @@ function layout(sharedMode: number) {
 describe.skipIf(process.getuid === undefined)("trustedFolder", () => {
   it("stops at the home folder, as ssh does: what is above it is not the user's to fix", () => {
     const { home, config } = layout(0o777);
-    expect(trustedFolder(config, { uid, gid }, home)).toBe(config);
-    expect(() => trustedFolder(config, { uid, gid }, undefined)).toThrow(/shared, a folder above it, is mode 0777/);
+    expect(trustedFolder(config, { uid, gid }, home, "/")).toBe(config);
+    expect(() => trustedFolder(config, { uid, gid }, undefined, "/")).toThrow(
+      /shared, a folder above it, is mode 0777/,
+    );
   });
 
   it("allows a folder above that is writable by the user's own primary group only (per-user groups)", () => {
     const { config } = layout(0o775);
-    expect(trustedFolder(config, { uid, gid }, undefined)).toBe(config);
-    expect(() => trustedFolder(config, { uid, gid: gid + 4242 }, undefined)).toThrow(/is mode 0775/);
+    expect(trustedFolder(config, { uid, gid }, undefined, "/")).toBe(config);
+    expect(() => trustedFolder(config, { uid, gid: gid + 4242 }, undefined, "/")).toThrow(/is mode 0775/);
   });
 
   it("allows a sticky folder above that others can write (/tmp), refuses the config folder itself so", () => {
     const { shared, config } = layout(0o1777);
-    expect(trustedFolder(config, { uid, gid }, undefined)).toBe(config);
-    expect(() => trustedFolder(shared, { uid, gid }, undefined)).toThrow(/is mode 1777, writable by others/);
+    expect(trustedFolder(config, { uid, gid }, undefined, "/")).toBe(config);
+    expect(() => trustedFolder(shared, { uid, gid }, undefined, "/")).toThrow(/is mode 1777, writable by others/);
   });
 
   it("refuses a folder that belongs to someone else, before anything is read", () => {
     const { config } = layout(0o755);
-    expect(() => trustedFolder(config, { uid: uid + 4242, gid }, undefined)).toThrow(`belongs to uid ${uid}`);
+    expect(() => trustedFolder(config, { uid: uid + 4242, gid }, undefined, "/")).toThrow(`belongs to uid ${uid}`);
   });
 
   it("is undefined for a folder that does not exist, and skips owner checks without a user (Windows)", () => {
     const { config } = layout(0o777);
-    expect(trustedFolder(join(config, "nope"), { uid, gid }, undefined)).toBeUndefined();
-    expect(trustedFolder(config, undefined, undefined)).toBe(config);
+    expect(trustedFolder(join(config, "nope"), { uid, gid }, undefined, "/")).toBeUndefined();
+    expect(trustedFolder(config, undefined, undefined, "/")).toBe(config);
   });
 });
 

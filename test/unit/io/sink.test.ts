@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { reasonInWords } from "../../../src/io/errno-words";
-import { fileSink, stdoutSink } from "../../../src/io/sink";
+import { fileSink } from "../../../src/io/file-sink";
+import { stdoutSink } from "../../../src/io/sink";
 import { writeChunk } from "../../../src/io/write";
 import { tempDir } from "../../helpers/temp";
 
@@ -75,7 +76,7 @@ describe("a regular file", () => {
     const dir = tempDir();
     const target = join(dir, "out.csv");
     writeFileSync(target, "old\n");
-    const sink = await fileSink(target);
+    const sink = await fileSink(target, "/");
     expect(sink.atomic).toBe(true);
     await writeChunk(sink.stream, "first try\n");
     await sink.reset();
@@ -88,12 +89,25 @@ describe("a regular file", () => {
 
   it("an export given up with writes still pending is no write failure", async () => {
     const dir = tempDir();
-    const sink = await fileSink(join(dir, "out.csv"));
+    const sink = await fileSink(join(dir, "out.csv"), "/");
     void writeChunk(sink.stream, "x".repeat(1 << 20)).catch(() => undefined);
     await sink.abort();
     await new Promise((resolve) => setImmediate(resolve));
     expect(sink.failure()).toBeUndefined();
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("a relative path is the command's folder's, and messages name it as typed", async () => {
+    const dir = tempDir();
+    const sink = await fileSink("out.csv", dir);
+    await writeChunk(sink.stream, "rows\n");
+    await sink.commit();
+    expect(readFileSync(join(dir, "out.csv"), "utf8")).toBe("rows\n");
+    await expect(fileSink(join("missing", "out.csv"), dir)).rejects.toThrow(
+      `cannot write ${join("missing", "out.csv")}: no such folder`,
+    );
+    mkdirSync(join(dir, "folder"));
+    await expect(fileSink("folder", dir)).rejects.toThrow("cannot write folder: is a folder");
   });
 
   it("says which: a missing folder, a folder, a path through a file", async () => {
@@ -105,7 +119,7 @@ describe("a regular file", () => {
       [join(dir, "folder"), "is a folder"],
       [join(dir, "file", "out.csv"), "a part of the path is not a folder"],
     ] as const) {
-      await expect(fileSink(path)).rejects.toThrow(`cannot write ${path}: ${reason}`);
+      await expect(fileSink(path, "/")).rejects.toThrow(`cannot write ${path}: ${reason}`);
     }
   });
 });

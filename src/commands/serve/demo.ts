@@ -1,0 +1,78 @@
+/** `adreport serve demo`: the deterministic demo data, into the database or as NDJSON. */
+import { formatDateTime, parseInstant } from "../../contract";
+import { UsageError } from "../../core/errors";
+import { writeChunk } from "../../io/write";
+import { demoFacts, FactWriter, formatLoadLine, type LoadLine } from "../../server";
+import type { Context } from "../context";
+import { openOutput, outputError } from "../shared/output";
+import { type DbOptions, withDatabase } from "./operator";
+
+export interface DemoCommandOptions extends DbOptions {
+  seed: number;
+  days: number;
+  end: string;
+  advertisers: number;
+  campaigns: number;
+  ads: number;
+  keywords: number;
+  activity: number;
+  ndjson?: string | undefined;
+}
+
+/** Lines are written in batches of about this many characters: one write per line would cost a system call each. */
+const BATCH_CHARS = 1 << 16;
+
+async function writeNdjson(ctx: Context, file: string, facts: Iterable<LoadLine>): Promise<void> {
+  const sink = await openOutput(ctx, file);
+  try {
+    let batch = "";
+    for (const line of facts) {
+      batch += `${formatLoadLine(line)}\n`;
+      if (batch.length > BATCH_CHARS) {
+        await writeChunk(sink.stream, batch);
+        batch = "";
+      }
+    }
+    await writeChunk(sink.stream, batch);
+    await sink.commit();
+  } catch (error) {
+    const failed = outputError(error, sink);
+    await sink.abort();
+    throw failed ?? error;
+  }
+}
+
+export async function runDemo(ctx: Context, options: DemoCommandOptions): Promise<void> {
+  const end = /^\d{4}-\d{2}-\d{2}$/.test(options.end) ? parseInstant(options.end, "from") : undefined;
+  if (!end) throw new UsageError(`--end: ${JSON.stringify(options.end)} is not a date (YYYY-MM-DD)`);
+  const facts = demoFacts({
+    seed: options.seed,
+    days: options.days,
+    end: end.sec,
+    advertisers: options.advertisers,
+    campaignsPerAdvertiser: options.campaigns,
+    adsPerCampaign: options.ads,
+    keywordsPerAd: options.keywords,
+    activity: options.activity,
+  });
+  if (options.ndjson !== undefined) {
+    await writeNdjson(ctx, options.ndjson, facts);
+    return;
+  }
+  await withDatabase(ctx, options.db, true, (db) => {
+    const writer = new FactWriter(db);
+    let count = 0;
+    db.transaction(() => {
+      for (const line of facts) {
+        if (line.kind === "ad") writer.writeAdHour(line.fact);
+        else writer.writeKeywordHour(line.fact);
+        count += 1;
+      }
+      writer.finish();
+    })();
+    const first = formatDateTime(end.sec - options.days * 86_400);
+    ctx.io.err.write(
+      `adreport serve: demo data in ${options.db}: ${count} hourly rows from ${first} to ${formatDateTime(end.sec - 3600)}\n`,
+    );
+  });
+}
