@@ -111,7 +111,7 @@ export class ReportApi {
    * keeps an export's memory down to about one parsed page. Every failure, before or after the headers,
    * counts against the page's one budget of `retries + 1` requests.
    */
-  openReportPage(params: Record<string, string>, signal?: AbortSignal): Promise<OpenPage> {
+  async openReportPage(params: Record<string, string>, signal?: AbortSignal): Promise<OpenPage> {
     const path = `${this.endpointPath}?${new URLSearchParams(params).toString()}`;
     const label = `page ${params.page ?? "1"}`;
     return openWithRetries(this.budget, label, (failures) => this.attempt(path, label, failures, signal), signal);
