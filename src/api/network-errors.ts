@@ -1,12 +1,14 @@
 /**
- * What a failed connection or read means, in words a user can act on: the reason, a hint, and whether
- * trying again could help. Certificate problems and an https:// URL on a plain-HTTP port fail the same way
+ * What a failed connection or read means, in words a user can act on: the reason, a hint or a remedy for
+ * the command to word, and whether trying again could help. Certificate problems and an https:// URL on a plain-HTTP port fail the same way
  * every time, so they are not retried, and OpenSSL's own text never reaches the user.
  */
+import type { ConnectionRemedy } from "./errors";
 
-export interface NetworkFailure {
+interface NetworkFailure {
   reason: string;
   hint?: string | undefined;
+  remedy?: ConnectionRemedy | undefined;
   /** Trying again cannot help (the same certificate, the same protocol mismatch). */
   final: boolean;
 }
@@ -20,9 +22,6 @@ const UNTRUSTED_CERTIFICATE = new Set([
   "CERT_UNTRUSTED",
   "CERT_SIGNATURE_FAILURE",
 ]);
-
-const CA_HINT =
-  "if this network uses a private certificate authority (a TLS-inspecting proxy, say), point NODE_EXTRA_CA_CERTS at its certificate in PEM form: NODE_EXTRA_CA_CERTS=/path/to/ca.pem adreport ...";
 
 /** The codes along an error's chain of causes, outermost first (undici wraps the socket's error). */
 function codesOf(error: unknown): string[] {
@@ -56,7 +55,7 @@ export function networkFailure(error: unknown, base: URL): NetworkFailure {
   if (code !== undefined && UNTRUSTED_CERTIFICATE.has(code)) {
     return {
       reason: `its TLS certificate is not signed by an authority this machine trusts (${code})`,
-      hint: CA_HINT,
+      remedy: "trust-private-ca",
       final: true,
     };
   }
@@ -90,17 +89,17 @@ export function networkFailure(error: unknown, base: URL): NetworkFailure {
     case "ECONNREFUSED":
       return {
         reason: "connection refused (is the service running at that address?)",
-        hint: "check the base URL (--base-url, ADREPORT_BASE_URL or the profile)",
+        remedy: "check-base-url",
         final: false,
       };
     case "ENOTFOUND":
     case "EAI_AGAIN":
       return {
         reason: `cannot resolve ${base.hostname}`,
-        hint: code === "ENOTFOUND" ? "check the base URL (--base-url, ADREPORT_BASE_URL or the profile)" : undefined,
+        remedy: code === "ENOTFOUND" ? "check-base-url" : undefined,
         final: false,
       };
-    case "ADREPORT_TUNNEL_CLOSED":
+    case "PROXY_TUNNEL_CLOSED":
       return { reason: "the proxy closed the connection before it opened a tunnel", final: false };
     case "ECONNRESET":
     case "EPIPE":

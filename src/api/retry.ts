@@ -1,4 +1,10 @@
-/** When to retry and how long to wait: exponential backoff with full jitter, or what Retry-After says. */
+/**
+ * When to retry and how long to wait, and the one budget of `retries + 1` tries a page has: exponential
+ * backoff with full jitter, or what Retry-After says, whatever failed (the connection, the headers, the body
+ * or its parsing).
+ */
+import { setTimeout as sleepFor } from "node:timers/promises";
+import { UnavailableError } from "../core/errors";
 
 export const RETRIABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
 
@@ -12,7 +18,7 @@ export interface BackoffPolicy {
 export const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 250, capMs: 20_000, maxRetryAfterMs: 300_000 };
 
 /** Full jitter: a random wait between 0 and min(cap, base * 2^attempt). `attempt` counts from 0. */
-export function backoffMs(policy: BackoffPolicy, attempt: number, random: () => number): number {
+function backoffMs(policy: BackoffPolicy, attempt: number, random: () => number): number {
   return Math.round(random() * Math.min(policy.capMs, policy.baseMs * 2 ** attempt));
 }
 
@@ -23,4 +29,98 @@ export function retryAfterMs(header: string | string[] | undefined, nowMs: numbe
   if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
+}
+
+/** A failure worth another try (within the page's budget), with the error to raise if it was the last. */
+export class Retriable extends Error {
+  constructor(
+    message: string,
+    readonly waitMs: number | undefined,
+    readonly lastTry: (message: string) => UnavailableError = (text) => new UnavailableError(text),
+  ) {
+    super(message);
+  }
+}
+
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+/** The wait between tries; an abort ends it with the signal's reason (a deadline's, an interrupt's). */
+export const abortableSleep: Sleep = (ms, signal) =>
+  sleepFor(ms, undefined, { signal }).catch((error: unknown) => {
+    throw signal?.aborted ? signal.reason : error;
+  });
+
+export interface RetryEvent {
+  kind: "retry";
+  reason: string;
+  waitMs: number;
+  retry: number;
+  of: number;
+}
+
+export interface RetryBudget {
+  retries: number;
+  backoff: BackoffPolicy;
+  sleep: Sleep;
+  random: () => number;
+  onRetry?: ((event: RetryEvent) => void) | undefined;
+}
+
+/** A page whose answer has begun: status and headers are in; the body is read when it is this page's turn. */
+export interface Opened<T> {
+  read(): Promise<T>;
+}
+
+/**
+ * `attempt` tried until it opens a page, and the page's `read()` likewise: a body that fails while being read
+ * is asked for again from within `read()`, after the same backoff as any other retry, so no kind of failure
+ * can start the count anew. `attempt` is given the number of failures so far.
+ */
+export async function openWithRetries<T>(
+  budget: RetryBudget,
+  label: string,
+  attempt: (failures: number) => Promise<Opened<T>>,
+  signal: AbortSignal | undefined,
+): Promise<Opened<T>> {
+  let failures = 0;
+  const afterFailure = async (error: unknown): Promise<void> => {
+    if (signal?.aborted) throw signal.reason;
+    if (!(error instanceof Retriable)) throw error;
+    failures += 1;
+    if (failures > budget.retries) {
+      throw error.lastTry(
+        `${error.message}${budget.retries > 0 ? ` (${label}: gave up after ${failures} attempts)` : ""}`,
+      );
+    }
+    if (error.waitMs !== undefined && error.waitMs > budget.backoff.maxRetryAfterMs) {
+      throw new UnavailableError(`${error.message}; the service asks to wait ${Math.round(error.waitMs / 1000)} s`);
+    }
+    // Retry-After is honoured, but never below the backoff: `Retry-After: 0` on every answer must not
+    // turn the retries into a burst.
+    const waitMs = Math.max(error.waitMs ?? 0, backoffMs(budget.backoff, failures - 1, budget.random));
+    budget.onRetry?.({ kind: "retry", reason: error.message, waitMs, retry: failures, of: budget.retries });
+    await budget.sleep(waitMs, signal);
+  };
+  const open = async (): Promise<Opened<T>> => {
+    for (;;) {
+      try {
+        return await attempt(failures);
+      } catch (error) {
+        await afterFailure(error);
+      }
+    }
+  };
+  let current = await open();
+  return {
+    read: async () => {
+      for (;;) {
+        try {
+          return await current.read();
+        } catch (error) {
+          await afterFailure(error);
+          current = await open();
+        }
+      }
+    },
+  };
 }

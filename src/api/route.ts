@@ -2,7 +2,7 @@
  * Whether requests to the service go through an HTTP proxy, decided once for the run: the `proxy` setting,
  * else HTTPS_PROXY / HTTP_PROXY (lower or upper case) with NO_PROXY, the conventions of curl and undici's
  * EnvHttpProxyAgent, which carries the requests. A loopback address (a local `adreport serve`) is never
- * proxied. The decision is made here rather than left to the agent so that `--verbose` can say what happens.
+ * proxied. The decision is made here rather than left to the agent so that the caller can say what happens.
  */
 import { isIP } from "node:net";
 import { UsageError } from "../core/errors";

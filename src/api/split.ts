@@ -5,29 +5,29 @@
  * window boundary comes out whole. Each window streams; memory holds a few pages per window.
  */
 import {
+  ceilSeconds,
+  formatDateTime,
   type Instant,
   MAX_RANGE_SECONDS,
   parseInstant,
   type ReportRequest,
   type ReportRow,
   type RowPage,
+  roundToMicros,
+  rowsOf,
 } from "../contract";
 import { UnavailableError } from "../core/errors";
 import type { ReportApi } from "./client";
+import { UnmergeableRowsError } from "./errors";
 import { openReport, type PagedReport, type PagingOptions } from "./paginate";
-
-function iso(sec: number): string {
-  return new Date(sec * 1000).toISOString().replace(".000Z", "Z");
-}
 
 /** The windows of [from, to]; a single window when the range fits. */
 export function splitRange(from: string, to: string): Array<{ from: string; to: string }> {
   const start = parseInstant(from, "from") as Instant;
   const end = parseInstant(to, "to") as Instant;
-  const first = start.nano > 0 ? start.sec + 1 : start.sec;
   const windows: Array<{ from: string; to: string }> = [];
-  for (let s = first; s <= end.sec; s += MAX_RANGE_SECONDS) {
-    windows.push({ from: iso(s), to: iso(Math.min(s + MAX_RANGE_SECONDS - 1, end.sec)) });
+  for (let s = ceilSeconds(start); s <= end.sec; s += MAX_RANGE_SECONDS) {
+    windows.push({ from: formatDateTime(s), to: formatDateTime(Math.min(s + MAX_RANGE_SECONDS - 1, end.sec)) });
   }
   return windows;
 }
@@ -89,12 +89,8 @@ async function* inBatches(rows: AsyncIterable<ReportRow>): AsyncGenerator<RowPag
   if (batch.length > 0) yield { rows: batch };
 }
 
-async function* flatten(pages: AsyncIterable<RowPage>): AsyncGenerator<ReportRow> {
-  for await (const page of pages) yield* page.rows;
-}
-
 async function* merge(reports: PagedReport[], entityKey: string | undefined): AsyncGenerator<ReportRow> {
-  const sources = reports.map((r) => flatten(r.pages)[Symbol.asyncIterator]());
+  const sources = reports.map((r) => rowsOf(r.pages)[Symbol.asyncIterator]());
   const heads: Array<{ row: ReportRow; key: SortKey } | undefined> = [];
   const advance = async (i: number) => {
     const next = await (sources[i] as AsyncIterator<ReportRow>).next();
@@ -105,9 +101,8 @@ async function* merge(reports: PagedReport[], entityKey: string | undefined): As
     }
     const key = sortKey(next.value, entityKey);
     if (previous && compare(key, previous.key) < 0) {
-      throw new UnavailableError(
+      throw new UnmergeableRowsError(
         "the service's rows are not in entity-then-date order, so reports over 90 days cannot be merged",
-        { hint: "ask for at most 90 days at a time (--no-split refuses longer ranges)" },
       );
     }
     heads[i] = { row: next.value, key };
@@ -126,7 +121,7 @@ async function* merge(reports: PagedReport[], entityKey: string | undefined): As
           merged = { ...head.row, metrics: { ...head.row.metrics } };
         } else {
           for (const [name, value] of Object.entries(head.row.metrics)) {
-            merged.metrics[name] = sum(merged.metrics[name] ?? 0, value);
+            merged.metrics[name] = roundToMicros((merged.metrics[name] ?? 0) + value);
           }
         }
         await advance(i);
@@ -136,10 +131,4 @@ async function* merge(reports: PagedReport[], entityKey: string | undefined): As
   } finally {
     await Promise.all(sources.map((s) => s.return?.(undefined)));
   }
-}
-
-/** Sums decimals without binary drift past the 6 places spending has. */
-function sum(a: number, b: number): number {
-  const exact = a + b;
-  return Number.isInteger(a) && Number.isInteger(b) ? exact : Math.round(exact * 1e6) / 1e6;
 }

@@ -2,7 +2,7 @@
  * The parts of undici the client uses, its connection pool and its `request` (and, behind a proxy, its
  * proxy agent), loaded on their own.
  * undici's index also loads fetch, WebSocket, caches, cookies and Node's worker_threads, zlib and
- * perf_hooks, which cost 35 ms of every report's start. The paths are pinned by package-lock.json and
+ * perf_hooks, none of which a report uses, on every report's start. The paths are pinned by package-lock.json and
  * checked by the build (esbuild fails on a path that moved) and by every test that makes a request.
  */
 import type { Agent as AgentType, Dispatcher, EnvHttpProxyAgent } from "undici";
@@ -34,8 +34,8 @@ export async function loadEnvHttpProxyAgent(): Promise<typeof EnvHttpProxyAgent>
 }
 
 /** A proxy closed the connection before it answered a CONNECT (the tunnel for an https:// service). */
-export class TunnelClosedError extends Error {
-  readonly code = "ADREPORT_TUNNEL_CLOSED";
+class TunnelClosedError extends Error {
+  readonly code = "PROXY_TUNNEL_CLOSED";
   constructor(cause: unknown) {
     super("the proxy closed the connection before it opened a tunnel", { cause });
   }

@@ -3,6 +3,7 @@
  * once: its rule (zod), its environment variable if any, its default and what it means.
  */
 import * as z from "zod";
+import { parseBaseUrl } from "../contract/endpoint";
 import { parseDuration } from "../core/duration";
 import { FORMAT_NAMES } from "../core/formats";
 import { readWholeNumber } from "../core/whole-number";
@@ -38,14 +39,7 @@ const proxyUrl = z.string().refine((text) => {
 
 const httpUrl = z
   .string()
-  .refine((text) => {
-    try {
-      const url = new URL(text);
-      return (url.protocol === "http:" || url.protocol === "https:") && !url.username && !url.password;
-    } catch {
-      return false;
-    }
-  }, "expected an http(s) URL such as https://reports.example.com")
+  .refine((text) => parseBaseUrl(text).ok, "expected an http(s) URL such as https://reports.example.com")
   .transform((text) => text.replace(/\/+$/, ""));
 
 const wholeNumber = (min: number, max: number) =>

@@ -33,6 +33,14 @@ export const DIMENSION_KEYS: Record<Dimension, readonly string[]> = {
   date: ["date"],
 };
 
+/**
+ * A metric's value with the binary drift of arithmetic removed past the 6 decimals `spending` has
+ * (docs/service.md §4). Whole numbers are returned as they are: scaling one past 2^53 would change it.
+ */
+export function roundToMicros(value: number): number {
+  return Number.isInteger(value) ? value : Math.round(value * 1e6) / 1e6;
+}
+
 export const MAX_RANGE_SECONDS = 90 * 24 * 3600;
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;
@@ -48,15 +56,10 @@ export const QUERY_PARAMS = [
   "page",
   "limit",
 ] as const;
-export type QueryParam = (typeof QUERY_PARAMS)[number];
 
 /** Metrics a report with these dimensions can carry, in canonical order. */
 export function metricsAllowedFor(dimensions: readonly Dimension[]): Metric[] {
   return dimensions.includes("keyword") ? [...KEYWORD_METRICS] : [...METRICS];
-}
-
-export function isMetric(word: string): word is Metric {
-  return (METRICS as readonly string[]).includes(word);
 }
 
 export function isDimension(word: string): word is Dimension {

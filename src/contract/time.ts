@@ -15,7 +15,7 @@ const DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(?:([Zz])|([+ -])(\d{2})(?::?(\d{2}))?)$/;
 
 export const SECONDS_PER_DAY = 86_400;
-export const SECONDS_PER_HOUR = 3_600;
+const SECONDS_PER_HOUR = 3_600;
 
 /** Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil). */
 export function daysFromCivil(year: number, month: number, day: number): number {

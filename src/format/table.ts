@@ -5,7 +5,7 @@
  * control characters.
  */
 import Table from "cli-table3";
-import type { ReportRow, RowPage } from "../contract";
+import { roundToMicros, rowsOf } from "../contract";
 import { printable } from "../core/printable";
 import { writeChunk } from "../io/write";
 import { cellsOf, columnsOf, peekFirstRow } from "./columns";
@@ -19,10 +19,6 @@ function metricCell(metric: string, value: number | undefined): string {
   if (metric === "spending")
     return value.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   return value.toLocaleString("en-US");
-}
-
-async function* flatten(pages: AsyncIterable<RowPage>): AsyncGenerator<ReportRow> {
-  for await (const page of pages) yield* page.rows;
 }
 
 export const tableFormatter: Formatter = {
@@ -39,7 +35,7 @@ export const tableFormatter: Formatter = {
     });
     const totals = new Map<string, number>(columns.metrics.map((m) => [m, 0]));
     let count = 0;
-    for await (const row of flatten(all)) {
+    for await (const row of rowsOf(all)) {
       count += 1;
       const cells = cellsOf(row, columns, report.meta.granularity);
       const dimensionCells = cells
@@ -56,7 +52,7 @@ export const tableFormatter: Formatter = {
       table.push([
         `total (${count} rows)`,
         ...columns.dimensionKeys.slice(1).map(() => ""),
-        ...columns.metrics.map((m) => metricCell(m, Math.round((totals.get(m) ?? 0) * 1e6) / 1e6)),
+        ...columns.metrics.map((m) => metricCell(m, roundToMicros(totals.get(m) ?? 0))),
       ]);
     }
     await writeChunk(out, count === 0 && columns.dimensionKeys.length > 0 ? "(no rows)\n" : `${table.toString()}\n`);

@@ -1,9 +1,9 @@
 /**
  * The reporting API at the network edge, as an undici MockAgent: strict (unmatched requests fail, no real
- * network), and recording what the client sent.
+ * network), and recording what the client sent. Call it inside a test: the agent closes when that test ends.
  */
 import { MockAgent } from "undici";
-import { afterEach } from "vitest";
+import { onTestFinished } from "vitest";
 
 export const ORIGIN = "http://reports.test";
 export const KEY = `adr_${"k".repeat(43)}`;
@@ -19,7 +19,7 @@ export function mockAgent() {
   agent.disableNetConnect();
   const pool = agent.get(ORIGIN);
   const seen: SeenRequest[] = [];
-  afterEach(async () => {
+  onTestFinished(async () => {
     await agent.close();
   });
   const record = (opts: { path: string; headers?: unknown }): SeenRequest => {
@@ -56,17 +56,14 @@ export function servePages(
     total?: (page: number) => number;
     hasMore?: (page: number, computed: boolean) => boolean;
     extraMeta?: Record<string, unknown>;
-    delayMs?: number;
-    onRequest?: (page: number) => void;
   } = {},
 ) {
-  const scope = mock.pool
+  mock.pool
     .intercept({ path: (p) => p.startsWith("/v1/report"), method: "GET" })
     .reply((opts) => {
       const request = mock.record(opts);
       const page = Number(request.params.get("page") ?? 1);
       const limit = Math.min(Number(request.params.get("limit") ?? 100), knobs.maxLimit ?? 1000);
-      knobs.onRequest?.(page);
       const data = rows.slice((page - 1) * limit, page * limit);
       const computedMore = page * limit < rows.length;
       return {
@@ -88,5 +85,4 @@ export function servePages(
       };
     })
     .persist();
-  if (knobs.delayMs) scope.delay(knobs.delayMs);
 }

@@ -1,6 +1,6 @@
 /** The behaviour of `adreport keys`. Keys reach stdout only through `keys show --reveal`. */
 import { isIP } from "node:net";
-import { addressIn, deadline, ReportApi } from "../../api";
+import { AccessRefusedError, ReportApi } from "../../api";
 import { checkKeyText, checkProfileName, profileNamed } from "../../config/profiles";
 import { requireApiKey } from "../../config/resolve";
 import { encodeReportQuery } from "../../contract";
@@ -8,6 +8,8 @@ import { AuthError, ForbiddenError, UnavailableError, UsageError } from "../../c
 import { maskKey } from "../../core/mask-key";
 import { readAll, readHidden } from "../../io/input";
 import type { Context } from "../context";
+import { deadline } from "../shared/deadline";
+import { withCliHints } from "../shared/hints";
 import { loadSettings, readConfig } from "../shared/settings";
 import { resolveWhen } from "../shared/when";
 import type { KeysAddOptions, KeysListOptions, KeysRequestOptions, KeysShowOptions, KeysTestOptions } from "./command";
@@ -126,7 +128,8 @@ export async function runKeysTest(
       encodeReportQuery({ from: today, to: today, metrics: ["views"], dimensions: [] }, 1, 1),
       limit.signal,
     );
-  } catch (error) {
+  } catch (caught) {
+    const error = withCliHints(caught);
     if (error instanceof AuthError) {
       throw new AuthError(
         `${who}: the service refused the key at ${baseUrl}: it is missing, invalid or expired (${error.message})`,
@@ -139,7 +142,7 @@ export async function runKeysTest(
       throw new ForbiddenError(
         `${who}: the key is valid, but this host's outgoing IP is not on its whitelist (${error.message})`,
         {
-          hint: `ask the operator to whitelist this host's static IP: adreport keys request add-ip --account "${account}" --ip ${addressIn(error.message) ?? "<this host's IP>"}`,
+          hint: `ask the operator to whitelist this host's static IP: adreport keys request add-ip --account "${account}" --ip ${(caught instanceof AccessRefusedError ? caught.address : undefined) ?? "<this host's IP>"}`,
         },
       );
     }

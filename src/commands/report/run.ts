@@ -1,9 +1,11 @@
 /** `adreport report`: settings, a checked request, every page through a formatter into the sink. */
-import { deadline, openReport, openSplitReport, type Progress, ReportApi } from "../../api";
+import { openReport, openSplitReport, type Progress, ReportApi } from "../../api";
 import { requireApiKey } from "../../config/resolve";
 import { DataChangedError, InterruptedError, OutputError } from "../../core/errors";
 import type { Sink } from "../../io/sink";
 import type { Context } from "../context";
+import { deadline } from "../shared/deadline";
+import { withCliHints } from "../shared/hints";
 import { checkOutput, isStdoutPath, openOutput, outputError } from "../shared/output";
 import { loadSettings } from "../shared/settings";
 import type { ReportFlags } from "./command";
@@ -133,7 +135,7 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
     if (failed instanceof OutputError && sink?.atomic) {
       throw new OutputError(`${failed.message}; the old file was left as it was`, { cause: failed.cause });
     }
-    throw failed ?? error;
+    throw failed ?? withCliHints(error);
   } finally {
     limit.clear();
     stopListening();

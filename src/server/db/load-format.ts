@@ -3,7 +3,7 @@
  * Strict: an unknown or misspelt field is an error, never silently dropped data.
  */
 import * as z from "zod";
-import { parseInstant } from "../../contract";
+import { formatDateTime, parseInstant } from "../../contract";
 import type { AdFact, KeywordFact } from "./writer";
 
 const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
@@ -121,7 +121,7 @@ export function formatLoadLine(line: LoadLine): string {
     ad_id: f.adId,
     ad: f.ad,
     ...(line.kind === "keyword" ? { keyword_id: line.fact.keywordId, keyword: line.fact.keyword } : {}),
-    hour: new Date(f.hour * 1000).toISOString().replace(".000Z", "Z"),
+    hour: formatDateTime(f.hour),
     views: f.views,
     clicks: f.clicks,
     bot_clicks: f.botClicks,

@@ -1,7 +1,7 @@
 /** The service as a fastify instance, without listening: tests and `listen.ts` both build it here. */
 import { createServer } from "node:http";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
-import { ERROR_STATUS, type ErrorCode, errorBody } from "../../contract";
+import { ERROR_STATUS, type ErrorCode, errorBody, REPORT_PATH } from "../../contract";
 import { DatabaseUnavailableError } from "../db/live-connection";
 import type { ReportStore } from "../db/store";
 import { accessLine } from "./access-log";
@@ -27,7 +27,6 @@ export interface AppOptions {
   isClosing?: (() => boolean) | undefined;
 }
 
-const REPORT_PATH = "/v1/report";
 /** How long an idle keep-alive connection stays open: long enough for a client's next page request. */
 const KEEP_ALIVE_MS = 5_000;
 

@@ -1,6 +1,7 @@
 /** The HTTP client against a MockAgent: headers, retries and their waits, and what each status becomes. */
 import { describe, expect, it } from "vitest";
 import { ReportApi } from "../../../src/api/client";
+import { AccessRefusedError } from "../../../src/api/errors";
 import { AuthError, ForbiddenError, UnavailableError, UsageError } from "../../../src/core/errors";
 import { KEY, mockAgent, ORIGIN, rowsOf, servePages } from "../../helpers/mock-api";
 
@@ -54,6 +55,7 @@ describe("ReportApi", () => {
     expect(request?.headers["user-agent"]).toBe("adreport/test");
     expect(request?.path).toBe("/v1/report");
     expect(request?.params.toString()).not.toContain(KEY);
+    mock.agent.assertNoPendingInterceptors();
   });
 
   it("keeps a base URL's path prefix", async () => {
@@ -61,6 +63,7 @@ describe("ReportApi", () => {
     mock.pool.intercept({ path: (p) => p.startsWith("/api/v1/report") }).reply(200, PAGE);
     const page = await client(mock, { baseUrl: `${ORIGIN}/api/` }).api.getReportPage(PARAMS);
     expect(page.data).toHaveLength(1);
+    mock.agent.assertNoPendingInterceptors();
   });
 
   it.each([500, 502, 503, 504])("retries %i with exponential backoff and full jitter", async (status) => {
@@ -70,6 +73,7 @@ describe("ReportApi", () => {
     const { api, waits } = client(mock);
     expect((await api.getReportPage(PARAMS)).data).toHaveLength(1);
     expect(waits).toEqual([125, 250, 500]);
+    mock.agent.assertNoPendingInterceptors();
   });
 
   it("honours Retry-After in seconds and as an HTTP date on 429", async () => {
@@ -81,6 +85,7 @@ describe("ReportApi", () => {
     const { api, waits } = client(mock);
     await api.getReportPage(PARAMS);
     expect(waits).toEqual([3000, 7000, 1000]);
+    mock.agent.assertNoPendingInterceptors();
   });
 
   it("gives up after the retries with exit 5 and the last reason", async () => {
@@ -95,6 +100,7 @@ describe("ReportApi", () => {
       "the service answered 503: down for maintenance (page 1: gave up after 4 attempts)",
     );
     expect((error as UnavailableError).exitCode).toBe(5);
+    mock.agent.assertNoPendingInterceptors();
   });
 
   it("retries network failures and says what failed", async () => {
@@ -111,18 +117,21 @@ describe("ReportApi", () => {
     expect((error as Error).message).toContain(
       "cannot reach reports.test: the connection was closed before the whole answer came",
     );
+    mock.agent.assertNoPendingInterceptors();
   });
 
-  it("times a slow answer out, and retries it", async () => {
+  it("times out an answer that does not come, and retries it", async () => {
     const mock = mockAgent();
+    // An answer far past any run of this test: only the client's timeout can end the first try.
     mock.pool
       .intercept({ path: (p) => p.startsWith("/v1/report") })
       .reply(200, PAGE)
-      .delay(300);
+      .delay(3_600_000);
     replyOnce(mock, 200, PAGE);
     const { api, waits } = client(mock, { timeoutMs: 100 });
     expect((await api.getReportPage(PARAMS)).data).toHaveLength(1);
     expect(waits).toHaveLength(1);
+    mock.agent.assertNoPendingInterceptors();
   });
 
   it.each([
@@ -146,9 +155,10 @@ describe("ReportApi", () => {
     expect((error as UsageError).exitCode).toBe(exit);
     expect(waits).toEqual([]);
     expect(mock.seen).toHaveLength(1);
+    mock.agent.assertNoPendingInterceptors();
   });
 
-  it("points an IP refusal at the operator request to make", async () => {
+  it("says which address an IP refusal names (the one the service saw)", async () => {
     const mock = mockAgent();
     replyOnce(
       mock,
@@ -157,9 +167,12 @@ describe("ReportApi", () => {
     );
     const error = (await client(mock)
       .api.getReportPage(PARAMS)
-      .catch((e: unknown) => e)) as ForbiddenError;
-    expect(error.hint).toContain("adreport keys request add-ip --account <name> --ip 198.51.100.7)");
+      .catch((e: unknown) => e)) as AccessRefusedError;
+    expect(error).toBeInstanceOf(AccessRefusedError);
+    expect(error.reason).toBe("address");
+    expect(error.address).toBe("198.51.100.7");
     expect(error.message).toContain("198.51.100.7");
+    mock.agent.assertNoPendingInterceptors();
   });
 
   it("reads error bodies of another shape, or none", async () => {
@@ -175,6 +188,7 @@ describe("ReportApi", () => {
     expect(((await api.getReportPage(PARAMS).catch((e: unknown) => e)) as Error).message).toContain(
       '{"message":"bad from"}',
     );
+    mock.agent.assertNoPendingInterceptors();
   });
 
   it("never repeats the key, even when a service echoes it", async () => {
@@ -185,6 +199,7 @@ describe("ReportApi", () => {
       .catch((e: unknown) => e)) as Error;
     expect(error.message).not.toContain(KEY);
     expect(error.message).toContain("key *** is unknown");
+    mock.agent.assertNoPendingInterceptors();
   });
 
   it("refuses to follow a redirect with the key", async () => {
@@ -196,6 +211,7 @@ describe("ReportApi", () => {
     expect(error).toBeInstanceOf(UsageError);
     expect(error.message).toContain("https://elsewhere.test/v1/report");
     expect(mock.seen).toHaveLength(1);
+    mock.agent.assertNoPendingInterceptors();
   });
 
   it("asks again for a 200 whose body is not a report page, within the same budget", async () => {
@@ -209,6 +225,7 @@ describe("ReportApi", () => {
     expect(((await api.getReportPage(PARAMS).catch((e: unknown) => e)) as Error).message).toMatch(/not JSON/);
     expect(mock.seen).toHaveLength(8);
     expect(waits).toEqual([125, 250, 500, 125, 250, 500]);
+    mock.agent.assertNoPendingInterceptors();
   });
 
   it("reads a body as UTF-8, whether it is all ASCII or not", async () => {
@@ -223,6 +240,7 @@ describe("ReportApi", () => {
     const { api } = client(mock);
     expect((await api.getReportPage(PARAMS)).data[0]?.dimensions.name).toBe("Banner B, wide");
     expect((await api.getReportPage(PARAMS)).data[0]?.dimensions.name).toBe("Café \u00e9 日本 🎯");
+    mock.agent.assertNoPendingInterceptors();
   });
 });
 
@@ -237,5 +255,6 @@ describe("rows of another shape", () => {
       .catch((e: unknown) => e)) as Error;
     expect(error).toBeInstanceOf(UnavailableError);
     expect(error.message).toContain("not a report page: data.1: expected a row");
+    mock.agent.assertNoPendingInterceptors();
   });
 });

@@ -1,4 +1,6 @@
 /** The page loop against a MockAgent: order, concurrency, a service's own page size, and completeness. */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { ReportApi } from "../../../src/api/client";
 import { openReport } from "../../../src/api/paginate";
@@ -32,26 +34,118 @@ async function collect(pages: AsyncIterable<RowPage>): Promise<ReportRow[]> {
   return all;
 }
 
+/**
+ * A paged service on loopback that holds its answers to pages 2 and on until `expected` requests wait at
+ * once, then answers them and every later one at once. A client that never has `expected` pages in flight
+ * is answered 500 after a bounded wait, and the verdict says how many came.
+ */
+async function startGatedService(rows: readonly Row[], expected: number) {
+  const held: Array<() => void> = [];
+  let open = false;
+  let verdict: string | undefined;
+  let bound: NodeJS.Timeout | undefined;
+  const release = () => {
+    open = true;
+    clearTimeout(bound);
+    for (const answer of held.splice(0)) answer();
+  };
+  const server = createServer((req, res) => {
+    const params = new URL(req.url ?? "/", "http://127.0.0.1").searchParams;
+    const page = Number(params.get("page"));
+    const limit = Number(params.get("limit"));
+    const answer = () => {
+      if (verdict?.startsWith("only")) {
+        res.writeHead(500).end();
+        return;
+      }
+      const data = rows.slice((page - 1) * limit, page * limit);
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(
+        JSON.stringify({
+          meta: {
+            granularity: "total",
+            dimensions: ["campaign"],
+            metrics: ["views", "clicks"],
+            total: rows.length,
+            page,
+            limit,
+            has_more: page * limit < rows.length,
+          },
+          data,
+        }),
+      );
+    };
+    if (page === 1 || open) {
+      answer();
+      return;
+    }
+    held.push(answer);
+    if (held.length === 1) {
+      bound = setTimeout(() => {
+        verdict = `only ${held.length} of ${expected} requests came before the bounded wait ended`;
+        release();
+      }, 10_000);
+    }
+    if (held.length === expected) {
+      verdict = `${expected} requests were waiting at once`;
+      release();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    verdict: () => verdict,
+    close: () => {
+      clearTimeout(bound);
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
 describe("openReport", () => {
-  it("yields every row of every page, in order, with a bounded number of pages in flight", async () => {
+  it("yields every row of every page, in order, asking for each page once", async () => {
     const mock = mockAgent();
     const rows = rowsOf(95);
-    let inFlight = 0;
-    let most = 0;
-    servePages(mock, rows, {
-      delayMs: 20,
-      onRequest: () => {
-        inFlight += 1;
-        most = Math.max(most, inFlight);
-        setTimeout(() => {
-          inFlight -= 1;
-        }, 20);
-      },
-    });
+    servePages(mock, rows);
     const report = await openReport(api(mock), REQUEST, { pageSize: 10, concurrency: 3 });
     expect(await collect(report.pages)).toEqual(rows);
-    expect(most).toBeLessThanOrEqual(3);
     expect(mock.seen.map((r) => r.params.get("page"))).toEqual(["1", "2", "3", "4", "5", "6", "7", "8", "9", "10"]);
+    mock.agent.assertNoPendingInterceptors();
+  });
+
+  it("asks for at most `concurrency` pages ahead of the one being read", async () => {
+    const mock = mockAgent();
+    servePages(mock, rowsOf(95));
+    const report = await openReport(api(mock), REQUEST, { pageSize: 10, concurrency: 3 });
+    const pages = report.pages[Symbol.asyncIterator]();
+    const asked: number[] = [];
+    while (!(await pages.next()).done) asked.push(mock.seen.length);
+    // Page n is being read: pages up to n + 3 (and no further than the 10th) have been asked for.
+    expect(asked).toEqual([4, 5, 6, 7, 8, 9, 10, 10, 10, 10]);
+    mock.agent.assertNoPendingInterceptors();
+  });
+
+  it("has `concurrency` pages in flight at once", async () => {
+    const service = await startGatedService(rowsOf(95), 3);
+    const client = new ReportApi({
+      baseUrl: service.url,
+      apiKey: KEY,
+      userAgent: "adreport/test",
+      timeoutMs: 30_000,
+      retries: 0,
+      sleep: async () => undefined,
+    });
+    try {
+      const report = await openReport(client, REQUEST, { pageSize: 10, concurrency: 3 });
+      const rows = await collect(report.pages).catch((e: unknown) => e);
+      expect(service.verdict()).toBe("3 requests were waiting at once");
+      expect(rows).toHaveLength(95);
+    } finally {
+      await service.close();
+      await client.close();
+    }
   });
 
   it("follows the page size the service applied when it is lower than asked", async () => {
@@ -61,6 +155,7 @@ describe("openReport", () => {
     expect(await collect(report.pages)).toHaveLength(50);
     expect(mock.seen.slice(1).every((r) => r.params.get("limit") === "7")).toBe(true);
     expect(mock.seen).toHaveLength(8);
+    mock.agent.assertNoPendingInterceptors();
   });
 
   it("keeps fields it does not know, in meta and in rows", async () => {
@@ -74,6 +169,7 @@ describe("openReport", () => {
     const report = await openReport(api(mock), REQUEST, { pageSize: 1000, concurrency: 4 });
     expect(report.meta).toMatchObject({ generated_at: "2026-11-21T00:00:00Z", granularity: "fortnightly" });
     expect(await collect(report.pages)).toEqual(rows);
+    mock.agent.assertNoPendingInterceptors();
   });
 
   it.each([
@@ -87,6 +183,7 @@ describe("openReport", () => {
     const error = await collect(report.pages).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DataChangedError);
     expect((error as DataChangedError).exitCode).toBe(5);
+    mock.agent.assertNoPendingInterceptors();
   });
 
   it("does not loop on an empty page that says more follow", async () => {
@@ -94,6 +191,7 @@ describe("openReport", () => {
     servePages(mock, [], { hasMore: () => true, total: () => 0 });
     const report = await openReport(api(mock), REQUEST, { pageSize: 10, concurrency: 2 });
     await expect(collect(report.pages)).rejects.toBeInstanceOf(DataChangedError);
+    mock.agent.assertNoPendingInterceptors();
   });
 
   it.each([
@@ -139,6 +237,7 @@ describe("openReport", () => {
     const error = await collect(report.pages).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DataChangedError);
     expect(requests).toBeLessThanOrEqual(6); // page 1, then at most page 2 and the 4 asked for ahead
+    mock.agent.assertNoPendingInterceptors();
   });
 
   it("never asks for a page past ceil(total / limit), even when the last says more follow", async () => {
@@ -149,6 +248,7 @@ describe("openReport", () => {
     expect(error).toBeInstanceOf(DataChangedError);
     expect((error as Error).message).toContain("page 3 says more follow, but the 25 rows announced fit in 3 pages");
     expect(mock.seen.map((r) => r.params.get("page"))).toEqual(["1", "2", "3"]);
+    mock.agent.assertNoPendingInterceptors();
   });
 
   it("trusts has_more over a total that is off, then checks the count", async () => {
@@ -156,6 +256,7 @@ describe("openReport", () => {
     servePages(mock, rowsOf(30), { maxLimit: 10, total: () => 30, hasMore: (page) => page < 3 });
     const report = await openReport(api(mock), REQUEST, { pageSize: 10, concurrency: 1 });
     expect(await collect(report.pages)).toHaveLength(30);
+    mock.agent.assertNoPendingInterceptors();
   });
 
   it("stops at the first page that fails for good", async () => {
@@ -190,6 +291,7 @@ describe("openReport", () => {
     })().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnavailableError);
     expect(got).toHaveLength(30);
+    mock.agent.assertNoPendingInterceptors();
   });
 });
 
@@ -270,6 +372,7 @@ describe("openSplitReport", () => {
       [2, march30, 3, 0.3],
       [3, march30, 30, 0.3],
     ]);
+    mock.agent.assertNoPendingInterceptors();
   });
 });
 
@@ -300,5 +403,6 @@ describe("openSplitReport with a service that writes dates as text", () => {
       ["2026-03-30", 12],
       ["2026-04-06", 20],
     ]);
+    mock.agent.assertNoPendingInterceptors();
   });
 });

@@ -6,7 +6,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { parseReportBody, type ReportPage } from "../../../src/contract";
+import { parseReportBody } from "../../../src/api/body/report-body";
+import type { ReportPage } from "../../../src/contract";
 import type { FormatOptions } from "../../../src/format/formatter";
 import { formatNamed } from "../../../src/format/registry";
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseReportBody, type ReportRow, type RowPage } from "../../../src/contract";
+import { parseReportBody } from "../../../src/api/body/report-body";
+import type { ReportRow, RowPage } from "../../../src/contract";
 import { joinRows } from "../../../src/format/rows-as-sent";
 
 function sentAs(body: Buffer): Required<RowPage> {

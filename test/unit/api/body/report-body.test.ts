@@ -1,8 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseReportBody, type ReportRow, reportPageSchema } from "../../../src/contract";
-import { joinRows } from "../../../src/format/rows-as-sent";
-import { seededRandom } from "../../../src/server/seeded-random";
+import { parseReportBody } from "../../../../src/api/body/report-body";
+import { type ReportRow, reportPageSchema } from "../../../../src/contract";
+import { joinRows } from "../../../../src/format/rows-as-sent";
+import { seededRandom } from "../../../../src/server/seeded-random";
 
 /**
  * The rows as the spans cut them from the body, or undefined when parseReportBody gives no spans. The body

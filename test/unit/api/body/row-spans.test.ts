@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { rowBoundaries, rowSpans } from "../../../src/contract";
+import { rowBoundaries, rowSpans } from "../../../../src/api/body/row-spans";
 
 function rowsAt(text: string): string[] | undefined {
   const body = Buffer.from(text);

@@ -1,22 +1,24 @@
 /**
  * Where the rows of a report page lie in the bytes of its body, so a formatter that keeps the API's row
  * shape (NDJSON, JSON) can copy rows as the service sent them instead of serialising parsed rows again,
- * which was the largest cost of a large NDJSON export; and where parseReportBody can cut a page to parse it
- * in pieces.
+ * the largest cost of a large NDJSON export; and where parseReportBody can cut a page to parse it in pieces.
  *
  * None of these checks syntax: they are for bodies that JSON.parse accepts (rowSpans) or that
  * parseReportBody proves valid by parsing (rowsArrayAt, rowBoundaries). Each answers undefined whenever it
  * cannot be sure.
  */
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
-const COLON = 0x3a;
-const COMMA = 0x2c;
+import {
+  BACKSLASH,
+  CLOSE_ARRAY,
+  CLOSE_OBJECT,
+  COLON,
+  COMMA,
+  isJsonSpace,
+  OPEN_ARRAY,
+  OPEN_OBJECT,
+  QUOTE,
+} from "./bytes";
 
 /** Bytes the scan must look at; every other byte (digits, letters, whitespace) is passed over. */
 const STRUCTURAL = new Uint8Array(256);
@@ -120,10 +122,6 @@ export function rowsArrayAt(body: Buffer): { open: number; close: number } | und
   const open = member + DATA_MEMBER.length - 1;
   const close = end - 2;
   return open < close ? { open, close } : undefined;
-}
-
-function isJsonSpace(byte: number): boolean {
-  return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 }
 
 const ROW_BOUNDARY = Buffer.from("},{");

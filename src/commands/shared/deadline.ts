@@ -1,18 +1,19 @@
 /**
  * A limit on a whole command's time (`--max-time`): a signal that aborts, once the time has passed, with an
  * error that says how far the work got. Every wait of the client (a request, a body, a backoff) listens to
- * it, so the command ends within moments of the limit whatever the service does.
+ * it, so the command ends within moments of the limit whatever the service does. A timer and a controller
+ * rather than AbortSignal.timeout: the abort's reason is this message, worked out when the limit passes.
  */
-import { UnavailableError } from "../core/errors";
+import { UnavailableError } from "../../core/errors";
 
-export interface Deadline {
+interface Deadline {
   /** Undefined when there is no limit. */
   signal: AbortSignal | undefined;
   clear(): void;
 }
 
 /** `600` → `10m`, `90` → `90s`, `0.5` → `500ms`: the way the limit was most likely written. */
-export function formatSeconds(seconds: number): string {
+function formatSeconds(seconds: number): string {
   if (seconds < 1) return `${Math.round(seconds * 1000)}ms`;
   if (seconds % 3600 === 0) return `${seconds / 3600}h`;
   if (seconds % 60 === 0) return `${seconds / 60}m`;

@@ -12,11 +12,11 @@
  * parsed whole, as JSON.parse would.
  *
  * Why pieces: V8 puts a string of more than 128 KB in its large-object space, where making one costs twice as
- * much, and a page of 1,000 rows is about 160 KB. Decoding and parsing the 225 pages of a 225,000-row export
- * took 210 ms whole and 175 ms in pieces, and the boundaries found on the way are what NDJSON copies rows by.
+ * much, and a page of 1,000 rows is about 160 KB. The boundaries found on the way are what NDJSON copies rows by.
  */
 import { isAscii, isUtf8 } from "node:buffer";
-import type { SentRows } from "./response";
+import type { SentRows } from "../../contract";
+import { CLOSE_ARRAY, OPEN_ARRAY } from "./bytes";
 import { rowBoundaries, rowSpans, rowsArrayAt } from "./row-spans";
 
 export interface ParsedReportBody {
@@ -29,8 +29,6 @@ export interface ParsedReportBody {
   sent(expectedRows: number): SentRows;
 }
 
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
 /** Rows are parsed in pieces of this many bytes and a row: under 128 KB of string even at two bytes a character. */
 const PIECE_BYTES = 32 * 1024;
 
