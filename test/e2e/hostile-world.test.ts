@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { type BoundedRun, runCliBounded } from "../helpers/hostile";
+import { type BoundedRun, runCliBounded } from "../helpers/bounded-run";
 
 const KEY = "adr_world-test-key-0123456789abcdef";
 const RETRIES = 2;

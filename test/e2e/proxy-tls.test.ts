@@ -6,7 +6,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCliBounded, startHostileService } from "../helpers/hostile";
+import { runCliBounded } from "../helpers/bounded-run";
+import { startHostileService } from "../helpers/hostile";
 import { startProxy } from "../helpers/proxy";
 import { tempDir } from "../helpers/temp";
 import { makeCertificates } from "../helpers/tls";
