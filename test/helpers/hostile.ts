@@ -8,7 +8,7 @@ import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { afterAll } from "vitest";
 
-export interface PageRequest {
+interface PageRequest {
   page: number;
   limit: number;
   /** 1 for the first request for this page, 2 for the second, ... */
@@ -54,14 +54,14 @@ export interface ServiceOptions {
   tls?: { key: Buffer; cert: Buffer };
 }
 
-export function rowsOf(count: number, from = 1): object[] {
+function rowsOf(count: number, from = 1): object[] {
   return Array.from({ length: count }, (_, i) => ({
     dimensions: { campaign_id: from + i, name: `Campaign ${from + i}` },
     metrics: { views: (from + i) * 10, clicks: from + i },
   }));
 }
 
-export function pageBody(options: ServiceOptions, request: PageRequest): string {
+function pageBody(options: ServiceOptions, request: PageRequest): string {
   const { page, limit } = request;
   const start = (page - 1) * limit;
   const data = options.rowsOf?.(request) ?? rowsOf(Math.max(0, Math.min(limit, options.rows - start)), start + 1);
