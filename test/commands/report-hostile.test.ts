@@ -56,7 +56,8 @@ function viewsOf(stdout: string): number[] {
 
 const ALL_VIEWS = Array.from({ length: ROWS }, (_, i) => (i + 1) * 10);
 
-describe.each(FAULTS)("a service whose answers fail with %s", (fault: Fault) => {
+// Every case has its own service and waits mostly on the client's timeouts and backoff: they run side by side.
+describe.concurrent.each(FAULTS)("a service whose answers fail with %s", (fault: Fault) => {
   it("at every request: exit 5 after exactly retries + 1 requests for the first page, and no other page", async () => {
     const service = await startHostileService({ rows: ROWS, fault: () => fault });
     const run = await report(service.url);
@@ -87,7 +88,7 @@ describe.each(FAULTS)("a service whose answers fail with %s", (fault: Fault) => 
   });
 });
 
-describe("loops a service could lead the client into", () => {
+describe.concurrent("loops a service could lead the client into", () => {
   const samePage = () =>
     Array.from({ length: PAGE_SIZE }, (_, i) => ({ dimensions: { campaign_id: i }, metrics: { views: i } }));
 
@@ -137,7 +138,7 @@ describe("loops a service could lead the client into", () => {
   });
 });
 
-describe("an answer over the bound (max-page-mb)", () => {
+describe.concurrent("an answer over the bound (max-page-mb)", () => {
   it.each([
     ["a 200 page", "huge-page" as const],
     ["an error body", "huge-error" as const],
