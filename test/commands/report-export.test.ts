@@ -24,9 +24,8 @@ const service = await startTestService({
 });
 const { lines } = service;
 const [KEY, ELSEWHERE_KEY] = service.keys as [string, string];
-const faulty = await serveDatabase(service.dbPath, {
-  faults: "500:every2,429:every5:0,drop:every7,503:every11,delay:5ms",
-});
+/** Fault rules count requests: each test that uses them gets a server of its own, whatever runs beside it. */
+const FAULTS = "500:every2,429:every5:0,drop:every7,503:every11,delay:5ms";
 const broken = await serveDatabase(service.dbPath, { faults: "503:1" });
 /** Every run sees this clock: "yesterday" is 2026-11-01. */
 const NOW = new Date("2026-11-02T09:30:00Z");
@@ -69,7 +68,9 @@ function ndjsonRows(stdout: string) {
     .map((l) => JSON.parse(l));
 }
 
-describe("formats", () => {
+// The cases are independent (their own files, folders and fault servers) and wait mostly on the service
+// and on backoff: they run side by side.
+describe.concurrent("formats", () => {
   it("exports NDJSON rows exactly as the reference computes them", async () => {
     const result = await report([
       "--from",
@@ -168,7 +169,7 @@ describe("formats", () => {
   });
 });
 
-describe("--output", () => {
+describe.concurrent("--output", () => {
   it("writes the file atomically, picks the format from its ending and fills in {from} and {to}", async () => {
     const out = join(dir, "out");
     mkdirSync(out);
@@ -230,7 +231,7 @@ describe("--output", () => {
   });
 });
 
-describe("exit codes and messages", () => {
+describe.concurrent("exit codes and messages", () => {
   it("2 for a request the contract refuses, before any request is sent", async () => {
     for (const args of [
       ["--metrics", "viewz"],
@@ -295,7 +296,7 @@ describe("exit codes and messages", () => {
   });
 });
 
-describe("a service that fails now and then", () => {
+describe.concurrent("a service that fails now and then", () => {
   it("completes with exactly the right rows through 500, 429, 503, dropped connections and delays", async () => {
     const result = await report(
       [
@@ -312,7 +313,7 @@ describe("a service that fails now and then", () => {
         "--retries",
         "8",
       ],
-      { ADREPORT_BASE_URL: faulty.url },
+      { ADREPORT_BASE_URL: (await serveDatabase(service.dbPath, { faults: FAULTS })).url },
     );
     expect(result.code, result.stderr).toBe(0);
     expect(ndjsonRows(result.stdout)).toEqual(
@@ -329,7 +330,7 @@ describe("a service that fails now and then", () => {
   });
 });
 
-describe("a report whose data changes during the export", () => {
+describe.concurrent("a report whose data changes during the export", () => {
   function changingServer(changesFor: number) {
     let firstPages = 0;
     return startLocalServer((req, res) => {
@@ -396,7 +397,7 @@ describe("a report whose data changes during the export", () => {
   });
 });
 
-describe("ranges over 90 days", () => {
+describe.concurrent("ranges over 90 days", () => {
   const demo = {
     ...SMALL_DEMO,
     days: 210,
@@ -442,7 +443,7 @@ describe("ranges over 90 days", () => {
   });
 });
 
-describe("every other flag", () => {
+describe.concurrent("every other flag", () => {
   const OCT = ["--from", "2026-10-01", "--to", "2026-10-31"];
 
   it("--verbose logs each request on stderr, without the key", async () => {
@@ -457,7 +458,7 @@ describe("every other flag", () => {
 
   it("--verbose logs retries", async () => {
     const result = await report([...OCT, "--dims", "ad,date", "--page-size", "50", "--verbose", "--retries", "8"], {
-      ADREPORT_BASE_URL: faulty.url,
+      ADREPORT_BASE_URL: (await serveDatabase(service.dbPath, { faults: FAULTS })).url,
     });
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/adreport: retry 1\/8 in [\d.]+ s: /);
