@@ -47,8 +47,9 @@ function faultLines(server: { accessLog: string[] }, kind: string, page: number)
   return server.accessLog.filter((line) => line.includes(`fault:${kind}`) && line.includes(`page=${page}&`));
 }
 
-describe("report against serve --faults at rate 1", () => {
-  it("reset-body: exit 5 after exactly retries + 1 requests for the page", async () => {
+// Each case has its own fault server and waits mostly on timeouts and backoff: they run side by side.
+describe.concurrent("report against serve --faults at rate 1", () => {
+  it("reset-body: exit 5 after exactly retries + 1 requests for the page", async ({ expect }) => {
     const server = await withFaults("reset-body:1");
     const result = await report(server, [...RANGE, "--dims", "campaign", "--retries", "2"]);
     expect(result.code).toBe(5);
@@ -61,7 +62,7 @@ describe("report against serve --faults at rate 1", () => {
     await server.server.close();
   });
 
-  it("hang: exit 5 after exactly retries + 1 requests, each cut by --timeout", async () => {
+  it("hang: exit 5 after exactly retries + 1 requests, each cut by --timeout", async ({ expect }) => {
     const server = await withFaults("hang:1", { serve: { shutdownTimeoutMs: 1000 } });
     const result = await report(server, [...RANGE, "--dims", "campaign", "--retries", "1", "--timeout", "500ms"]);
     expect(result.code).toBe(5);
@@ -72,7 +73,7 @@ describe("report against serve --faults at rate 1", () => {
   });
 });
 
-describe("report against serve --faults at a lower rate", () => {
+describe.concurrent("report against serve --faults at a lower rate", () => {
   const expected = report(clean, HOURLY);
 
   it("completes with every row through reset bodies", async () => {
