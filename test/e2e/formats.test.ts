@@ -30,7 +30,7 @@ function onTerminal(args: string[], env: Record<string, string | undefined> = {}
   return runOnTerminal(["report", ...RANGE, ...args], 200, { ...BASE_ENV, ...env });
 }
 
-describe("names on a real terminal are shown, never obeyed", () => {
+describe.concurrent("names on a real terminal are shown, never obeyed", () => {
   it("no colour change, no window title", async () => {
     const { screen, code } = await onTerminal(["--dims", "campaign"]);
     expect(code).toBe(0);
@@ -41,7 +41,7 @@ describe("names on a real terminal are shown, never obeyed", () => {
   });
 });
 
-describe("colour is decided by the stream written to", () => {
+describe.concurrent("colour is decided by the stream written to", () => {
   it("a table file written from a terminal has no colour, while the terminal's table has", async () => {
     const file = join(dir, "typed-at-a-terminal.txt");
     const { code } = await onTerminal(["--dims", "campaign", "-o", file]);

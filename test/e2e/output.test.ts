@@ -68,7 +68,8 @@ function withDevFull<T>(work: (fd: number) => Promise<T>): Promise<T> {
 
 const expectedRows = ndjsonRows((await report([...HOURLY, "-f", "ndjson"])).stdout);
 
-describe("a full disk on stdout", () => {
+// Each case is its own process writing to its own target: they run side by side.
+describe.concurrent("a full disk on stdout", () => {
   it("report > /dev/full exits 1 and says standard output could not be written", async () => {
     for (const format of ["ndjson", "csv", "json", "table"]) {
       const result = await withDevFull((fd) => runWithStdout(["report", ...HOURLY, "-f", format], fd));
@@ -89,7 +90,7 @@ describe("a full disk on stdout", () => {
   });
 });
 
-describe("-o to whatever stdout is", () => {
+describe.concurrent("-o to whatever stdout is", () => {
   it("-o /proc/self/fd/1 writes to whatever stdout is", async () => {
     const result = await report([...HOURLY, "-f", "ndjson", "-o", "/proc/self/fd/1"]);
     expect(result.code, result.stderr).toBe(0);
@@ -97,7 +98,7 @@ describe("-o to whatever stdout is", () => {
   });
 });
 
-describe("-o to a named pipe whose reader leaves", () => {
+describe.concurrent("-o to a named pipe whose reader leaves", () => {
   it("a reader that goes away early is a failed export: exit 1, not a quiet 0", async () => {
     const fifo = makeFifo();
     const reader = pipeReader(fifo, ["head", "-c", "100"]);
@@ -123,8 +124,8 @@ function waitsForPipePartner(pid: number): boolean {
   }
 }
 
-describe("-o to a named pipe nobody reads", () => {
-  it("Ctrl-C while waiting for a reader ends with 130 and leaves the FIFO as it was", async () => {
+describe.concurrent("-o to a named pipe nobody reads", () => {
+  it("Ctrl-C while waiting for a reader ends with 130 and leaves the FIFO as it was", async ({ expect }) => {
     const fifo = makeFifo();
     const [command, argv] = cliCommand(["report", ...HOURLY, "-f", "ndjson", "-o", fifo]);
     const child = spawn(command, argv, { env: { ...process.env, ...ENV }, stdio: ["ignore", "ignore", "pipe"] });
@@ -145,7 +146,7 @@ describe("-o to a named pipe nobody reads", () => {
     }
   });
 });
-describe("an output that cannot be written: exit 1 with the path and the system's reason", () => {
+describe.concurrent("an output that cannot be written: exit 1 with the path and the system's reason", () => {
   it("a read-only file system says so (a read-only tmpfs in a private mount namespace)", async (context) => {
     const mountPoint = join(dir, "read-only");
     mkdirSync(mountPoint);
@@ -160,7 +161,7 @@ describe("an output that cannot be written: exit 1 with the path and the system'
   });
 });
 
-describe("the format from the file's ending", () => {
+describe.concurrent("the format from the file's ending", () => {
   // Relative names resolve against the process's working folder: in this process they would not (yet)
   // resolve against ctx.cwd. The same case with absolute names: test/commands/report-output.test.ts.
   it("an ending the tool does not know, without --format, is exit 2 naming the known endings", async () => {

@@ -44,7 +44,8 @@ afterAll(() => {
   }
 });
 
-describe("the single binary (or bin/adreport) end to end", () => {
+// Each case is its own process (the held service of the Ctrl-C case its own too): they run side by side.
+describe.concurrent("the single binary (or bin/adreport) end to end", () => {
   it("exports NDJSON rows exactly as the reference computes them", async () => {
     const result = await report([
       "--from",
@@ -84,7 +85,7 @@ describe("the single binary (or bin/adreport) end to end", () => {
   });
 });
 
-describe("pipelines", () => {
+describe.concurrent("pipelines", () => {
   it("ends quietly with exit 0 when the reader closes the pipe (| head)", async () => {
     const command = cliCommand([]).join(" ");
     const child = spawn(
@@ -110,8 +111,8 @@ describe("pipelines", () => {
   });
 });
 
-describe("interrupted", () => {
-  it("by Ctrl-C, ends with 130, leaves the old file as it was and no temporary file", async () => {
+describe.concurrent("interrupted", () => {
+  it("by Ctrl-C, ends with 130, leaves the old file as it was and no temporary file", async ({ expect }) => {
     // Page 1 is answered, every later page held unanswered: the export is under way until the signal.
     const held = await startHostileService({ rows: 50, fault: (r) => (r.page > 1 ? "hang" : undefined) });
     const out = join(dir, "interrupted");
@@ -157,7 +158,7 @@ describe("interrupted", () => {
   });
 });
 
-describe("on a terminal", () => {
+describe.concurrent("on a terminal", () => {
   const onTerminal = (columns: number, args: string[]) => runOnTerminal(["report", ...args], columns, ENV);
 
   it("prints a table, with a progress spinner on stderr that is gone at the end", async () => {
