@@ -8,9 +8,10 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CliResult } from "../helpers/cli";
+import { startHostileService } from "../helpers/hostile";
 import { failingService, startLocalServer } from "../helpers/local-server";
 import { type RefLine, type RefQuery, referenceRows } from "../helpers/reference";
-import { runInProcess } from "../helpers/run-cli";
+import { runInProcess, startInProcess } from "../helpers/run-cli";
 import { SMALL_DEMO, serveDatabase, startTestService } from "../helpers/serve";
 import { tempDir } from "../helpers/temp";
 
@@ -526,5 +527,32 @@ describe.concurrent("every other flag", () => {
     const result = await report([...OCT, "--api-key", KEY], { ADREPORT_API_KEY: undefined });
     expect(result.code).toBe(0);
     expect(result.stderr).toContain("--api-key is visible to other users of this machine");
+  });
+});
+
+describe.concurrent("interrupted through ctx.onSignal (a signal to the process: test/e2e/report.test.ts)", () => {
+  it("ends with 130, leaves the old file as it was and no temporary file", async ({ expect }) => {
+    // Page 1 is answered, every later page held unanswered: the export is under way until the signal.
+    const held = await startHostileService({ rows: 50, fault: (r) => (r.page > 1 ? "hang" : undefined) });
+    const out = join(dir, "interrupted");
+    mkdirSync(out);
+    const target = join(out, "report.csv");
+    writeFileSync(target, "old content\n");
+    const started = startInProcess(
+      ["report", "--dims", "campaign", "--page-size", "10", "--timeout", "60s", "-o", target],
+      { env: { ADREPORT_CONFIG_DIR: configDir, ADREPORT_API_KEY: KEY, ADREPORT_BASE_URL: held.url }, now: NOW },
+    );
+    await expect
+      .poll(() => readdirSync(out).some((f) => f.endsWith(".tmp")) && (held.requests.get(2) ?? 0) > 0, {
+        timeout: 20_000,
+      })
+      .toBe(true);
+    expect(started.signalHandlers()).toBeGreaterThan(0);
+    started.signal("SIGINT");
+    const result = await started.result;
+    expect(result.code).toBe(130);
+    expect(result.stderr).toContain("interrupted");
+    expect(readFileSync(target, "utf8")).toBe("old content\n");
+    expect(readdirSync(out)).toEqual(["report.csv"]);
   });
 });
