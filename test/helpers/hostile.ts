@@ -3,14 +3,12 @@
  * loop bounds: real HTTP on 127.0.0.1, counting every request per page. A fault decides, per request,
  * whether and how to break the answer; otherwise the page is served as the contract says.
  */
-import { spawn } from "node:child_process";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { afterAll } from "vitest";
-import { cliCommand } from "./cli";
 
-export interface PageRequest {
+interface PageRequest {
   page: number;
   limit: number;
   /** 1 for the first request for this page, 2 for the second, ... */
@@ -56,14 +54,14 @@ export interface ServiceOptions {
   tls?: { key: Buffer; cert: Buffer };
 }
 
-export function rowsOf(count: number, from = 1): object[] {
+function rowsOf(count: number, from = 1): object[] {
   return Array.from({ length: count }, (_, i) => ({
     dimensions: { campaign_id: from + i, name: `Campaign ${from + i}` },
     metrics: { views: (from + i) * 10, clicks: from + i },
   }));
 }
 
-export function pageBody(options: ServiceOptions, request: PageRequest): string {
+function pageBody(options: ServiceOptions, request: PageRequest): string {
   const { page, limit } = request;
   const start = (page - 1) * limit;
   const data = options.rowsOf?.(request) ?? rowsOf(Math.max(0, Math.min(limit, options.rows - start)), start + 1);
@@ -176,45 +174,4 @@ export async function startHostileService(options: ServiceOptions): Promise<Host
   };
   servers.add(service);
   return service;
-}
-
-export interface BoundedRun {
-  code: number | null;
-  /** The run had not ended after `killAfterMs` (a loop): it was killed. */
-  killed: boolean;
-  stdout: string;
-  stderr: string;
-}
-
-/** The real CLI with a clean environment (no ADREPORT_* of the developer's) plus `env`, killed if it loops. */
-export function runCliBounded(
-  args: readonly string[],
-  env: Record<string, string>,
-  killAfterMs: number,
-): Promise<BoundedRun> {
-  const [cmd, argv] = cliCommand(args);
-  const childEnv: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith("ADREPORT_")) childEnv[name] = value;
-  Object.assign(childEnv, env);
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, argv, { env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    let killed = false;
-    child.stdout.setEncoding("utf8").on("data", (c: string) => {
-      stdout += c;
-    });
-    child.stderr.setEncoding("utf8").on("data", (c: string) => {
-      stderr += c;
-    });
-    const timer = setTimeout(() => {
-      killed = true;
-      child.kill("SIGKILL");
-    }, killAfterMs);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, killed, stdout, stderr });
-    });
-  });
 }

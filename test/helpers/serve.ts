@@ -8,10 +8,12 @@ import { afterAll } from "vitest";
 import {
   type DemoOptions,
   demoFacts,
+  faultHook,
   formatLoadLine,
   issueKey,
   loadNdjsonFile,
   openForWriting,
+  parseFaults,
   type RunningServer,
   revokeKey,
   type ServeOptions,
@@ -52,6 +54,15 @@ export interface TestService {
   keys: string[];
   keyIds: number[];
   server: RunningServer;
+  /** The access log, one line a request (fault lines included), as `serve` prints it. */
+  accessLog: string[];
+}
+
+/** How a server over the test database listens: `faults` is a `serve --faults` spec (e.g. "503:1"). */
+export interface ListenOptions {
+  host?: string;
+  faults?: string;
+  serve?: Partial<ServeOptions>;
 }
 
 /** Writes the demo facts as an NDJSON file and returns its path and parsed lines. */
@@ -63,7 +74,7 @@ export function demoNdjson(dir: string, options: DemoOptions = SMALL_DEMO): { pa
 }
 
 export async function startTestService(
-  options: { keys: KeySpec[]; demo?: DemoOptions; host?: string; serve?: Partial<ServeOptions> } = { keys: [] },
+  options: { keys: KeySpec[]; demo?: DemoOptions } & ListenOptions = { keys: [] },
 ): Promise<TestService> {
   const dir = tempDir();
   const dbPath = join(dir, "test.db");
@@ -80,14 +91,27 @@ export async function startTestService(
     keyIds.push(issued.id);
   }
   db.close();
+  const listening = await serveDatabase(dbPath, options);
+  return { ...listening, dbPath, lines, keys, keyIds };
+}
+
+/** Another server over the same database, e.g. one that answers with faults while the first does not. */
+export async function serveDatabase(
+  dbPath: string,
+  options: ListenOptions = {},
+): Promise<{ url: string; server: RunningServer; accessLog: string[] }> {
+  const accessLog: string[] = [];
+  const log = (line: string) => accessLog.push(line);
   const server = await startServer({
     dbPath,
     host: options.host ?? "127.0.0.1",
     port: 0,
     trustProxy: [],
     cacheRows: 100_000,
+    log,
+    beforeRequest: options.faults === undefined ? undefined : faultHook(parseFaults(options.faults), 1, log),
     ...options.serve,
   });
   servers.add(server);
-  return { url: server.url, dbPath, lines, keys, keyIds, server };
+  return { url: server.url, server, accessLog };
 }
