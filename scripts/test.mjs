@@ -1,6 +1,6 @@
 // `npm test`: type check, lint, build, the whole vitest suite, then the single-file binary built and the
 // CLI and end-to-end suites run again against it. Ends with one plain line, `N passed, N failed`, counting
-// every test case of both runs plus the type check, the lint, knip and the packaging as one case each.
+// every test case of both runs plus the type check, the lint and the packaging as one case each.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -49,7 +49,6 @@ function vitest(label, args, env = {}) {
 
 check("type check (tsc)", bin("tsc"), ["-p", "tsconfig.json", "--noEmit"]);
 check("lint (biome)", bin("biome"), ["check", "."]);
-check("unused files, exports and dependencies (knip)", bin("knip"), []);
 if (!step("build (esbuild)", process.execPath, ["scripts/build.mjs"])) {
   console.log(`\nthe build failed, so the suite cannot run\n${passed} passed, ${failed + 1} failed`);
   process.exit(1);
