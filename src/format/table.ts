@@ -6,7 +6,7 @@
  * control characters.
  */
 import Table from "cli-table3";
-import { roundToMicros, rowsOf } from "../contract";
+import { METRICS, roundToMicros, rowsOf } from "../contract";
 import { printable } from "../core/printable";
 import { writeChunk } from "../io/write";
 import { type Columns, cellsOf, columnsOf, peekFirstRow } from "./columns";
@@ -14,6 +14,12 @@ import type { Formatter, ReportTotals } from "./formatter";
 import { metricText } from "./metric-text";
 
 const BOLD = "\u001b[1m";
+const COUNTERS: readonly string[] = METRICS;
+
+/** A metric that adds up over rows: a counter the service sends, of this period or the previous one. */
+function isCounter(metric: string): boolean {
+  return COUNTERS.includes(metric.replace(/_prev$/, ""));
+}
 const NOT_BOLD = "\u001b[22m";
 
 /** The footer: its label in the first column, which must be a dimension's, and the totals under the metrics. */
@@ -40,8 +46,8 @@ export const tableFormatter: Formatter = {
       colAligns: columns.order.map((c) => (c.metric ? ("right" as const) : ("left" as const))),
       style: { head: [], border: [] },
     });
-    // Without totals from the transform stages, the counters shown are summed here.
-    const sums = new Map<string, number>(columns.metrics.map((m) => [m, 0]));
+    // Without totals from the transform stages, the counters shown are summed here (a ratio never is).
+    const sums = new Map<string, number>(columns.metrics.filter(isCounter).map((m) => [m, 0]));
     let count = 0;
     for await (const row of rowsOf(all)) {
       count += 1;
@@ -50,7 +56,8 @@ export const tableFormatter: Formatter = {
         columns.order.map(({ name, metric }, i) => {
           if (!metric) return cells[i] === undefined ? "" : printable(String(cells[i]));
           const value = row.metrics[name];
-          if (typeof value === "number") sums.set(name, (sums.get(name) ?? 0) + value);
+          const sum = sums.get(name);
+          if (typeof value === "number" && sum !== undefined) sums.set(name, sum + value);
           return metricText(name, value);
         }),
       );
