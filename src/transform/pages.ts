@@ -12,7 +12,8 @@ export async function* rewritePages(
   }
 }
 
-const PAGE_ROWS = 1000;
+/** Rows in a page a stage makes itself. */
+export const PAGE_ROWS = 1000;
 
 /** Rows held by a stage (sorted, kept by --top), out again a page at a time. */
 export function* inPages(rows: readonly ReportRow[]): Generator<RowPage> {

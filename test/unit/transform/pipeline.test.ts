@@ -75,6 +75,25 @@ describe("transformReport", () => {
     expect(out.totals?.()).toEqual({ rows: 8, metrics: { clicks: 4, ctr: 4 / 40 } });
   });
 
+  it("writes a long gap in pages of at most 1000 rows", async () => {
+    const empty = { ...stream([], ["views"]), meta: { ...stream([], ["views"]).meta, dimensions: ["date"] } };
+    const year = Date.UTC(2025, 0, 1) / 1000;
+    const out = transformReport(empty, {
+      metrics: { listed: ["views"], compare: false },
+      fill: { fromSec: year, toSec: Date.UTC(2026, 0, 1) / 1000 - 1, clock: utcBuckets("hour"), entityKey: undefined },
+      totals: false,
+    });
+    const sizes: number[] = [];
+    let last = 0;
+    for await (const page of out.pages) {
+      sizes.push(page.rows.length);
+      last = Number(page.rows.at(-1)?.dimensions.date);
+    }
+    expect(Math.max(...sizes)).toBe(1000);
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(365 * 24);
+    expect(last).toBe(Date.UTC(2025, 11, 31, 23) / 1000);
+  });
+
   it("a comparison's _prev counters give ratios of the previous period and every change", () => {
     const metrics = { clicks: 30, views: 600, clicks_prev: 20, views_prev: 0 };
     expect(shapeMetrics(metrics, { listed: ["ctr", "clicks"], compare: true })).toEqual({
