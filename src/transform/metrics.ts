@@ -26,17 +26,24 @@ export function outputMetrics(choice: MetricChoice): string[] {
 
 type Metrics = ReportRow["metrics"];
 
+/** A finite number, or undefined: numbers a hostile service sends near the limit may overflow a ratio. */
+function finite(value: number | null | undefined): number | undefined {
+  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+}
+
 function numberIn(metrics: Metrics, name: string): number | undefined {
-  return metrics[name] ?? undefined;
+  return finite(metrics[name]);
 }
 
 function computed(metrics: Metrics, metric: string, suffix: string): number | undefined {
   if (!isDerivedMetric(metric)) return numberIn(metrics, `${metric}${suffix}`);
   const { numerator, denominator } = FORMULAS[metric];
-  return derive(metric, {
-    [numerator]: numberIn(metrics, `${numerator}${suffix}`),
-    [denominator]: numberIn(metrics, `${denominator}${suffix}`),
-  });
+  return finite(
+    derive(metric, {
+      [numerator]: numberIn(metrics, `${numerator}${suffix}`),
+      [denominator]: numberIn(metrics, `${denominator}${suffix}`),
+    }),
+  );
 }
 
 /**
@@ -48,11 +55,11 @@ export function shapeMetrics(metrics: Metrics, choice: MetricChoice): Metrics {
   for (const metric of choice.listed) {
     const current = computed(metrics, metric, "");
     if (current !== undefined) shaped[metric] = current;
-    else if (isDerivedMetric(metric) || metrics[metric] === null) shaped[metric] = null;
+    else if (isDerivedMetric(metric) || Object.hasOwn(metrics, metric)) shaped[metric] = null;
     if (!choice.compare) continue;
     const previous = computed(metrics, metric, PREVIOUS);
     shaped[`${metric}${PREVIOUS}`] = previous ?? null;
-    shaped[`${metric}${CHANGE}`] = relativeChange(current, previous) ?? null;
+    shaped[`${metric}${CHANGE}`] = finite(relativeChange(current, previous)) ?? null;
   }
   return shaped;
 }

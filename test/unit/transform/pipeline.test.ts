@@ -105,4 +105,14 @@ describe("transformReport", () => {
       clicks_change: 0.5,
     });
   });
+
+  it("a ratio that overflows has no value rather than Infinity", () => {
+    expect(
+      shapeMetrics({ spending: 1e308, views: 1, clicks: 0 }, { listed: ["cpm", "cpc", "spending"], compare: false }),
+    ).toEqual({
+      cpm: null,
+      cpc: null,
+      spending: 1e308,
+    });
+  });
 });
