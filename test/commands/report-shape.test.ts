@@ -138,6 +138,17 @@ describe.concurrent("derived metrics", () => {
     expect(result.stdout).not.toMatch(/Infinity|NaN/);
   });
 
+  it("writes a ratio without a value as an empty TSV field, and top rows with their count in JSON meta", async () => {
+    const tsv = await report([...OCT, "--dims", "campaign,date", "--metrics", "conversions,cpa", "-f", "tsv"]);
+    expect(tsv.code, tsv.stderr).toBe(0);
+    expect(tsv.stdout.split("\n")[0]).toBe("campaign_id\tname\tdate\tconversions\tcpa");
+    expect(tsv.stdout).toMatch(/\t0\t\n/);
+    const json = await report([...OCT, "--dims", "ad", "--metrics", "ctr", "--top", "2", "-f", "json"]);
+    const parsed = JSON.parse(json.stdout) as { meta: { total: number; metrics: string[] }; data: unknown[] };
+    expect(parsed.meta).toMatchObject({ total: 2, metrics: ["ctr"] });
+    expect(parsed.data).toHaveLength(2);
+  });
+
   it("shows percentages, money and - in the table, and totals from summed counters", async () => {
     const result = await report([...OCT, "--dims", "campaign", "--metrics", "clicks,ctr,cpc,cpa", "-f", "table"]);
     expect(result.code, result.stderr).toBe(0);
