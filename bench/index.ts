@@ -1,5 +1,6 @@
 /** `npm run bench [name...]`: runs the named benchmarks, or all of them. Figures are ratios within one run. */
 import { benchReport } from "./report";
+import { benchReportTop } from "./report-top";
 import { benchServe } from "./serve";
 import { benchServeAbuse } from "./serve-abuse";
 import { benchStartup } from "./startup";
@@ -8,6 +9,7 @@ const benchmarks: Record<string, () => void | Promise<void>> = {
   startup: () => benchStartup(),
   serve: () => benchServe(),
   report: () => benchReport(),
+  "report-top": () => benchReportTop(),
   "serve-abuse": () => benchServeAbuse(),
 };
 

@@ -12,13 +12,27 @@ import {
 export interface Columns {
   dimensionKeys: string[];
   metrics: string[];
+  /** Every column in output order: dimension keys then metrics, or as --fields interleaved them. */
+  order: Array<{ name: string; metric: boolean }>;
 }
 
 /**
  * Known dimensions give their documented keys; keys a service sends beyond those (seen in the first row)
  * are kept too, after them, so nothing it sends is dropped.
  */
-export function columnsOf(meta: ReportMeta, firstRow: ReportRow | undefined): Columns {
+export function columnsOf(
+  meta: ReportMeta,
+  firstRow: ReportRow | undefined,
+  fields?: readonly string[] | undefined,
+): Columns {
+  if (fields !== undefined) {
+    const order = fields.map((name) => ({ name, metric: meta.metrics.includes(name) }));
+    return {
+      dimensionKeys: order.filter((c) => !c.metric).map((c) => c.name),
+      metrics: order.filter((c) => c.metric).map((c) => c.name),
+      order,
+    };
+  }
   const keys: string[] = [];
   const add = (key: string) => {
     if (!keys.includes(key)) keys.push(key);
@@ -29,7 +43,11 @@ export function columnsOf(meta: ReportMeta, firstRow: ReportRow | undefined): Co
   }
   for (const key of Object.keys(firstRow?.dimensions ?? {})) if (key !== "date") add(key);
   if (keys.includes("date")) keys.push(keys.splice(keys.indexOf("date"), 1)[0] as string);
-  return { dimensionKeys: keys, metrics: [...meta.metrics] };
+  const order = [
+    ...keys.map((name) => ({ name, metric: false })),
+    ...meta.metrics.map((name) => ({ name, metric: true })),
+  ];
+  return { dimensionKeys: keys, metrics: [...meta.metrics], order };
 }
 
 /**
@@ -58,14 +76,17 @@ function formatBucket(value: unknown, granularity: string): string {
   return bucketText(value, /hour/i.test(granularity) || value % 86_400 !== 0);
 }
 
-/** The cells of one row, dimension values first; undefined where the row has no such key. */
+/** The cells of one row in column order; undefined where the row has no such key or a metric has no value. */
 export function cellsOf(row: ReportRow, columns: Columns, granularity: string): Array<string | number | undefined> {
   const cells: Array<string | number | undefined> = [];
-  for (const key of columns.dimensionKeys) {
-    const value = row.dimensions[key];
-    cells.push(key === "date" ? formatBucket(value, granularity) : (value ?? undefined));
+  for (const { name, metric } of columns.order) {
+    if (metric) {
+      cells.push(row.metrics[name] ?? undefined);
+      continue;
+    }
+    const value = row.dimensions[name];
+    cells.push(name === "date" ? formatBucket(value, granularity) : (value ?? undefined));
   }
-  for (const metric of columns.metrics) cells.push(row.metrics[metric]);
   return cells;
 }
 

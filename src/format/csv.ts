@@ -35,8 +35,11 @@ function stringifyOptions(options: FormatOptions, columns: string[]): Options {
 export const csvFormatter: Formatter = {
   async write(report, out, options) {
     const { first, all } = await peekFirstRow(report.pages);
-    const columns = columnsOf(report.meta, first);
-    const shape = stringifyOptions(options, [...columns.dimensionKeys, ...columns.metrics]);
+    const columns = columnsOf(report.meta, first, report.fields);
+    const shape = stringifyOptions(
+      options,
+      columns.order.map((c) => c.name),
+    );
     await writeChunk(out, stringify([], { ...shape, header: true, bom: options.bom || options.spreadsheet }));
     for await (const page of all) {
       if (page.rows.length === 0) continue;

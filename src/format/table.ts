@@ -1,60 +1,73 @@
 /**
- * A table for people (cli-table3): numbers right-aligned, spending with 2 decimals, a totals footer.
- * It holds every row in memory before printing, to size its columns; use CSV or NDJSON for big exports.
+ * A table for people (cli-table3): numbers right-aligned, money with 2 decimals, ctr and cvr as percentages
+ * (see metric-text.ts), a totals footer. It holds every row in memory before printing, to size its columns;
+ * use CSV or NDJSON for big exports.
  * Every name and column title is shown through `printable`: it is text for a terminal, and a name may hold
  * control characters.
  */
 import Table from "cli-table3";
-import { roundToMicros, rowsOf } from "../contract";
+import { METRICS, roundToMicros, rowsOf } from "../contract";
 import { printable } from "../core/printable";
 import { writeChunk } from "../io/write";
-import { cellsOf, columnsOf, peekFirstRow } from "./columns";
-import type { Formatter } from "./formatter";
+import { type Columns, cellsOf, columnsOf, peekFirstRow } from "./columns";
+import type { Formatter, ReportTotals } from "./formatter";
+import { metricText } from "./metric-text";
 
 const BOLD = "\u001b[1m";
+const COUNTERS: readonly string[] = METRICS;
+
+/** A metric that adds up over rows: a counter the service sends, of this period or the previous one. */
+function isCounter(metric: string): boolean {
+  return COUNTERS.includes(metric.replace(/_prev$/, ""));
+}
 const NOT_BOLD = "\u001b[22m";
 
-function metricCell(metric: string, value: number | undefined): string {
-  if (value === undefined) return "";
-  if (metric === "spending")
-    return value.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-  return value.toLocaleString("en-US");
+/** The footer: its label in the first column, which must be a dimension's, and the totals under the metrics. */
+function totalsLine(columns: Columns, totals: ReportTotals): string[] | undefined {
+  if (totals.rows <= 1 || columns.order[0]?.metric !== false) return undefined;
+  return columns.order.map(({ name, metric }, i) =>
+    i === 0
+      ? `total (${totals.rows.toLocaleString("en-US")} rows)`
+      : metric
+        ? metricText(name, totals.metrics[name])
+        : "",
+  );
 }
 
 export const tableFormatter: Formatter = {
   async write(report, out, options) {
     const { first, all } = await peekFirstRow(report.pages);
-    const columns = columnsOf(report.meta, first);
+    const columns = columnsOf(report.meta, first, report.fields);
     // Bold is written here rather than through cli-table3's `style` (or util.styleText), whose colour code
     // decides again from the environment and process.stdout; the caller has decided for the stream written to.
     const title = (name: string) => (options.color ? `${BOLD}${printable(name)}${NOT_BOLD}` : printable(name));
     const table = new Table({
-      head: [...columns.dimensionKeys, ...columns.metrics].map(title),
-      colAligns: [...columns.dimensionKeys.map(() => "left" as const), ...columns.metrics.map(() => "right" as const)],
+      head: columns.order.map((c) => title(c.name)),
+      colAligns: columns.order.map((c) => (c.metric ? ("right" as const) : ("left" as const))),
       style: { head: [], border: [] },
     });
-    const totals = new Map<string, number>(columns.metrics.map((m) => [m, 0]));
+    // Without totals from the transform stages, the counters shown are summed here (a ratio never is).
+    const sums = new Map<string, number>(columns.metrics.filter(isCounter).map((m) => [m, 0]));
     let count = 0;
     for await (const row of rowsOf(all)) {
       count += 1;
       const cells = cellsOf(row, columns, report.meta.granularity);
-      const dimensionCells = cells
-        .slice(0, columns.dimensionKeys.length)
-        .map((c) => (c === undefined ? "" : printable(String(c))));
-      const metricCells = columns.metrics.map((metric) => {
-        const value = row.metrics[metric];
-        if (value !== undefined) totals.set(metric, (totals.get(metric) ?? 0) + value);
-        return metricCell(metric, value);
-      });
-      table.push([...dimensionCells, ...metricCells]);
+      table.push(
+        columns.order.map(({ name, metric }, i) => {
+          if (!metric) return cells[i] === undefined ? "" : printable(String(cells[i]));
+          const value = row.metrics[name];
+          const sum = sums.get(name);
+          if (typeof value === "number" && sum !== undefined) sums.set(name, sum + value);
+          return metricText(name, value);
+        }),
+      );
     }
-    if (count > 1 && columns.dimensionKeys.length > 0) {
-      table.push([
-        `total (${count} rows)`,
-        ...columns.dimensionKeys.slice(1).map(() => ""),
-        ...columns.metrics.map((m) => metricCell(m, roundToMicros(totals.get(m) ?? 0))),
-      ]);
-    }
+    const totals: ReportTotals = report.totals?.() ?? {
+      rows: count,
+      metrics: Object.fromEntries([...sums].map(([m, sum]) => [m, roundToMicros(sum)])),
+    };
+    const footer = totalsLine(columns, totals);
+    if (footer !== undefined) table.push(footer);
     await writeChunk(out, count === 0 && columns.dimensionKeys.length > 0 ? "(no rows)\n" : `${table.toString()}\n`);
   },
 };

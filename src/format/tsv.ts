@@ -26,8 +26,8 @@ function line(cells: ReadonlyArray<string | number | undefined>): string {
 export const tsvFormatter: Formatter = {
   async write(report, out) {
     const { first, all } = await peekFirstRow(report.pages);
-    const columns = columnsOf(report.meta, first);
-    await writeChunk(out, line([...columns.dimensionKeys, ...columns.metrics]));
+    const columns = columnsOf(report.meta, first, report.fields);
+    await writeChunk(out, line(columns.order.map((c) => c.name)));
     for await (const page of all) {
       if (page.rows.length === 0) continue;
       await writeChunk(out, page.rows.map((row) => line(cellsOf(row, columns, report.meta.granularity))).join(""));

@@ -1,7 +1,9 @@
 /** `adreport report`: flags only. The behaviour, and the libraries it needs, load from run.ts. */
 import { type Command, Option } from "@commander-js/extra-typings";
 import { DIMENSIONS, METRICS } from "../../contract/fields";
+import { DERIVED_METRICS } from "../../core/derived-metrics";
 import { FORMAT_NAMES } from "../../core/formats";
+import { DATE_FORMATS } from "../../transform/dates";
 import type { Context } from "../context";
 import type { OptionsOf } from "../shared/declared";
 
@@ -15,7 +17,10 @@ function declareReport(program: Command) {
       "-7d",
     )
     .option("--to <when>", "end, inclusive: same forms; a date means its last second", "yesterday")
-    .option("--metrics <list>", `comma list of ${METRICS.join(", ")} (default: all the dimensions allow)`)
+    .option(
+      "--metrics <list>",
+      `comma list of ${METRICS.join(", ")} and the ratios ${DERIVED_METRICS.join(", ")}, output in that order (default: every counter the dimensions allow)`,
+    )
     .option(
       "--dims, --dimensions <list>",
       `comma list of ${DIMENSIONS.join(", ")}: at most one entity, keyword not with date`,
@@ -23,6 +28,25 @@ function declareReport(program: Command) {
     .option("--granularity <unit>", "date buckets: hour, day, week, month (default day)")
     .option("--campaign <id>", "only this campaign")
     .option("--ad <id>", "only this ad")
+    .option(
+      "--fields <list>",
+      "comma list of the output columns, in order: dimension keys (name, campaign_id, date) and metrics",
+    )
+    .option(
+      "--sort <metric>",
+      "order rows by a metric: METRIC or METRIC:desc (largest first), METRIC:asc; rows without a value last. Without --top it holds every row",
+    )
+    .option(
+      "--top <n>",
+      "only the first N rows after sorting (by --sort, else the first metric, largest first); holds N rows",
+    )
+    .option("--fill", "a row of zeros for every empty date bucket of the range, per entity seen (needs date in --dims)")
+    .addOption(
+      new Option(
+        "--date-format <form>",
+        "how date is written: iso or epoch seconds (default: iso in csv, tsv and table; epoch in json and ndjson)",
+      ).choices(DATE_FORMATS),
+    )
     .addOption(
       new Option("-f, --format <format>", "output format (default: table on a terminal, else csv)").choices(
         FORMAT_NAMES,
@@ -61,8 +85,13 @@ Examples:
   $ adreport report --from -30d --to today --metrics views,clicks --format ndjson | jq .metrics.views
   $ adreport report --from 2026-01-01 --to 2026-06-30 --dims ad,date --granularity week -o h1.json
   $ adreport report --from -30d --to today --dims campaign --spreadsheet -o campaigns.csv
+  $ adreport report --dims campaign --metrics clicks,ctr,cpc --sort ctr --top 10
+  $ adreport report --dims campaign,date --fill --fields date,name,clicks -o daily.csv
 
-The table format holds every row before printing; csv, tsv, json and ndjson stream page by page.
+Ratios: ctr = clicks / views, cpc = spending / clicks, cpm = spending / views x 1000, cvr = conversions / clicks,
+cpa = spending / conversions, each from summed counters; no value (empty, null, -) when the denominator is 0.
+The table format holds every row before printing; csv, tsv, json and ndjson stream page by page. --sort
+without --top holds every row too; --fill with json holds the report to count its rows.
 Plain CSV keeps every name as it is: open it in a spreadsheet program only if made with --spreadsheet.`,
     );
 }

@@ -5,8 +5,8 @@
 import { splitRange } from "../../api";
 import {
   formatDate,
+  type Granularity,
   isDimension,
-  metricsAllowedFor,
   parseInstant,
   parseReportQuery,
   type ReportRequest,
@@ -16,11 +16,15 @@ import { UsageError } from "../../core/errors";
 import { readWholeNumber } from "../../core/whole-number";
 import { resolveWhen } from "../shared/when";
 import type { ReportFlags } from "./command";
+import { readMetricList } from "./metric-list";
 
 export interface RequestPlan {
   request: ReportRequest;
   /** Set when the range is fetched in windows of at most 90 days. */
   windows: Array<{ from: string; to: string }> | undefined;
+  /** The output metrics as --metrics listed them (ratios included); `request.metrics` are the counters fetched. */
+  listed: string[];
+  granularity: Granularity;
   /** YYYY-MM-DD of the range's ends (UTC), for {from} and {to} in --output. */
   fromDate: string;
   toDate: string;
@@ -72,10 +76,11 @@ export function planRequest(flags: ReportFlags, now: Date, pageSize: number): Re
   const to = resolveWhen(flags.to, now, "--to");
   const dimensions = list(flags.dimensions);
   const dimensionWords = dimensions?.split(",").filter(isDimension) ?? [];
+  const metrics = readMetricList(flags.metrics, dimensionWords);
   const params: Record<string, string> = {
     from,
     to,
-    metrics: list(flags.metrics) ?? metricsAllowedFor(dimensionWords).join(","),
+    metrics: metrics.fetched.join(","),
     page: "1",
     limit: String(pageSize),
   };
@@ -108,6 +113,8 @@ export function planRequest(flags: ReportFlags, now: Date, pageSize: number): Re
       adId: query.adId,
     },
     windows,
+    listed: metrics.listed,
+    granularity: query.granularity,
     fromDate: formatDate((parseInstant(from, "from") ?? query.from).sec),
     toDate: formatDate((parseInstant(to, "to") ?? query.to).sec),
   };

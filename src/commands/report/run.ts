@@ -3,6 +3,7 @@ import { openReport, openSplitReport, type Progress, ReportApi } from "../../api
 import { requireApiKey } from "../../config/resolve";
 import { DataChangedError, InterruptedError, OutputError } from "../../core/errors";
 import type { Sink } from "../../io/sink";
+import { transformReport } from "../../transform/pipeline";
 import type { Context } from "../context";
 import { deadline } from "../shared/deadline";
 import { withCliHints } from "../shared/hints";
@@ -12,6 +13,7 @@ import type { ReportFlags } from "./command";
 import { chooseOutputFormat } from "./output-format";
 import { progressView } from "./progress";
 import { planRequest, type RequestPlan } from "./request";
+import { planShape } from "./shape";
 import { requestWarnings, watchAdInCampaign } from "./warnings";
 
 function outputPath(template: string, plan: RequestPlan): string {
@@ -49,6 +51,7 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
   const path = flags.output === undefined || isStdoutPath(flags.output) ? undefined : outputPath(flags.output, plan);
   await checkOutput(ctx, path);
   const format = chooseOutputFormat(flags, settings, path, ctx.io.outIsTTY);
+  const shape = planShape(flags, plan, format.entry.name);
   const apiKey = requireApiKey(settings);
   for (const warning of [...requestWarnings(flags, plan.request), ...format.warnings])
     ctx.io.err.write(`adreport: warning: ${warning}\n`);
@@ -101,7 +104,7 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
           ? await openSplitReport(api, plan.request, plan.windows, paging)
           : await openReport(api, plan.request, paging);
         const { report, warning } = watchAdInCampaign(opened, plan.request);
-        await formatter.write(report, sink.stream, {
+        await formatter.write(transformReport(report, shape), sink.stream, {
           delimiter: settings.delimiter.value,
           bom: flags.bom === true,
           spreadsheet: format.spreadsheet,

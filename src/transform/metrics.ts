@@ -1,0 +1,81 @@
+/**
+ * Derived metrics and the choice of metrics: every row's metrics become the listed ones, in the listed order,
+ * ratios computed from the row's counters (core/derived-metrics.ts). With a comparison, each listed metric
+ * is followed by `<metric>_prev` and `<metric>_change`: the compare stage has put `<counter>_prev` in the
+ * row, ratios of the previous period come from those, and every change from a value and its `_prev`.
+ */
+import type { ReportRow } from "../contract";
+import { derive, FORMULAS, isDerivedMetric, relativeChange } from "../core/derived-metrics";
+import type { ReportStream } from "../format/formatter";
+import { rewritePages } from "./pages";
+
+export interface MetricChoice {
+  /** What --metrics listed (or the default counters), in order. */
+  listed: readonly string[];
+  /** A previous period is compared: `<counter>_prev` is in every row. */
+  compare: boolean;
+}
+
+const PREVIOUS = "_prev";
+const CHANGE = "_change";
+
+/** The metric columns of the output, in order. */
+export function outputMetrics(choice: MetricChoice): string[] {
+  return choice.compare ? choice.listed.flatMap((m) => [m, `${m}${PREVIOUS}`, `${m}${CHANGE}`]) : [...choice.listed];
+}
+
+type Metrics = ReportRow["metrics"];
+
+/** A finite number, or undefined: numbers a hostile service sends near the limit may overflow a ratio. */
+function finite(value: number | null | undefined): number | undefined {
+  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+}
+
+function numberIn(metrics: Metrics, name: string): number | undefined {
+  return finite(metrics[name]);
+}
+
+function computed(metrics: Metrics, metric: string, suffix: string): number | undefined {
+  if (!isDerivedMetric(metric)) return numberIn(metrics, `${metric}${suffix}`);
+  const { numerator, denominator } = FORMULAS[metric];
+  return finite(
+    derive(metric, {
+      [numerator]: numberIn(metrics, `${numerator}${suffix}`),
+      [denominator]: numberIn(metrics, `${denominator}${suffix}`),
+    }),
+  );
+}
+
+/**
+ * The output metrics of one row (or a totals row) from its counters; `null` where a ratio or change has no
+ * value. A listed counter the row does not carry stays absent, as the service sent it.
+ */
+export function shapeMetrics(metrics: Metrics, choice: MetricChoice): Metrics {
+  const shaped: Metrics = {};
+  for (const metric of choice.listed) {
+    const current = computed(metrics, metric, "");
+    if (current !== undefined) shaped[metric] = current;
+    else if (isDerivedMetric(metric) || Object.hasOwn(metrics, metric)) shaped[metric] = null;
+    if (!choice.compare) continue;
+    const previous = computed(metrics, metric, PREVIOUS);
+    shaped[`${metric}${PREVIOUS}`] = previous ?? null;
+    shaped[`${metric}${CHANGE}`] = finite(relativeChange(current, previous)) ?? null;
+  }
+  return shaped;
+}
+
+/** True when the rows already carry exactly the output metrics, in order: nothing to do. */
+export function metricsAsSent(metaMetrics: readonly string[], choice: MetricChoice): boolean {
+  const wanted = outputMetrics(choice);
+  return !choice.compare && wanted.length === metaMetrics.length && wanted.every((m, i) => metaMetrics[i] === m);
+}
+
+export function shapeReportMetrics(report: ReportStream, choice: MetricChoice): ReportStream {
+  return {
+    ...report,
+    meta: { ...report.meta, metrics: outputMetrics(choice) },
+    pages: rewritePages(report.pages, (rows) =>
+      rows.map((row) => ({ ...row, metrics: shapeMetrics(row.metrics, choice) })),
+    ),
+  };
+}
