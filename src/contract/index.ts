@@ -1,6 +1,7 @@
 export * from "./endpoint";
 export * from "./errors";
 export * from "./fields";
+export * from "./openapi";
 export * from "./query";
 export * from "./response";
 export * from "./time";

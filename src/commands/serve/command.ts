@@ -114,6 +114,11 @@ A session:
     ctx,
   ).action(async (options) => (await import("./demo")).runDemo(ctx, options));
 
+  serve
+    .command("openapi")
+    .description("print the OpenAPI 3.1 document of GET /v1/report (serve answers it at GET /openapi.json)")
+    .action(async () => (await import("./openapi")).runOpenApi(ctx));
+
   const key = serve.command("key").description("issue, rotate, revoke and list API keys");
   dbOption(
     key
