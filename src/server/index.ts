@@ -8,3 +8,5 @@ export { DatabaseError, type Db, openForWriting } from "./db/schema";
 export { ConflictError, FactWriter } from "./db/writer";
 export { FaultSpecError, faultHook, parseFaults } from "./http/faults";
 export { type RunningServer, type ServeOptions, startServer } from "./http/listen";
+export { RecordingError } from "./replay/read-recording";
+export { type RunningReplay, startReplay } from "./replay/replay-server";

@@ -119,6 +119,17 @@ A session:
     .description("print the OpenAPI 3.1 document of GET /v1/report (serve answers it at GET /openapi.json)")
     .action(async () => (await import("./openapi")).runOpenApi(ctx));
 
+  serve
+    .command("replay")
+    .description(
+      "answer the requests of a recording (report --record DIR) exactly as recorded; any other request gets a 404 naming the nearest recorded one",
+    )
+    .argument("<dir>", "the recording's folder")
+    .option("--host <address>", "address to listen on", "127.0.0.1")
+    .option("--port <n>", "port to listen on; 0 picks a free one", integerOption(0, 65_535), 8080)
+    .option("-q, --quiet", "no log line per request")
+    .action(async (dir, options) => (await import("./replay")).runReplay(ctx, dir, options));
+
   const key = serve.command("key").description("issue, rotate, revoke and list API keys");
   dbOption(
     key
