@@ -93,10 +93,21 @@ A session:
   dbOption(
     serve
       .command("load")
-      .description("load hourly statistics from NDJSON files; each file loads whole or not at all")
-      .argument("<files...>", "NDJSON files (one hour of one ad or keyword a line)"),
+      .description(
+        "load hourly statistics from NDJSON files, or an adreport export; each file loads whole or not at all",
+      )
+      .argument("[files...]", "NDJSON files (one hour of one ad or keyword a line)")
+      .option(
+        "--from-export <file>",
+        "an NDJSON export of `adreport report` with date and campaign or ad among its dimensions",
+      )
+      .option("--advertiser <name>", "with --from-export: the advertiser its rows belong to (default Imported)")
+      .option(
+        "--granularity <word>",
+        "with --from-export: hour or day, when the dates cannot tell day from week or month",
+      ),
     ctx,
-  ).action(async (files, options) => (await import("./load")).runLoad(ctx, files, options));
+  ).action(async (files, options) => (await import("./load-from-export")).runLoadVerb(ctx, files, options));
 
   dbOption(
     serve
