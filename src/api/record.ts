@@ -49,6 +49,9 @@ function redactBytes(bytes: Uint8Array, secrets: readonly string[]): Uint8Array 
 
 export class Recorder {
   private next = 1;
+  /** Exchanges the index file lists. */
+  private indexed = 0;
+  private broken = false;
   private readonly entries: IndexEntry[] = [];
   private readonly redact: (text: string) => string;
   private readonly secrets: string[];
@@ -63,7 +66,7 @@ export class Recorder {
     const maskedShowsKey = masked.includes("…");
     this.redact = (text) => (maskedShowsKey ? byClient(text).split(masked).join(REDACTED) : byClient(text));
     this.secrets = apiKey === "" ? [] : [apiKey, encodeURIComponent(apiKey), ...(maskedShowsKey ? [masked] : [])];
-    writer.writeIndex(indexText(this.entries));
+    this.writeIndex();
   }
 
   /** A request about to be sent to `pathAndQuery` with `headers` (the Authorization header is left out). */
@@ -78,11 +81,18 @@ export class Recorder {
     };
     let done = false;
     const finish = (exchange: RecordedExchange) => {
-      if (done) return;
+      if (done || this.broken) return;
       done = true;
-      this.writer.writeExchange(indexEntry(exchange).file, exchangeFileText(exchange));
+      try {
+        this.writer.writeExchange(indexEntry(exchange).file, exchangeFileText(exchange));
+      } catch (error) {
+        this.broken = true;
+        throw error;
+      }
       this.entries.push(indexEntry(exchange));
-      this.writer.writeIndex(indexText(this.entries));
+      // Rewritten whole each time: after every exchange of a short run, every 100th of a long one (whose
+      // index would otherwise be written about as many times over as its pages), and at the end.
+      if (this.entries.length <= 100 || this.entries.length % 100 === 0) this.writeIndex();
     };
     return {
       answered: (status, received, body) =>
@@ -97,6 +107,22 @@ export class Recorder {
         }),
       failed: (reason) => finish({ number, request, failure: this.redact(reason) }),
     };
+  }
+
+  /** Writes the index as it stands, once more if exchanges came since it was last written. */
+  finish(): void {
+    if (!this.broken && this.indexed !== this.entries.length) this.writeIndex();
+  }
+
+  private writeIndex(): void {
+    try {
+      this.writer.writeIndex(indexText(this.entries));
+    } catch (error) {
+      // The run fails with this error; finish() must not raise it again over whatever ended the run.
+      this.broken = true;
+      throw error;
+    }
+    this.indexed = this.entries.length;
   }
 
   private pairs(headers: Array<[string, string | string[] | undefined]>): HeaderPairs {

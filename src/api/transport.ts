@@ -155,6 +155,7 @@ export class Transport {
   }
 
   async close(): Promise<void> {
+    this.options.recorder?.finish();
     if (!this.ownsDispatcher) return;
     const dispatchers = [this.dispatcher, await this.proxyDispatcher?.catch(() => undefined)];
     for (const dispatcher of dispatchers) {

@@ -5,7 +5,7 @@
  * report against the replay writes what the report against the server wrote. The key, and every echo of
  * it, never reaches the recording.
  */
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -264,6 +264,49 @@ describe("record and replay", () => {
     const blocked = await runInProcess([...REPORT, "--base-url", "http://127.0.0.1:9", "--record", under], { env });
     expect(blocked.code).toBe(1);
     expect(blocked.stderr).toBe(`adreport: --record: cannot create ${under}: a part of the path is not a folder\n`);
+  });
+
+  it("keeps an answer cut off mid-body as a failure, which the replay leaves out and counts", async () => {
+    let asked = 0;
+    const page = `{"meta":{"granularity":"total","dimensions":[],"metrics":["views"],"total":1,"page":1,"limit":1000,"has_more":false},"data":[{"dimensions":{},"metrics":{"views":4}}]}`;
+    const flaky = await startLocalServer((_req, res) => {
+      asked += 1;
+      if (asked === 1) {
+        res.writeHead(200, { "content-type": "application/json", "content-length": "500" });
+        res.write(page.slice(0, 40));
+        setImmediate(() => res.socket?.destroy());
+        return;
+      }
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(page);
+    });
+    const dir = join(tempDir(), "rec");
+    const result = await runInProcess([...REPORT, "--base-url", flaky.url, "-f", "csv", "--record", dir], { env });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("views\n4\n"); // the columns of meta.metrics
+    const index = JSON.parse(readFileSync(join(dir, "index.json"), "utf8")) as {
+      exchanges: Array<{ status?: number; failure?: string }>;
+    };
+    expect(index.exchanges.length).toBe(2);
+    expect(index.exchanges[0]?.failure).toMatch(/./);
+    expect(index.exchanges[1]?.status).toBe(200);
+    const replay = await serveInProcess(["replay", dir]);
+    expect(replay.run.stderr()).toContain("1 recorded request(s); 1 exchange(s) without an answer are not replayed");
+    const again = await runInProcess([...REPORT, "--base-url", replay.url, "-f", "csv"], { env });
+    expect(again.stdout).toBe(result.stdout);
+    await replay.stop();
+  });
+
+  it("fails with exit 1 when the recording cannot be written, naming the file", async () => {
+    const dir = join(tempDir(), "rec");
+    const gone = await startLocalServer((_req, res) => {
+      rmSync(dir, { recursive: true, force: true });
+      res.writeHead(500, { "content-type": "application/json" });
+      res.end("{}");
+    });
+    const result = await runInProcess([...REPORT, "--base-url", gone.url, "-f", "csv", "--record", dir], { env });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(`adreport: --record: cannot write ${dir}/0001.json: no such file or folder\n`);
   });
 
   it("refuses a folder that is not a recording", async () => {

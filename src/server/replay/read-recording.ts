@@ -1,5 +1,5 @@
 /** A recording folder read for replay: its index, then each exchange that got a whole answer. */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { validateHeaderName, validateHeaderValue } from "node:http";
 import { join } from "node:path";
 import { parseExchangeFile, parseIndex, RECORDING_INDEX, type RecordedExchange } from "../../contract";
@@ -34,9 +34,18 @@ export interface Recording {
 export function readRecording(dir: string): Recording {
   const index = parseIndex(readText(dir, RECORDING_INDEX));
   if (!index.ok) throw new RecordingError(`${join(dir, RECORDING_INDEX)}: ${index.message}`);
+  // Every exchange file, by number: a long run rewrites its index only now and then, and a run that died
+  // may have left exchanges the index does not list yet. The same request's answers keep their order.
+  const listed = new Set(index.value);
+  const files = readdirSync(dir)
+    .filter((name) => /^\d{4,}\.json$/.test(name))
+    .sort((a, b) => Number.parseInt(a, 10) - Number.parseInt(b, 10));
+  const present = new Set(files);
+  const missing = [...listed].find((file) => !present.has(file));
+  if (missing !== undefined) throw new RecordingError(`${join(dir, missing)}: listed in the index but missing`);
   const answered: RecordedExchange[] = [];
   let unanswered = 0;
-  for (const file of index.value) {
+  for (const file of files) {
     const exchange = parseExchangeFile(readText(dir, file));
     if (!exchange.ok) throw new RecordingError(`${join(dir, file)}: ${exchange.message}`);
     const response = exchange.value.response;
