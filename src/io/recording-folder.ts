@@ -3,7 +3,7 @@
  * written whole under a temporary name and renamed, so a reader (or a replay) never sees half a file.
  * Synchronous on purpose: exchanges finish in any order and the index must follow them one at a time.
  */
-import { chmodSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 
 /** Why a folder cannot take a recording, before any request is sent. */
@@ -17,8 +17,9 @@ export interface RecordingFolder {
 }
 
 /**
- * Creates `dir` (and its parents) 0700, or takes an empty folder as it is (made 0700 too). A folder with
- * files in it is refused: a new recording must not mix with an old one's exchanges.
+ * Creates `dir` (and its parents) 0700, or takes an empty folder as it is (its mode is its owner's choice;
+ * the files are 0600 either way). A folder with files in it is refused: a new recording must not mix with
+ * an old one's exchanges.
  */
 export function openRecordingFolder(dir: string, cwd: string): RecordingFolder {
   const path = resolve(cwd, dir);
@@ -28,7 +29,6 @@ export function openRecordingFolder(dir: string, cwd: string): RecordingFolder {
     if (readdirSync(path).length > 0) {
       throw new RecordingFolderError(`${dir} is not empty; record into a new folder`);
     }
-    chmodSync(path, 0o700);
   }
   let sequence = 0;
   return {
