@@ -1,8 +1,11 @@
-// `npm run docs`: writes docs/cli.md from the commander definitions.
+// `npm run docs`: writes docs/cli.md from the commander definitions, docs/openapi.json from the contract.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { referenceMarkdown } from "../src/cli/reference";
+import { openApiText } from "../src/contract/openapi";
 
 const { version } = JSON.parse(readFileSync("package.json", "utf8")) as { version: string };
 mkdirSync("docs", { recursive: true });
 writeFileSync("docs/cli.md", referenceMarkdown(version));
 console.error("wrote docs/cli.md");
+writeFileSync("docs/openapi.json", openApiText());
+console.error("wrote docs/openapi.json");

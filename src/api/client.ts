@@ -6,6 +6,7 @@
 import { parseBaseUrl, type ReportPage, reportEndpoint } from "../contract";
 import { UsageError } from "../core/errors";
 import { pageFrom, type ReceivedPage } from "./body/page";
+import type { Recorder } from "./record";
 import { type Redactor, redactor } from "./redact";
 import {
   abortableSleep,
@@ -39,6 +40,8 @@ interface ApiClientOptions {
   route?: RouteOptions | undefined;
   backoff?: BackoffPolicy;
   onEvent?: ((event: ApiEvent) => void) | undefined;
+  /** Keeps every exchange (`--record`). */
+  recorder?: Recorder | undefined;
   sleep?: Sleep;
   random?: () => number;
   now?: () => number;
@@ -85,6 +88,7 @@ export class ReportApi {
       dispatcher: options.dispatcher,
       route: options.route,
       onEvent: options.onEvent,
+      recorder: options.recorder,
       now: this.now,
     });
     this.proxy = this.transport.proxy;

@@ -12,6 +12,7 @@ export {
   UnmergeableRowsError,
 } from "./errors";
 export { openReport, type Progress } from "./paginate";
+export { Recorder, type RecordingWriter } from "./record";
 export { openSplitReport, splitRange } from "./split";
 
 /** An undici dispatcher, opaque to the layers above: tests pass a MockAgent, the CLI none. */

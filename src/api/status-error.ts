@@ -73,6 +73,8 @@ export function statusError(answer: Answer, base: URL, redactor: Redactor, nowMs
       );
     }
     case 404:
+      // `serve replay` answers a request its recording does not hold so, naming the nearest one it does.
+      if (detail.code === "not_recorded") return new UsageError(`${detail.message} (404 from serve replay)`);
       return new NoEndpointError(`the service has no report endpoint at ${base.origin}${base.pathname} (404)`);
     default: {
       const location = headers.location;

@@ -6,7 +6,9 @@
  */
 import { ConnectionError, PageTooLargeError } from "./errors";
 import { networkFailure } from "./network-errors";
+import { type HeaderLines, withHeaderLines } from "./raw-headers";
 import { BodyTooLargeError, readBoundedBody } from "./read-body";
+import type { Recorder, RecordingTicket } from "./record";
 import { Retriable } from "./retry";
 import { type ProxyChoice, proxyFor, type RouteOptions } from "./route";
 import { Agent, type Dispatcher, loadEnvHttpProxyAgent, loadTunnelPoolFactory, request } from "./undici";
@@ -25,6 +27,8 @@ interface TransportOptions {
   dispatcher?: Dispatcher | undefined;
   route?: RouteOptions | undefined;
   onEvent?: ((event: RequestEvent) => void) | undefined;
+  /** Keeps every exchange (`--record`). */
+  recorder?: Recorder | undefined;
   now: () => number;
 }
 
@@ -66,9 +70,19 @@ export class Transport {
     const signal = outer ? AbortSignal.any([outer, controller.signal]) : controller.signal;
     const seconds = timeoutMs / 1000;
     let phase: "headers" | "body" = "headers";
+    const headers = {
+      authorization: `Bearer ${this.options.apiKey}`,
+      accept: "application/json",
+      "user-agent": this.options.userAgent,
+    };
+    const recording: RecordingTicket | undefined = this.options.recorder?.begin("GET", path, headers);
     const fail = (error: unknown): never => {
-      if (outer?.aborted) throw outer.reason;
+      if (outer?.aborted) {
+        recording?.failed("interrupted");
+        throw outer.reason;
+      }
       if (error instanceof BodyTooLargeError) {
+        recording?.failed(`the answer was over ${error.limit} bytes (max-page-mb)`);
         controller.abort();
         throw new PageTooLargeError(label, error.limit, error.seen);
       }
@@ -84,6 +98,7 @@ export class Transport {
           }
         : networkFailure(error, base);
       controller.abort();
+      recording?.failed(failure.reason);
       onEvent?.({ kind: "failure", method: "GET", url, reason: failure.reason, ms: now() - started, attempt });
       const message = `${phase === "headers" ? "cannot reach" : "lost the answer from"} ${base.host}: ${failure.reason}`;
       const facts = {
@@ -107,18 +122,20 @@ export class Transport {
         clearTimeout(timer);
       }
     };
-    const dispatcher = this.dispatcher ?? (await this.viaProxy(this.proxy as ProxyChoice));
+    const direct = this.dispatcher ?? (await this.viaProxy(this.proxy as ProxyChoice));
+    let headerLines: HeaderLines | undefined;
+    const dispatcher = recording
+      ? withHeaderLines(direct, (lines) => {
+          headerLines = lines;
+        })
+      : direct;
     const response = await timed(() =>
       request(dispatcher, {
         origin,
         path,
         method: "GET",
         signal,
-        headers: {
-          authorization: `Bearer ${this.options.apiKey}`,
-          accept: "application/json",
-          "user-agent": this.options.userAgent,
-        },
+        headers,
       }),
     );
     const status = response.statusCode;
@@ -126,16 +143,19 @@ export class Transport {
     return {
       status,
       headers: response.headers,
-      body: () => {
+      body: async () => {
         phase = "body";
-        return timed(() =>
+        const bytes = await timed(() =>
           readBoundedBody(response.body, this.options.maxPageBytes, response.headers["content-length"]),
         );
+        recording?.answered(status, headerLines ?? response.headers, bytes);
+        return bytes;
       },
     };
   }
 
   async close(): Promise<void> {
+    this.options.recorder?.finish();
     if (!this.ownsDispatcher) return;
     const dispatchers = [this.dispatcher, await this.proxyDispatcher?.catch(() => undefined)];
     for (const dispatcher of dispatchers) {

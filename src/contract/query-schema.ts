@@ -11,6 +11,7 @@ import {
   DEFAULT_LIMIT,
   DIMENSIONS,
   type Dimension,
+  ENTITY_DIMENSIONS,
   type EntityDimension,
   GRANULARITIES,
   GRANULARITY_WORDS,
@@ -23,7 +24,9 @@ import {
   type Metric,
 } from "./fields";
 import {
+  BARE_DATE,
   compareInstants,
+  DATE_TIME,
   formatDateTime,
   type Instant,
   parseInstant,
@@ -62,41 +65,59 @@ export function quote(text: string): string {
   return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
 }
 
-function nameList<T extends string>(param: string, names: readonly T[]) {
-  return z.string().transform((text, ctx): T[] => {
-    const picked: T[] = [];
-    for (const item of text.split(",")) {
-      if (item === "") return refuse(ctx, "invalid_parameter", `${param}: empty item in ${quote(text)}`);
-      if (!(names as readonly string[]).includes(item)) {
-        return refuse(ctx, "invalid_parameter", `${param}: unknown name ${quote(item)}; use ${names.join(", ")}`);
+/** A regular expression matching any of `words`, whole. */
+function oneOf(words: readonly string[]): string {
+  return `(${words.join("|")})`;
+}
+
+function nameList<T extends string>(param: string, names: readonly T[], description: string) {
+  const name = oneOf(names);
+  return z
+    .string()
+    .meta({ description: `${description} No name twice.`, pattern: `^${name}(,${name})*$` })
+    .transform((text, ctx): T[] => {
+      const picked: T[] = [];
+      for (const item of text.split(",")) {
+        if (item === "") return refuse(ctx, "invalid_parameter", `${param}: empty item in ${quote(text)}`);
+        if (!(names as readonly string[]).includes(item)) {
+          return refuse(ctx, "invalid_parameter", `${param}: unknown name ${quote(item)}; use ${names.join(", ")}`);
+        }
+        if (picked.includes(item as T)) return refuse(ctx, "invalid_parameter", `${param}: ${quote(item)} given twice`);
+        picked.push(item as T);
       }
-      if (picked.includes(item as T)) return refuse(ctx, "invalid_parameter", `${param}: ${quote(item)} given twice`);
-      picked.push(item as T);
-    }
-    return picked;
-  });
+      return picked;
+    });
 }
 
-function instant(role: "from" | "to") {
-  return z.string().transform((text, ctx): Instant => {
-    const parsed = parseInstant(text, role);
-    if (parsed) return parsed;
-    return refuse(
-      ctx,
-      "invalid_parameter",
-      `${role}: ${quote(text)} is not an ISO 8601 date-time with Z or an offset (2026-11-01T00:00:00Z) or a date (2026-11-01)`,
-    );
-  });
+function instant(role: "from" | "to", description: string) {
+  return z
+    .string()
+    .meta({
+      description: `${description} An ISO 8601 date-time with Z or an offset (2026-11-01T09:00:00+09:00), or a date alone (2026-11-01: ${role === "from" ? "the start of that UTC day" : "its last second, 23:59:59Z"}).`,
+      pattern: `${BARE_DATE.source}|${DATE_TIME.source}`,
+    })
+    .transform((text, ctx): Instant => {
+      const parsed = parseInstant(text, role);
+      if (parsed) return parsed;
+      return refuse(
+        ctx,
+        "invalid_parameter",
+        `${role}: ${quote(text)} is not an ISO 8601 date-time with Z or an offset (2026-11-01T00:00:00Z) or a date (2026-11-01)`,
+      );
+    });
 }
 
-const DIGITS = /^\d+$/;
+/** Digits whose value is at least 1. */
+const POSITIVE_INTEGER = /^0*[1-9]\d*$/;
 
-function positiveInteger(param: string, what: string) {
-  return z.string().transform((text, ctx): number => {
-    const value = DIGITS.test(text) ? Number(text) : Number.NaN;
-    if (value >= 1) return Math.min(value, Number.MAX_SAFE_INTEGER);
-    return refuse(ctx, "invalid_parameter", `${param}: ${quote(text)} is not ${what}`);
-  });
+function positiveInteger(param: string, what: string, description: string) {
+  return z
+    .string()
+    .meta({ description, pattern: POSITIVE_INTEGER.source })
+    .transform((text, ctx): number => {
+      if (POSITIVE_INTEGER.test(text)) return Math.min(Number(text), Number.MAX_SAFE_INTEGER);
+      return refuse(ctx, "invalid_parameter", `${param}: ${quote(text)} is not ${what}`);
+    });
 }
 
 const GRANULARITY_ALIASES: Record<string, Granularity> = Object.fromEntries(
@@ -106,11 +127,20 @@ const GRANULARITY_ALIASES: Record<string, Granularity> = Object.fromEntries(
   ]),
 );
 
-const granularity = z.string().transform((text, ctx): Granularity => {
-  const found = GRANULARITY_ALIASES[text.toLowerCase()];
-  if (found) return found;
-  return refuse(ctx, "invalid_parameter", `granularity: ${quote(text)} is not one of hour, day, week, month`);
-});
+/** `hour` as `[hH][oO][uU][rR]`: JSON Schema patterns have no flag for case. */
+const anyCase = (word: string) => [...word].map((c) => `[${c.toLowerCase()}${c.toUpperCase()}]`).join("");
+
+const granularity = z
+  .string()
+  .meta({
+    description: `The size of the date buckets, in any case; default ${DEFAULT_GRANULARITY}. Without date in dimensions it has no effect, but an unknown word is still refused.`,
+    pattern: `^${oneOf(Object.keys(GRANULARITY_ALIASES).map(anyCase))}$`,
+  })
+  .transform((text, ctx): Granularity => {
+    const found = GRANULARITY_ALIASES[text.toLowerCase()];
+    if (found) return found;
+    return refuse(ctx, "invalid_parameter", `granularity: ${quote(text)} is not one of hour, day, week, month`);
+  });
 
 function describeSpan(seconds: number): string {
   const days = Math.floor(seconds / SECONDS_PER_DAY);
@@ -124,15 +154,38 @@ function describeSpan(seconds: number): string {
 
 export const reportQuerySchema = z
   .strictObject({
-    from: instant("from"),
-    to: instant("to"),
-    metrics: nameList("metrics", METRICS),
-    dimensions: nameList("dimensions", DIMENSIONS).optional(),
+    from: instant("from", "Start of the range, inclusive."),
+    to: instant(
+      "to",
+      `End of the range, inclusive; not before from, at most ${MAX_RANGE_SECONDS / SECONDS_PER_DAY} x 24 h after it.`,
+    ),
+    metrics: nameList("metrics", METRICS, "A comma list of metrics, in the order the rows carry them."),
+    dimensions: nameList(
+      "dimensions",
+      DIMENSIONS,
+      `A comma list; without it the report is one grand-total row. At most one of ${ENTITY_DIMENSIONS.join(", ")}; keyword never with date, nor with the metric conversions.`,
+    ).optional(),
     granularity: granularity.optional(),
-    campaign_id: positiveInteger("campaign_id", "a positive integer id").optional(),
-    ad_id: positiveInteger("ad_id", "a positive integer id").optional(),
-    page: positiveInteger("page", "an integer >= 1").optional(),
-    limit: positiveInteger("limit", "an integer >= 1").optional(),
+    campaign_id: positiveInteger(
+      "campaign_id",
+      "a positive integer id",
+      "Only this campaign; one that is not the key's advertiser's is 403.",
+    ).optional(),
+    ad_id: positiveInteger(
+      "ad_id",
+      "a positive integer id",
+      "Only this ad; one that is not the key's advertiser's is 403. With campaign_id: no rows unless the ad is in it.",
+    ).optional(),
+    page: positiveInteger(
+      "page",
+      "an integer >= 1",
+      "Page number, from 1 (the default); a page past the end has no rows.",
+    ).optional(),
+    limit: positiveInteger(
+      "limit",
+      "an integer >= 1",
+      `Rows per page, default ${DEFAULT_LIMIT}; above ${MAX_LIMIT} it is applied as ${MAX_LIMIT} (meta.limit says so).`,
+    ).optional(),
   })
   .superRefine((q, ctx) => {
     if (compareInstants(q.to, q.from) < 0) {

@@ -4,6 +4,7 @@
  */
 import * as z from "zod";
 import { ERROR_STATUS, type ErrorCode } from "./errors";
+import { GRANULARITY_WORDS, TOTAL_GRANULARITY_WORD } from "./fields";
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -26,6 +27,22 @@ function isMetricMap(value: unknown): boolean {
   }
   return true;
 }
+
+/**
+ * A row as a declaration, for documents (openapi.ts): the shape isReportRow checks in one fast pass. A test
+ * holds the two to the same answers.
+ */
+export const reportRowSchema = z
+  .looseObject({
+    dimensions: z.record(z.string(), z.union([z.string(), z.number(), z.null()])).meta({
+      description:
+        "The row's values of the requested dimensions: date (bucket start, epoch seconds UTC); campaign_id and name; ad_id, name and campaign_id; keyword_id and name. Empty for the grand-total row.",
+    }),
+    metrics: z
+      .record(z.string(), z.number())
+      .meta({ description: "One number per requested metric, in request order." }),
+  })
+  .meta({ description: "One row of the report; other fields may follow." });
 
 /**
  * One row: `dimensions` (strings and numbers) and `metrics` (numbers); other fields are kept as they came.
@@ -84,14 +101,16 @@ export async function* rowsOf(pages: AsyncIterable<RowPage>): AsyncGenerator<Rep
   for await (const page of pages) yield* page.rows;
 }
 
-const reportMetaSchema = z.looseObject({
-  granularity: z.string(),
-  dimensions: z.array(z.string()),
-  metrics: z.array(z.string()),
-  total: z.number().int().nonnegative(),
-  page: z.number().int().positive(),
-  limit: z.number().int().positive(),
-  has_more: z.boolean(),
+export const reportMetaSchema = z.looseObject({
+  granularity: z.string().meta({
+    description: `${Object.values(GRANULARITY_WORDS).join(", ")} with date among the dimensions, otherwise ${TOTAL_GRANULARITY_WORD}.`,
+  }),
+  dimensions: z.array(z.string()).meta({ description: "The dimensions, the entity first, then date." }),
+  metrics: z.array(z.string()).meta({ description: "The metrics, in request order." }),
+  total: z.number().int().nonnegative().meta({ description: "Rows of the whole report, over all pages." }),
+  page: z.number().int().positive().meta({ description: "This page's number, from 1." }),
+  limit: z.number().int().positive().meta({ description: "Rows per page as applied." }),
+  has_more: z.boolean().meta({ description: "True when more pages follow this one." }),
 });
 export type ReportMeta = z.infer<typeof reportMetaSchema>;
 
@@ -103,10 +122,10 @@ export type ReportPage = z.infer<typeof reportPageSchema>;
 
 export const errorBodySchema = z.looseObject({
   error: z.looseObject({
-    status: z.number().int(),
-    code: z.string(),
-    message: z.string(),
-    param: z.string().optional(),
+    status: z.number().int().meta({ description: "The HTTP status again." }),
+    code: z.string().meta({ description: "What went wrong, as a word a program can test." }),
+    message: z.string().meta({ description: "What went wrong, for a person; never the key." }),
+    param: z.string().optional().meta({ description: "The query parameter at fault, for a 400." }),
   }),
 });
 type ErrorBody = z.infer<typeof errorBodySchema>;

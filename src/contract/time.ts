@@ -9,9 +9,10 @@ export interface Instant {
   readonly nano: number;
 }
 
-const BARE_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+/** A date alone (`2026-11-01`). */
+export const BARE_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 // A space where the offset's sign belongs is a "+" that reached a query string unencoded (curl users).
-const DATE_TIME =
+export const DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(?:([Zz])|([+ -])(\d{2})(?::?(\d{2}))?)$/;
 
 export const SECONDS_PER_DAY = 86_400;

@@ -8,3 +8,12 @@ export { DatabaseError, type Db, openForWriting } from "./db/schema";
 export { ConflictError, FactWriter } from "./db/writer";
 export { FaultSpecError, faultHook, parseFaults } from "./http/faults";
 export { type RunningServer, type ServeOptions, startServer } from "./http/listen";
+export {
+  convertExport,
+  describeSpan,
+  type ExportConversion,
+  type ExportGranularity,
+  ExportShapeError,
+} from "./load-export/convert";
+export { RecordingError } from "./replay/read-recording";
+export { type RunningReplay, startReplay } from "./replay/replay-server";

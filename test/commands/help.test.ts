@@ -42,7 +42,7 @@ describe("the rest of the surface", () => {
     const result = await runInProcess(["help", "serve", "kee"]);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      "adreport: unknown command 'adreport serve kee'\nhint: the commands of adreport serve are: start, init, load, demo, key, ip\n",
+      "adreport: unknown command 'adreport serve kee'\nhint: the commands of adreport serve are: start, init, load, demo, openapi, replay, key, ip\n",
     );
   });
 

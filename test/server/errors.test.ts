@@ -4,11 +4,13 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { QUERY_PARAMS } from "../../src/contract";
 import { httpGet } from "../helpers/http";
+import { openApiChecker } from "../helpers/openapi-check";
 import { startTestService } from "../helpers/serve";
 
 const service = await startTestService({ keys: [{ advertiser: "Acme Outdoor", ips: ["127.0.0.1"] }] });
 const key = service.keys[0] as string;
 const REPORT = "/v1/report?from=2026-10-01&to=2026-10-31&metrics=views";
+const openApi = await openApiChecker((await httpGet(`${service.url}/openapi.json`)).json);
 
 function expectErrorBody(result: { status: number; headers: Record<string, unknown>; json: unknown }) {
   expect(result.headers["content-type"]).toMatch(/^application\/json/);
@@ -99,6 +101,7 @@ describe("hostile query strings", () => {
       fc.asyncProperty(query, async (q) => {
         const result = await httpGet(`${service.url}/v1/report?${q.replace(/[\s#]/g, "")}`, { key });
         expect(result.status).toBeLessThan(500);
+        expect(openApi.problems("GET", "/v1/report", result)).toEqual([]);
         if (result.status !== 200) expectErrorBody(result);
       }),
       { numRuns: 300 },

@@ -5,6 +5,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { httpGet } from "../helpers/http";
+import { openApiChecker } from "../helpers/openapi-check";
 import { type RefQuery, referenceRows } from "../helpers/reference";
 import { SMALL_DEMO, startTestService } from "../helpers/serve";
 
@@ -15,6 +16,8 @@ const service = await startTestService({
   ],
 });
 const ADVERTISERS = ["Acme Outdoor", "Globex, Inc."];
+// Every answer below is also checked against the OpenAPI document serve publishes, by swagger-parser and Ajv.
+const openApi = await openApiChecker((await httpGet(`${service.url}/openapi.json`)).json);
 const DAY = 86_400;
 const dataStart = SMALL_DEMO.end - SMALL_DEMO.days * DAY;
 
@@ -33,6 +36,7 @@ interface Page {
 
 async function report(key: string, params: Record<string, string>) {
   const result = await httpGet(`${service.url}/v1/report?${new URLSearchParams(params)}`, { key });
+  expect(openApi.problems("GET", "/v1/report", result)).toEqual([]);
   return { status: result.status, body: result.json as Page };
 }
 

@@ -76,6 +76,10 @@ function declareReport(program: Command) {
     .option("--no-split", "refuse ranges over 90 days instead of fetching them in 90-day windows")
     .option("-q, --quiet", "no progress on stderr")
     .option("-v, --verbose", "log every request (method, URL, status, time, retries) on stderr")
+    .option(
+      "--record <dir>",
+      "keep every request and answer in a new folder (0700), without the key, for `adreport serve replay`",
+    )
     .addHelpText(
       "after",
       `

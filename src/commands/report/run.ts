@@ -12,6 +12,7 @@ import { loadSettings } from "../shared/settings";
 import type { ReportFlags } from "./command";
 import { chooseOutputFormat } from "./output-format";
 import { progressView } from "./progress";
+import { openRecorder } from "./record";
 import { planRequest, type RequestPlan } from "./request";
 import { planShape } from "./shape";
 import { requestWarnings, watchAdInCampaign } from "./warnings";
@@ -56,6 +57,7 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
   for (const warning of [...requestWarnings(flags, plan.request), ...format.warnings])
     ctx.io.err.write(`adreport: warning: ${warning}\n`);
 
+  const recorder = flags.record === undefined ? undefined : openRecorder(ctx, flags.record, apiKey);
   const view = await progressView(ctx.io, { quiet: flags.quiet === true, verbose: flags.verbose === true });
   const api = new ReportApi({
     baseUrl: settings["base-url"].value,
@@ -67,6 +69,7 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
     dispatcher: ctx.dispatcher,
     route: { setting: settings.proxy.value, env: ctx.env },
     onEvent: (event) => view.onEvent(event),
+    recorder,
   });
   if (api.proxy && flags.verbose)
     ctx.io.err.write(`adreport: via the proxy ${api.proxy.shown} (from ${api.proxy.from})\n`);

@@ -93,10 +93,21 @@ A session:
   dbOption(
     serve
       .command("load")
-      .description("load hourly statistics from NDJSON files; each file loads whole or not at all")
-      .argument("<files...>", "NDJSON files (one hour of one ad or keyword a line)"),
+      .description(
+        "load hourly statistics from NDJSON files, or an adreport export; each file loads whole or not at all",
+      )
+      .argument("[files...]", "NDJSON files (one hour of one ad or keyword a line)")
+      .option(
+        "--from-export <file>",
+        "an NDJSON export of `adreport report` with date and campaign or ad among its dimensions",
+      )
+      .option("--advertiser <name>", "with --from-export: the advertiser its rows belong to (default Imported)")
+      .option(
+        "--granularity <word>",
+        "with --from-export: hour or day, when the dates cannot tell day from week or month",
+      ),
     ctx,
-  ).action(async (files, options) => (await import("./load")).runLoad(ctx, files, options));
+  ).action(async (files, options) => (await import("./load-from-export")).runLoadVerb(ctx, files, options));
 
   dbOption(
     serve
@@ -113,6 +124,22 @@ A session:
       .option("--ndjson <file>", "write the data as NDJSON (- for stdout) instead of into the database"),
     ctx,
   ).action(async (options) => (await import("./demo")).runDemo(ctx, options));
+
+  serve
+    .command("openapi")
+    .description("print the OpenAPI 3.1 document of GET /v1/report (serve answers it at GET /openapi.json)")
+    .action(async () => (await import("./openapi")).runOpenApi(ctx));
+
+  serve
+    .command("replay")
+    .description(
+      "answer the requests of a recording (report --record DIR) exactly as recorded; any other request gets a 404 naming the nearest recorded one",
+    )
+    .argument("<dir>", "the recording's folder")
+    .option("--host <address>", "address to listen on", "127.0.0.1")
+    .option("--port <n>", "port to listen on; 0 picks a free one", integerOption(0, 65_535), 8080)
+    .option("-q, --quiet", "no log line per request")
+    .action(async (dir, options) => (await import("./replay")).runReplay(ctx, dir, options));
 
   const key = serve.command("key").description("issue, rotate, revoke and list API keys");
   dbOption(

@@ -38,7 +38,7 @@ function faultsOf(options: StartOptions, log: ((line: string) => void) | undefin
 }
 
 /** A listen failure in the operator's terms: the address is taken, or not this machine's. */
-function listenError(error: unknown, options: StartOptions): unknown {
+export function listenError(error: unknown, options: Pick<StartOptions, "host" | "port">): unknown {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === "EADDRINUSE") {
     return new UsageError(`${options.host}:${options.port} is already in use`, {

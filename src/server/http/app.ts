@@ -8,6 +8,7 @@ import { accessLine } from "./access-log";
 import { authenticate } from "./auth";
 import { AuthFailureThrottle } from "./auth-throttle";
 import { codeForStatus, sendError } from "./errors";
+import { registerOpenApiRoute } from "./openapi-route";
 import { reportHandler } from "./report-route";
 
 export interface AppOptions {
@@ -107,6 +108,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     onRequest: authenticate(options.store, options.nowSeconds, throttle),
     handler: reportHandler(options.store),
   });
+  registerOpenApiRoute(app);
 
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split("?", 1)[0];

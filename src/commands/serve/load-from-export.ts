@@ -1,0 +1,80 @@
+/**
+ * `adreport serve load`: NDJSON files in the load format, or (`--from-export FILE`) an NDJSON export of
+ * `adreport report` converted into that format in a private temporary folder and loaded by the same loader.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { UsageError } from "../../core/errors";
+import { convertExport, describeSpan, type ExportGranularity, ExportShapeError } from "../../server";
+import type { Context } from "../context";
+import { runLoad } from "./load";
+import type { DbOptions } from "./operator";
+
+export interface LoadOptions extends DbOptions {
+  fromExport?: string | undefined;
+  advertiser?: string | undefined;
+  granularity?: string | undefined;
+}
+
+const DEFAULT_ADVERTISER = "Imported";
+const GRANULARITIES: readonly string[] = ["hour", "day"];
+
+export async function runLoadVerb(ctx: Context, files: string[], options: LoadOptions): Promise<void> {
+  if (options.fromExport === undefined) {
+    if (options.advertiser !== undefined) throw new UsageError("--advertiser goes with --from-export");
+    if (options.granularity !== undefined) throw new UsageError("--granularity goes with --from-export");
+    if (files.length === 0) {
+      throw new UsageError("nothing to load", { hint: "name NDJSON files, or an export with --from-export FILE" });
+    }
+    return runLoad(ctx, files, options);
+  }
+  if (files.length > 0) throw new UsageError("give NDJSON files or --from-export, not both");
+  const granularity = options.granularity;
+  if (granularity !== undefined && !GRANULARITIES.includes(granularity)) {
+    throw new UsageError(`--granularity: ${JSON.stringify(granularity.slice(0, 40))} is not hour or day`);
+  }
+  const advertiser = options.advertiser ?? DEFAULT_ADVERTISER;
+  if (advertiser.length === 0 || advertiser.length > 1000) {
+    throw new UsageError("--advertiser: a name of 1 to 1000 characters");
+  }
+  const exportPath = resolve(ctx.cwd, options.fromExport);
+  const folder = mkdtempSync(join(tmpdir(), "adreport-load-"));
+  try {
+    const loadPath = join(folder, "from-export.ndjson");
+    let conversion: Awaited<ReturnType<typeof convertExport>>;
+    try {
+      conversion = await convertExport(exportPath, loadPath, {
+        advertiser,
+        granularity: granularity as ExportGranularity | undefined,
+      });
+    } catch (error) {
+      if (error instanceof ExportShapeError) {
+        throw new UsageError(`--from-export: ${options.fromExport}: ${error.message}`, {
+          hint: /Monday|1st|cannot tell/.test(error.message)
+            ? "if the export is daily after all, say so with --granularity day"
+            : undefined,
+        });
+      }
+      throw error;
+    }
+    const notes = [
+      `${conversion.rows} ${conversion.entity},date rows (${describeSpan(conversion)}), ${conversion.granularity === "hour" ? "hourly" : "daily"}${conversion.granularityGiven ? " (--granularity)" : ""}, for advertiser ${JSON.stringify(advertiser)}${options.advertiser === undefined ? " (--advertiser to change)" : ""}`,
+    ];
+    if (conversion.granularity === "day") {
+      notes.push(
+        "daily rows are loaded at the first hour of their day (00:00 UTC): hourly reports of them are not the real hours",
+      );
+    }
+    if (conversion.missingMetrics.length > 0) {
+      notes.push(`the export has no ${conversion.missingMetrics.join(", ")}: loaded as 0`);
+    }
+    if (conversion.entity === "ad")
+      notes.push("an ad export has no campaign names: campaigns are named `campaign <id>`");
+    if (conversion.entity === "campaign") notes.push("each campaign is loaded as one ad of the same id and name");
+    for (const note of notes) ctx.io.err.write(`adreport serve: ${options.fromExport}: ${note}\n`);
+    await runLoad(ctx, [loadPath], options);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
