@@ -10,6 +10,7 @@ import { checkOutput, isStdoutPath, openOutput, outputError } from "../shared/ou
 import { loadSettings } from "../shared/settings";
 import type { ReportFlags } from "./command";
 import { chooseOutputFormat } from "./output-format";
+import { checkPictureRequest, pictureOptions } from "./picture-options";
 import { progressView } from "./progress";
 import { planRequest, type RequestPlan } from "./request";
 import { requestWarnings, watchAdInCampaign } from "./warnings";
@@ -49,6 +50,7 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
   const path = flags.output === undefined || isStdoutPath(flags.output) ? undefined : outputPath(flags.output, plan);
   await checkOutput(ctx, path);
   const format = chooseOutputFormat(flags, settings, path, ctx.io.outIsTTY);
+  checkPictureRequest(format.entry.name, plan);
   const apiKey = requireApiKey(settings);
   for (const warning of [...requestWarnings(flags, plan.request), ...format.warnings])
     ctx.io.err.write(`adreport: warning: ${warning}\n`);
@@ -106,6 +108,7 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
           bom: flags.bom === true,
           spreadsheet: format.spreadsheet,
           color: path === undefined && ctx.io.outColor,
+          ...pictureOptions(ctx, plan),
         });
         emptyWarning = warning();
         break;
