@@ -47,6 +47,13 @@ function pointsOf(values: ReadonlyArray<number | null>): Array<[number, number]>
   return points;
 }
 
+function withoutBlankEnds(lines: string[]): string[] {
+  const trimmed = lines.map((line) => line.trimEnd());
+  while (trimmed[0] === "") trimmed.shift();
+  while (trimmed.at(-1) === "") trimmed.pop();
+  return trimmed;
+}
+
 function draw(picture: Picture, metric: string, width: number, color: boolean): string {
   const dates = picture.dates ?? [];
   const kind = metricKind(metric);
@@ -81,10 +88,20 @@ function draw(picture: Picture, metric: string, width: number, color: boolean): 
       legend: { position: "bottom", series: drawn.map((series) => series.label) },
     })}\n`;
   }
+  const charts = drawn.map((series, i) =>
+    withoutBlankEnds(
+      plot([points(series)], { ...settings, height: SMALL_HEIGHT, hideXAxis: i < drawn.length - 1 }).split("\n"),
+    ),
+  );
+  // Each chart's y axis is as wide as its own labels: shifted so every plot starts at the same column.
+  const axisAt = (lines: string[]) => Math.max(0, lines.find((line) => line.includes("▲"))?.indexOf("▲") ?? 0);
+  const axis = Math.max(...charts.map(axisAt));
   return drawn
     .map((series, i) => {
-      const chart = plot([points(series)], { ...settings, height: SMALL_HEIGHT, hideXAxis: i < drawn.length - 1 });
-      return `${series.label}\n${chart}\n`;
+      const lines = charts[i] as string[];
+      const pad = " ".repeat(axis - axisAt(lines));
+      const title = picture.byEntity ? `${series.label}\n` : "";
+      return `${title}${lines.map((line) => `${pad}${line}`).join("\n")}\n`;
     })
     .join("\n");
 }

@@ -22,6 +22,8 @@ export interface Picture {
   series: PictureSeries[];
   /** How many entities the report has (1 when it has no entity dimension). */
   entities: number;
+  /** False when the report has no entity dimension: its one series is every row, labelled "all". */
+  byEntity: boolean;
 }
 
 interface Entity {
@@ -137,6 +139,7 @@ export class PictureCollector {
       dates: dateKeys?.map((key) => this.dates.get(key)?.label ?? key),
       series,
       entities: this.entities.size,
+      byEntity: this.entityKeys.length > 0,
     };
   }
 
