@@ -6,6 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import { describe, expect, it } from "vitest";
 import { CAMPAIGNS, campaignName, DAYS, ESC, startPictureService } from "../helpers/picture-service";
 import { type InProcessOptions, runInProcess } from "../helpers/run-cli";
@@ -163,9 +164,9 @@ describe("--format chart", () => {
     expect(out).not.toContain(`${ESC}]0;`);
     expect(out).not.toContain("Campaign 7");
     for (const day of DAYS) expect(out).toContain(day);
-    expect(Math.max(...out.split("\n").map((line) => line.replace(/\u001b\[\d+m/g, "").length))).toBeLessThanOrEqual(
-      100,
-    );
+    const widths = stripVTControlCharacters(out).split("
+").map((line) => line.length);
+    expect(Math.max(...widths)).toBeLessThanOrEqual(100);
   });
 
   it("without colour: a small chart per entity, titled, on one scale", async () => {
