@@ -164,8 +164,9 @@ describe("--format chart", () => {
     expect(out).not.toContain(`${ESC}]0;`);
     expect(out).not.toContain("Campaign 7");
     for (const day of DAYS) expect(out).toContain(day);
-    const widths = stripVTControlCharacters(out).split("
-").map((line) => line.length);
+    const widths = stripVTControlCharacters(out)
+      .split("\n")
+      .map((line) => line.length);
     expect(Math.max(...widths)).toBeLessThanOrEqual(100);
   });
 
