@@ -39,7 +39,8 @@ export const htmlFormatter: Formatter = {
     const exportedAt = (options.exportedAt ?? new Date()).toISOString();
     await writeChunk(out, pageStart(options.query ?? "adreport report", exportedAt));
     const columnList = [
-      ...columns.dimensionKeys.map((name) => ({ name, kind: "text" })),
+      // Ids and dates are kept on one line in the table; names may wrap.
+      ...columns.dimensionKeys.map((name) => ({ name, kind: "text", key: name === "date" || name.endsWith("_id") })),
       ...columns.metrics.map((name) => ({ name, kind: metricKind(name) })),
     ];
     await writeChunk(out, dataElement("adreport-columns", jsonInScript(columnList)));

@@ -16,7 +16,7 @@ export const PAGE_SCRIPT = `
 
   function formatValue(value, kind) {
     if (value === null || value === undefined) return "-";
-    if (typeof value !== "number") return String(value);
+    if (typeof value !== "number" || kind === "text") return String(value);
     if (kind === "money") return value.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
     if (kind === "percent") return (value * 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 }) + "%";
     if (kind === "change") return (value > 0 ? "+" : "") + (value * 100).toLocaleString("en-US", { maximumFractionDigits: 1 }) + "%";
@@ -93,6 +93,7 @@ export const PAGE_SCRIPT = `
     var numeric = column.kind !== "text";
     var th = element("th", numeric ? "num" : "");
     th.setAttribute("aria-sort", "none");
+    th.dataset.column = column.name;
     var button = element("button", "", column.name);
     button.type = "button";
     button.addEventListener("click", function () { sortBy(index); });
@@ -108,7 +109,7 @@ export const PAGE_SCRIPT = `
     rows.forEach(function (row) {
       var tr = document.createElement("tr");
       columns.forEach(function (column, i) {
-        tr.appendChild(element("td", column.kind === "text" ? "" : "num", formatValue(row[i], column.kind)));
+        tr.appendChild(element("td", column.kind === "text" ? (column.key ? "key" : "") : "num", formatValue(row[i], column.kind)));
       });
       fragment.appendChild(tr);
     });

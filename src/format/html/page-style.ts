@@ -12,7 +12,9 @@ figure.chart figcaption { font-weight: 600; margin-bottom: 4px; }
 .table-wrap { overflow-x: auto; }
 table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; }
 th, td { padding: 4px 8px; border-bottom: 1px solid #e6e9ef; text-align: left; white-space: pre-wrap; overflow-wrap: anywhere; }
+td { max-width: 40em; }
 td.num, th.num { text-align: right; }
+td.num, td.key { white-space: nowrap; overflow-wrap: normal; }
 th button { all: unset; cursor: pointer; font-weight: 600; }
 th button:focus-visible { outline: 2px solid #3b82f6; }
 th[aria-sort="ascending"] button::after { content: " \\25B2"; }
