@@ -24,9 +24,10 @@ function declareReport(program: Command) {
     .option("--campaign <id>", "only this campaign")
     .option("--ad <id>", "only this ad")
     .addOption(
-      new Option("-f, --format <format>", "output format (default: table on a terminal, else csv)").choices(
-        FORMAT_NAMES,
-      ),
+      new Option(
+        "-f, --format <format>",
+        "output format (default: table on a terminal, else csv); html: one page with charts and a sortable table; chart: a line chart of the first metric over dates for a terminal",
+      ).choices(FORMAT_NAMES),
     )
     .option(
       "-o, --output <file>",
@@ -62,7 +63,8 @@ Examples:
   $ adreport report --from 2026-01-01 --to 2026-06-30 --dims ad,date --granularity week -o h1.json
   $ adreport report --from -30d --to today --dims campaign --spreadsheet -o campaigns.csv
 
-The table format holds every row before printing; csv, tsv, json and ndjson stream page by page.
+The table format holds every row before printing; html and chart hold sums per entity and date until the
+end (they draw the top entities, known only then); csv, tsv, json and ndjson stream page by page.
 Plain CSV keeps every name as it is: open it in a spreadsheet program only if made with --spreadsheet.`,
     );
 }
