@@ -62,7 +62,7 @@ function draw(picture: Picture, metric: string, width: number, color: boolean): 
     .filter((series) => series.points.length > 0);
   if (drawn.length === 0) return `no ${printable(metric)} values to draw\n`;
   const ys = drawn.flatMap((series) => series.points.map(([, y]) => y));
-  const [low, high] = [Math.min(0, ...ys), Math.max(...ys)];
+  const [low, high] = [Math.min(...ys), Math.max(...ys)];
   // A line needs two x positions: a single date is drawn as a short flat line around it.
   const points = (series: (typeof drawn)[number]) =>
     dates.length === 1
@@ -77,7 +77,8 @@ function draw(picture: Picture, metric: string, width: number, color: boolean): 
   const settings: Settings = {
     width: plotWidth,
     customXAxisTicks: dates.length === 1 ? [0] : dateTicks(dates, plotWidth),
-    yRange: [low, high === low ? low + 1 : high],
+    // More dates than columns: lines would pile up in each column; dots read better.
+    mode: dates.length > plotWidth ? "point" : "line",
     formatter: (value, { axis }) => (axis === "x" ? (dates[Math.round(value)] ?? "") : numberText(value, kind)),
   };
   if (color) {
@@ -90,7 +91,13 @@ function draw(picture: Picture, metric: string, width: number, color: boolean): 
   }
   const charts = drawn.map((series, i) =>
     withoutBlankEnds(
-      plot([points(series)], { ...settings, height: SMALL_HEIGHT, hideXAxis: i < drawn.length - 1 }).split("\n"),
+      plot([points(series)], {
+        ...settings,
+        // One scale for all, so the small charts compare.
+        yRange: [low, high === low ? low + 1 : high],
+        height: SMALL_HEIGHT,
+        hideXAxis: i < drawn.length - 1,
+      }).split("\n"),
     ),
   );
   // Each chart's y axis is as wide as its own labels: shifted so every plot starts at the same column.
