@@ -1,4 +1,5 @@
 /** `npm run bench [name...]`: runs the named benchmarks, or all of them. Figures are ratios within one run. */
+import { benchPictures } from "./pictures";
 import { benchReport } from "./report";
 import { benchServe } from "./serve";
 import { benchServeAbuse } from "./serve-abuse";
@@ -9,6 +10,7 @@ const benchmarks: Record<string, () => void | Promise<void>> = {
   serve: () => benchServe(),
   report: () => benchReport(),
   "serve-abuse": () => benchServeAbuse(),
+  pictures: () => benchPictures(),
 };
 
 const wanted = process.argv.slice(2);
