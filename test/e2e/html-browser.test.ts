@@ -13,6 +13,8 @@ import { type BrowserContext, chromium } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli";
 import { CAMPAIGNS, campaignName, DAYS, startPictureService } from "../helpers/picture-service";
+import { referenceRows } from "../helpers/reference";
+import { SMALL_DEMO, startTestService } from "../helpers/serve";
 import { tempDir } from "../helpers/temp";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -46,14 +48,16 @@ async function openBrowser(): Promise<BrowserContext> {
   return browser;
 }
 
-async function exportPage(file: string, args: string[]): Promise<string> {
+async function exportPage(
+  file: string,
+  args: string[],
+  from: { url: string; key: string } = service,
+  range = ["--from", DAYS[0] as string, "--to", DAYS.at(-1) as string],
+): Promise<string> {
   const path = join(dir, file);
-  const result = await runCli(
-    ["report", "--from", DAYS[0] as string, "--to", DAYS.at(-1) as string, ...args, "-o", path],
-    {
-      env: { ADREPORT_CONFIG_DIR: join(dir, "config"), ADREPORT_API_KEY: service.key, ADREPORT_BASE_URL: service.url },
-    },
-  );
+  const result = await runCli(["report", ...range, ...args, "-o", path], {
+    env: { ADREPORT_CONFIG_DIR: join(dir, "config"), ADREPORT_API_KEY: from.key, ADREPORT_BASE_URL: from.url },
+  });
   expect(result.code, result.stderr).toBe(0);
   return path;
 }
@@ -165,6 +169,45 @@ describe("the HTML page in chromium", () => {
       ["views", "bar", 11, 1, 11],
       ["spending", "bar", 11, 1, 11],
     ]);
+    await page.close();
+  }, 60_000);
+
+  it("a big table shows its first 2,000 rows, sorts all of them, and shows more on request", async (context) => {
+    if (!existsSync(CHROMIUM)) context.skip(NO_CHROMIUM);
+    const demo = await startTestService({
+      keys: [{ advertiser: "Acme Outdoor", ips: ["127.0.0.1"] }],
+      demo: { ...SMALL_DEMO, adsPerCampaign: 4 },
+    });
+    const range = ["--from", "2026-09-22", "--to", "2026-10-31"];
+    const path = await exportPage(
+      "hourly.html",
+      ["--dims", "ad,date", "--granularity", "hour", "--metrics", "clicks"],
+      { url: demo.url, key: demo.keys[0] as string },
+      range,
+    );
+    const expected = referenceRows(demo.lines, {
+      advertiser: "Acme Outdoor",
+      fromMs: Date.UTC(2026, 8, 22),
+      toMs: Date.UTC(2026, 10, 1) - 1,
+      metrics: ["clicks"],
+      entity: "ad",
+      byDate: true,
+      granularity: "hour",
+    });
+    expect(expected.length).toBeGreaterThan(2500);
+    const { page, errors, charts } = await open(path);
+    expect(charts[0]?.series).toBe(8);
+    const bodyRows = () => page.evaluate('document.querySelectorAll("#adreport-table tbody tr").length');
+    expect(await bodyRows()).toBe(2000);
+    await page.click('th[data-column="clicks"] button');
+    const top = (await page.evaluate(
+      '[...document.querySelectorAll("#adreport-table tbody tr")].slice(0, 3).map((tr) => Number(tr.cells[4].textContent))',
+    )) as number[];
+    const most = expected.map((row) => row.metrics.clicks as number).sort((a, b) => b - a);
+    expect(top).toEqual(most.slice(0, 3));
+    await page.click("#adreport-show-more");
+    expect(await bodyRows()).toBe(Math.min(4000, expected.length));
+    expect(errors).toEqual([]);
     await page.close();
   }, 60_000);
 });

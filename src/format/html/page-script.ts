@@ -104,9 +104,18 @@ export const PAGE_SCRIPT = `
   table.tHead.appendChild(head);
   var body = table.tBodies[0];
 
+  // A browser builds a table of a few thousand rows at once; hundreds of thousands take minutes. Sorting
+  // covers every row; the table shows the first rows of that order, and more on request.
+  var STEP = 2000;
+  var shown = Math.min(rows.length, STEP);
+  var more = document.getElementById("adreport-more");
+  function showMore(count) {
+    shown = Math.min(rows.length, count);
+    render();
+  }
   function render() {
     var fragment = document.createDocumentFragment();
-    rows.forEach(function (row) {
+    rows.slice(0, shown).forEach(function (row) {
       var tr = document.createElement("tr");
       columns.forEach(function (column, i) {
         tr.appendChild(element("td", column.kind === "text" ? (column.key ? "key" : "") : "num", formatValue(row[i], column.kind)));
@@ -114,6 +123,16 @@ export const PAGE_SCRIPT = `
       fragment.appendChild(tr);
     });
     body.replaceChildren(fragment);
+    more.replaceChildren();
+    if (shown < rows.length) {
+      more.appendChild(document.createTextNode("Showing the first " + shown.toLocaleString("en-US") + " of " +
+        rows.length.toLocaleString("en-US") + " rows in this order. "));
+      var next = element("button", "", "Show " + Math.min(STEP, rows.length - shown).toLocaleString("en-US") + " more");
+      next.type = "button";
+      next.id = "adreport-show-more";
+      next.addEventListener("click", function () { showMore(shown + STEP); });
+      more.appendChild(next);
+    }
   }
   function compare(a, b) {
     if (typeof a === "number" && typeof b === "number") return a - b;

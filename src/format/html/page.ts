@@ -22,6 +22,7 @@ export function pageStart(heading: string, exportedAt: string): string {
 </header>
 <section class="charts" id="adreport-charts"></section>
 <div class="table-wrap"><table id="adreport-table"><thead></thead><tbody></tbody></table></div>
+<p class="note" id="adreport-more"></p>
 `;
 }
 
