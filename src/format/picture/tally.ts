@@ -4,6 +4,7 @@
  * computed from the summed counters with core/derived-metrics (never an average of ratios), `<m>_prev` the
  * same over the previous period's counters, `<m>_change` the relative change between the two.
  */
+import { roundToMicros } from "../../contract";
 import { countersOf, derive, isDerivedMetric, relativeChange } from "../../core/derived-metrics";
 
 export interface Tally {
@@ -50,5 +51,7 @@ export function metricValue(metric: string, tally: Tally): number | undefined {
     // Rows that carry the ratio but not its counters: one row's own value is right, a sum of ratios is not.
     return tally.rows === 1 ? tally.sums[metric] : undefined;
   }
-  return tally.sums[metric];
+  const sum = tally.sums[metric];
+  // A sum of spending drifts in binary past the 6 decimals it has; ratios are left as computed.
+  return sum === undefined ? undefined : roundToMicros(sum);
 }

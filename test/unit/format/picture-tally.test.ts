@@ -52,3 +52,9 @@ describe("metricValue", () => {
     expect(metricValue("views_change", tallyOf({ views: 5, views_prev: 0 }))).toBeUndefined();
   });
 });
+
+describe("sums of money", () => {
+  it("keep the 6 decimals spending has, without binary drift", () => {
+    expect(metricValue("spending", tallyOf({ spending: 0.1 }, { spending: 0.2 }))).toBe(0.3);
+  });
+});
