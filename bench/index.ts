@@ -1,4 +1,5 @@
 /** `npm run bench [name...]`: runs the named benchmarks, or all of them. Figures are ratios within one run. */
+import { benchPictures } from "./pictures";
 import { benchReport } from "./report";
 import { benchReportTop } from "./report-top";
 import { benchServe } from "./serve";
@@ -11,6 +12,7 @@ const benchmarks: Record<string, () => void | Promise<void>> = {
   report: () => benchReport(),
   "report-top": () => benchReportTop(),
   "serve-abuse": () => benchServeAbuse(),
+  pictures: () => benchPictures(),
 };
 
 const wanted = process.argv.slice(2);

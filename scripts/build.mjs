@@ -4,6 +4,7 @@
 // file made Node parse the server, the HTTP client and zod on every start.
 import { readFileSync, rmSync } from "node:fs";
 import { build } from "esbuild";
+import { inlineAssets } from "./inline-assets.mjs";
 
 const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 
@@ -23,7 +24,7 @@ await build({
   target: "node20",
   // Native addon: loaded from node_modules (or, in the single binary, from an asset).
   external: ["better-sqlite3"],
-  define: { ADREPORT_VERSION: JSON.stringify(version) },
+  define: { ADREPORT_VERSION: JSON.stringify(version), ...inlineAssets() },
   // Bundled CommonJS packages call require() for Node's own modules.
   banner: {
     js: 'import { createRequire as __adreportRequire } from "node:module"; const require = __adreportRequire(import.meta.url);',

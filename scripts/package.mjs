@@ -6,6 +6,7 @@ import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, statSync, wri
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { build } from "esbuild";
+import { inlineAssets } from "./inline-assets.mjs";
 
 const require = createRequire(import.meta.url);
 const { version } = JSON.parse(readFileSync("package.json", "utf8"));
@@ -21,7 +22,7 @@ await build({
   format: "cjs",
   platform: "node",
   target: "node20",
-  define: { ADREPORT_VERSION: JSON.stringify(version) },
+  define: { ADREPORT_VERSION: JSON.stringify(version), ...inlineAssets() },
   legalComments: "none",
   logLevel: "warning",
   // The whole bundle's source stays in memory with the binary's code cache; minified it takes 12 MB less

@@ -31,6 +31,12 @@ export interface FormatOptions {
   spreadsheet: boolean;
   /** Table: colour in headers. Decided for the stream written to: never for a file. */
   color: boolean;
+  /** html: the query, for the page's header (the command's own words for it). */
+  query?: string;
+  /** html: when the export was made (ctx.now()). */
+  exportedAt?: Date;
+  /** chart: the width of the terminal, in columns. */
+  width?: number;
 }
 
 export interface Formatter {

@@ -26,6 +26,13 @@ const FORMATS: readonly FormatEntry[] = [
     buffers: false,
     load: async () => (await import("./ndjson")).ndjsonFormatter,
   },
+  {
+    name: "html",
+    extensions: [".html", ".htm"],
+    buffers: true,
+    load: async () => (await import("./html")).htmlFormatter,
+  },
+  { name: "chart", extensions: [], buffers: true, load: async () => (await import("./chart")).chartFormatter },
 ];
 
 export function formatNamed(name: string): FormatEntry | undefined {

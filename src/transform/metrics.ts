@@ -14,6 +14,11 @@ export interface MetricChoice {
   listed: readonly string[];
   /** A previous period is compared: `<counter>_prev` is in every row. */
   compare: boolean;
+  /**
+   * Rows keep the counters they came with beside the output metrics (not named in meta.metrics): formats
+   * that sum rows themselves (html, chart) recompute a ratio over several rows from them.
+   */
+  keepCounters?: boolean;
 }
 
 const PREVIOUS = "_prev";
@@ -60,6 +65,9 @@ export function shapeMetrics(metrics: Metrics, choice: MetricChoice): Metrics {
     const previous = computed(metrics, metric, PREVIOUS);
     shaped[`${metric}${PREVIOUS}`] = previous ?? null;
     shaped[`${metric}${CHANGE}`] = finite(relativeChange(current, previous)) ?? null;
+  }
+  if (choice.keepCounters) {
+    for (const [name, value] of Object.entries(metrics)) if (!Object.hasOwn(shaped, name)) shaped[name] = value;
   }
   return shaped;
 }

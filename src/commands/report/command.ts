@@ -48,9 +48,10 @@ function declareReport(program: Command) {
       ).choices(DATE_FORMATS),
     )
     .addOption(
-      new Option("-f, --format <format>", "output format (default: table on a terminal, else csv)").choices(
-        FORMAT_NAMES,
-      ),
+      new Option(
+        "-f, --format <format>",
+        "output format (default: table on a terminal, else csv); html: one page with charts and a sortable table; chart: a line chart of the first metric over dates for a terminal",
+      ).choices(FORMAT_NAMES),
     )
     .option(
       "-o, --output <file>",
@@ -94,7 +95,8 @@ Examples:
 
 Ratios: ctr = clicks / views, cpc = spending / clicks, cpm = spending / views x 1000, cvr = conversions / clicks,
 cpa = spending / conversions, each from summed counters; no value (empty, null, -) when the denominator is 0.
-The table format holds every row before printing; csv, tsv, json and ndjson stream page by page. --sort
+The table format holds every row before printing; html and chart hold sums per entity and date until the
+end (they draw the top entities, known only then); csv, tsv, json and ndjson stream page by page. --sort
 without --top holds every row too; --fill with json holds the report to count its rows.
 Plain CSV keeps every name as it is: open it in a spreadsheet program only if made with --spreadsheet.`,
     );

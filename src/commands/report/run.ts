@@ -11,6 +11,7 @@ import { checkOutput, isStdoutPath, openOutput, outputError } from "../shared/ou
 import { loadSettings } from "../shared/settings";
 import type { ReportFlags } from "./command";
 import { chooseOutputFormat } from "./output-format";
+import { checkPictureRequest, pictureOptions } from "./picture-options";
 import { progressView } from "./progress";
 import { openRecorder } from "./record";
 import { planRequest, type RequestPlan } from "./request";
@@ -53,6 +54,7 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
   await checkOutput(ctx, path);
   const format = chooseOutputFormat(flags, settings, path, ctx.io.outIsTTY);
   const shape = planShape(flags, plan, format.entry.name);
+  checkPictureRequest(format.entry.name, plan);
   const apiKey = requireApiKey(settings);
   for (const warning of [...requestWarnings(flags, plan.request), ...format.warnings])
     ctx.io.err.write(`adreport: warning: ${warning}\n`);
@@ -112,6 +114,7 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
           bom: flags.bom === true,
           spreadsheet: format.spreadsheet,
           color: path === undefined && ctx.io.outColor,
+          ...pictureOptions(ctx, plan),
         });
         emptyWarning = warning();
         break;

@@ -1,0 +1,75 @@
+/**
+ * One self-contained HTML page: the query and export time, a chart per metric (lines over dates, one per
+ * entity: the top 10 by the first metric and the rest summed as "other"; bars when there is no date), and
+ * the table, sortable by a click on a column. Chart.js and the page's script are inline; the page fetches
+ * nothing. The table's rows are written as they come; what the charts need is held until the end, summed
+ * per entity and date (the top entities are known only then).
+ * Names stay data: they go into the page as JSON inside <script type="application/json"> and reach the
+ * screen through textContent or the canvas; the header's text is HTML-escaped.
+ */
+import { roundToMicros } from "../contract";
+import { writeChunk } from "../io/write";
+import { cellsOf, columnsOf, peekFirstRow } from "./columns";
+import type { Formatter } from "./formatter";
+import { chartLibrary } from "./html/chart-library";
+import { jsonInScript } from "./html/escape";
+import { PAGE_END, pageStart, scriptElement } from "./html/page";
+import { PAGE_SCRIPT } from "./html/page-script";
+import { PictureCollector } from "./picture/collect";
+import { metricKind } from "./picture/metric-kind";
+import { metricValue } from "./picture/tally";
+
+/** Series drawn per chart besides "other". */
+const HTML_TOP_ENTITIES = 10;
+
+function dataElement(id: string, json: string): string {
+  return scriptElement(json, ` type="application/json" id="${id}"`);
+}
+
+/** Chart.js as an inline script: a `</script` inside it would end the element early. */
+function libraryElement(): string {
+  return scriptElement(chartLibrary().replace(/<\/script/gi, "<\\/script"));
+}
+
+export const htmlFormatter: Formatter = {
+  async write(report, out, options) {
+    const { first, all } = await peekFirstRow(report.pages);
+    const columns = columnsOf(report.meta, first);
+    const collector = new PictureCollector(columns, { top: HTML_TOP_ENTITIES, other: true });
+    const exportedAt = (options.exportedAt ?? new Date()).toISOString();
+    await writeChunk(out, pageStart(options.query ?? "adreport report", exportedAt));
+    const columnList = [
+      // Ids and dates are kept on one line in the table; names may wrap.
+      ...columns.dimensionKeys.map((name) => ({ name, kind: "text", key: name === "date" || name.endsWith("_id") })),
+      ...columns.metrics.map((name) => ({ name, kind: metricKind(name) })),
+    ];
+    await writeChunk(out, dataElement("adreport-columns", jsonInScript(columnList)));
+    await writeChunk(out, '<script type="application/json" id="adreport-rows">[');
+    const dateIndex = columns.dimensionKeys.indexOf("date");
+    let separator = "\n";
+    let chunk = "";
+    for await (const page of all) {
+      for (const row of page.rows) {
+        const cells = cellsOf(row, columns, report.meta.granularity).map((cell) => cell ?? null);
+        collector.add(row, dateIndex === -1 ? undefined : String(cells[dateIndex]));
+        chunk += separator + jsonInScript(cells);
+        separator = ",\n";
+      }
+      await writeChunk(out, chunk);
+      chunk = "";
+    }
+    await writeChunk(out, "\n]</script>\n");
+    const total = [
+      ...columns.dimensionKeys.map(() => null),
+      ...columns.metrics.map((metric) => {
+        const value = metricValue(metric, collector.grandTotal);
+        return value === undefined ? null : roundToMicros(value);
+      }),
+    ];
+    const picture = { ...collector.picture(), total: columns.dimensionKeys.length > 0 ? total : null };
+    await writeChunk(out, dataElement("adreport-picture", jsonInScript(picture)));
+    await writeChunk(out, libraryElement());
+    await writeChunk(out, scriptElement(PAGE_SCRIPT));
+    await writeChunk(out, PAGE_END);
+  },
+};
