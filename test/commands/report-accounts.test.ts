@@ -3,7 +3,7 @@
  * advertisers and keys: one key expired, one whitelisted for another address, one profile pointing at a
  * closed port. Outputs are checked against the reference, per profile, in profile order.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { CliResult } from "../helpers/cli";
@@ -252,6 +252,28 @@ describe.concurrent("report over several accounts", () => {
     const result = await report(UNTOUCHED, args);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(message);
+    expect(untouched.accessLog).toEqual([]);
+  });
+
+  it("an output that cannot be written stops every account: exit 1, no table, no spool left", async (context) => {
+    if (!existsSync("/dev/full")) return context.skip("no /dev/full on this system");
+    const spool = tempDir("adreport-spool-");
+    const result = await report(
+      GOOD,
+      ["--all-profiles", ...RANGE, "--dims", "campaign", "-f", "csv", "-o", "/dev/full"],
+      {
+        env: { TMPDIR: spool },
+      },
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe("adreport: cannot write /dev/full: no space left on device\n");
+    expect(readdirSync(spool)).toEqual([]);
+  });
+
+  it("{profile} files into a folder that is not there: exit 1 before any request", async () => {
+    const result = await report(UNTOUCHED, ["--all-profiles", "-o", "missing/{profile}.csv"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe("adreport: cannot write missing/acme.csv: missing: no such folder\n");
     expect(untouched.accessLog).toEqual([]);
   });
 

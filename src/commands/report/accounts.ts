@@ -6,6 +6,8 @@
  * failing does not stop the others; the run ends with a table on stderr and the exit status of
  * account-outcome.ts.
  */
+import { stat } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
 import { Writable } from "node:stream";
 import { InterruptedError, OutputError, UsageError } from "../../core/errors";
 import type { Sink } from "../../io/sink";
@@ -76,6 +78,16 @@ interface Plan {
   env: Record<string, string | undefined>;
 }
 
+/** A file per account goes into a folder that must be there: refused once, before any request. */
+async function checkFolder(ctx: Context, target: string): Promise<void> {
+  const folder = dirname(resolve(ctx.cwd, target));
+  const problem = await stat(folder).then(
+    (found) => (found.isDirectory() ? undefined : "is not a folder"),
+    () => "no such folder",
+  );
+  if (problem !== undefined) throw new OutputError(`cannot write ${target}: ${dirname(target)}: ${problem}`);
+}
+
 /** Everything that can be refused before any request: profiles, flags, the request, the output. */
 async function planRun(ctx: Context, flags: ReportFlags): Promise<Plan> {
   refuseMixedFlags(flags);
@@ -105,7 +117,10 @@ async function planRun(ctx: Context, flags: ReportFlags): Promise<Plan> {
   const path = flags.output === undefined || isStdoutPath(flags.output) ? undefined : outputPath(flags.output, request);
   const perProfile = path?.includes("{profile}") === true;
   const firstPath = perProfile ? path?.replaceAll("{profile}", names[0] ?? "") : path;
-  if (!perProfile) await checkOutput(ctx, path);
+  for (const target of perProfile ? names.map((name) => path?.replaceAll("{profile}", name)) : [path]) {
+    await checkOutput(ctx, target);
+    if (perProfile && target !== undefined) await checkFolder(ctx, target);
+  }
   const format = chooseOutputFormat(flags, settings, firstPath, ctx.io.outIsTTY);
   for (const warning of [...requestWarnings(flags, request.request), ...format.warnings])
     ctx.io.err.write(`adreport: warning: ${warning}\n`);

@@ -9,6 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import type { ReportRow } from "../../contract";
+import { OutputError } from "../../core/errors";
+import { reasonInWords } from "../../io/errno-words";
 
 /** Rows read back per page: the memory of a spooled account while it is being written out. */
 const ROWS_PER_PAGE = 1000;
@@ -22,7 +24,16 @@ export interface SpoolFolder {
 
 /** A fresh folder in the system's temporary folder (TMPDIR), readable only by this user. */
 export async function spoolFolder(env: Readonly<Record<string, string | undefined>>): Promise<SpoolFolder> {
-  const path = await mkdtemp(join(env.TMPDIR || tmpdir(), "adreport-accounts-"));
+  const parent = env.TMPDIR || tmpdir();
+  let path: string;
+  try {
+    path = await mkdtemp(join(parent, "adreport-accounts-"));
+  } catch (error) {
+    throw new OutputError(`cannot make a temporary folder in ${parent}: ${reasonInWords(error)}`, {
+      cause: error,
+      hint: "accounts that end early wait there; set TMPDIR to a folder you can write, or use {profile} in --output",
+    });
+  }
   return {
     path,
     fileFor: (index) => join(path, `account-${index}.json`),
