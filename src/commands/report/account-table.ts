@@ -1,7 +1,7 @@
 /** The table of a run over several accounts, for stderr: one line per profile, then what went wrong. */
 import Table from "cli-table3";
 import { printable } from "../../core/printable";
-import type { AccountResult } from "./account-outcome";
+import type { AccountResult } from "../shared/account-outcome";
 
 function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)}s`;
