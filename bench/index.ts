@@ -1,4 +1,5 @@
 /** `npm run bench [name...]`: runs the named benchmarks, or all of them. Figures are ratios within one run. */
+import { benchAccounts } from "./accounts";
 import { benchReport } from "./report";
 import { benchServe } from "./serve";
 import { benchServeAbuse } from "./serve-abuse";
@@ -9,6 +10,7 @@ const benchmarks: Record<string, () => void | Promise<void>> = {
   serve: () => benchServe(),
   report: () => benchReport(),
   "serve-abuse": () => benchServeAbuse(),
+  accounts: () => benchAccounts(),
 };
 
 const wanted = process.argv.slice(2);
