@@ -284,6 +284,23 @@ describe.concurrent("report over several accounts", () => {
     expect(result.stderr).toContain("hint: add one per account with: adreport keys add <profile>");
   });
 
+  it("--verbose: each account's request lines name its profile; flag warnings are printed once", async () => {
+    const result = await report(GOOD, [
+      "--profiles",
+      "acme,cafe",
+      ...RANGE,
+      "--granularity",
+      "week",
+      "-f",
+      "ndjson",
+      "-v",
+    ]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/^adreport: acme: GET http:\/\/127\.0\.0\.1:\d+\/v1\/report\?/m);
+    expect(result.stderr).toMatch(/^adreport: cafe: GET /m);
+    expect(result.stderr.match(/--granularity week does nothing without date/g)).toHaveLength(1);
+  });
+
   it("ADREPORT_API_KEY is not one account's key for all: ignored with a warning", async () => {
     const result = await report(GOOD, ["--profiles", "cafe", ...RANGE, "--dims", "campaign", "-f", "ndjson"], {
       env: { ADREPORT_API_KEY: ACME },

@@ -47,9 +47,6 @@ function refuseMixedFlags(flags: ReportFlags): void {
       hint: "store each account's key in a profile: adreport keys add <profile>",
     });
   }
-  if (flags.output !== undefined && isStdoutPath(flags.output) && flags.output.includes("{profile}")) {
-    throw new UsageError("--output: {profile} needs a file name");
-  }
 }
 
 /** A stderr that also remembers every line written, so accounts do not print them again. */
