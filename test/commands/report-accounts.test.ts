@@ -8,6 +8,8 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { CliResult } from "../helpers/cli";
 import { configDirWith } from "../helpers/config";
+import { startHostileService } from "../helpers/hostile";
+import { failingService } from "../helpers/local-server";
 import { type RefQuery, referenceRows } from "../helpers/reference";
 import { type InProcessOptions, runInProcess, startInProcess } from "../helpers/run-cli";
 import { SMALL_DEMO, serveDatabase, startTestService } from "../helpers/serve";
@@ -308,5 +310,40 @@ describe.concurrent("report over several accounts", () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toContain("ADREPORT_API_KEY is ignored: each account uses its profile's key");
     expect(ndjson(result.stdout)).toEqual(tagged("cafe"));
+  });
+});
+
+describe("report over accounts against services that misbehave", () => {
+  it("data changed, a body cut off, no answer, a 503: each its outcome; the good account's rows kept with --allow-partial", async () => {
+    const changing = await startHostileService({ rows: 10, meta: (r) => ({ total: r.page === 1 ? 10 : 12 }) });
+    const cutOff = await startHostileService({ rows: 10, fault: () => "reset-body" });
+    const silent = await startHostileService({ rows: 10, fault: () => "hang" });
+    const unavailable = await failingService(503, "down for maintenance");
+    const quick = { retries: 0, timeout: "1s" };
+    const config = configDirWith(
+      {},
+      {
+        acme: ok(ACME),
+        changing: { ...ok(ACME, changing.url), ...quick },
+        cutoff: { ...ok(ACME, cutOff.url), ...quick },
+        silent: { ...ok(ACME, silent.url), ...quick },
+        unavailable: { ...ok(ACME, unavailable.url), ...quick },
+      },
+    );
+    const dir = tempDir();
+    const result = await report(
+      config,
+      ["--all-profiles", ...RANGE, "--dims", "campaign", "--page-size", "5", "-o", "all.ndjson", "--allow-partial"],
+      { cwd: dir, env: { TMPDIR: dir } },
+    );
+    expect(result.code).toBe(6);
+    expect(tableLine(result.stderr, "acme")).toMatch(/│ ok\s+│/);
+    expect(tableLine(result.stderr, "changing")).toMatch(/│ data changed\s+│/);
+    expect(tableLine(result.stderr, "cutoff")).toMatch(/│ unreachable\s+│/);
+    expect(tableLine(result.stderr, "silent")).toMatch(/│ unreachable\s+│/);
+    expect(tableLine(result.stderr, "unavailable")).toMatch(/│ service failed\s+│/);
+    expect(result.stderr).toContain("adreport: partial: 4 of 5 accounts failed: changing, cutoff, silent, unavailable");
+    expect(readdirSync(dir)).toEqual(["all.ndjson"]);
+    expect(ndjson(readFileSync(join(dir, "all.ndjson"), "utf8"))).toEqual(tagged("acme"));
   });
 });

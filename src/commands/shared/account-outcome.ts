@@ -15,7 +15,7 @@ import {
 } from "../../core/errors";
 import { ExitCode, type ExitCodeValue } from "../../core/exit-codes";
 
-export const OUTCOMES = [
+const OUTCOMES = [
   "ok",
   "key refused",
   "IP not whitelisted",

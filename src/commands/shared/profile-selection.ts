@@ -3,7 +3,7 @@ import { checkProfileName, noProfileError } from "../../config/profiles";
 import { UsageError } from "../../core/errors";
 
 /** Ordered by name as stored (code points), so the order does not depend on the machine's locale. */
-export function byName(a: string, b: string): number {
+function byName(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
