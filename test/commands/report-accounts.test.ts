@@ -37,7 +37,10 @@ const MIXED = configDirWith(
   {},
   { acme: ok(ACME), globex: ok(GLOBEX), expired: ok(EXPIRED), hooli: ok(ELSEWHERE), closed: CLOSED },
 );
-const SAME_FAILURE = configDirWith({}, { expired: ok(EXPIRED), expired2: ok(EXPIRED), acme: ok(ACME) });
+const SAME_FAILURE = configDirWith(
+  {},
+  { expired: ok(EXPIRED), expired2: ok(EXPIRED), acme: ok(ACME), nokey: { "base-url": service.url } },
+);
 const SLOW_FIRST = configDirWith({}, { acme: ok(ACME, slow.url), cafe: ok(CAFE), globex: ok(GLOBEX) });
 const NONE = configDirWith({}, {});
 /** Its own server: the refusals check that no request reached it. */
@@ -201,6 +204,10 @@ describe.concurrent("report over several accounts", () => {
     expect(same.code).toBe(3);
     expect(same.stdout).toBe("");
     expect(same.stderr).toContain("adreport: every account failed (key refused): expired, expired2\n");
+    const noKey = await report(SAME_FAILURE, ["--profiles", "nokey,expired", ...RANGE, "-q"]);
+    expect(noKey.code).toBe(3);
+    expect(tableLine(noKey.stderr, "nokey")).toMatch(/│ no key\s+│/);
+    expect(noKey.stderr).toContain("every account failed (key refused, no key): expired, nokey");
     const different = await report(MIXED, ["--profiles", "expired,hooli", ...RANGE, "-q"]);
     expect(different.code).toBe(1);
     expect(different.stderr).toContain("every account failed (key refused, IP not whitelisted): expired, hooli");

@@ -159,7 +159,15 @@ function settleLater<T>(): Later<T> {
   return { promise, resolve };
 }
 
-export async function runAccounts(ctx: Context, flags: ReportFlags): Promise<void> {
+/**
+ * `onResults` receives every account's outcome once all have ended (before the table and the exit status),
+ * for a machine-readable summary.
+ */
+export async function runAccounts(
+  ctx: Context,
+  flags: ReportFlags,
+  onResults?: (results: readonly AccountResult[]) => void,
+): Promise<void> {
   const printed = new Set<string>();
   const plan = await planRun(recordingErr(ctx, printed), flags);
   const stopper = new Stopper();
@@ -272,6 +280,7 @@ export async function runAccounts(ctx: Context, flags: ReportFlags): Promise<voi
     stopListening();
     await spool?.remove();
   }
+  onResults?.(results);
   const failed = results.some((r) => r.outcome !== "ok");
   if (failed || flags.quiet !== true) ctx.io.err.write(accountTable(results));
   const verdict = runVerdict(results);

@@ -2,7 +2,7 @@
  * The verdict on each account of a run over several profiles, as plain data (for the table on stderr and
  * for a JSON summary), and the exit status of the whole run from them.
  */
-import { AccessRefusedError, ConnectionError } from "../../api";
+import { AccessRefusedError, ConnectionError, KeyRefusedError } from "../../api";
 import {
   AccountsFailedError,
   AdreportError,
@@ -17,6 +17,7 @@ import { ExitCode, type ExitCodeValue } from "../../core/exit-codes";
 
 const OUTCOMES = [
   "ok",
+  "no key",
   "key refused",
   "IP not whitelisted",
   "forbidden",
@@ -58,7 +59,9 @@ export function failedAccount(profile: string, error: unknown, ms: number): Acco
   const message = error instanceof Error ? error.message : String(error);
   const hint = error instanceof AdreportError && error.hint !== undefined ? { hint: error.hint } : {};
   const base = { profile, rows: 0, ms, error: message, ...hint, exitCode: exitCodeOf(error) };
-  if (error instanceof AuthError) return { ...base, outcome: "key refused" };
+  if (error instanceof AuthError) {
+    return { ...base, outcome: chain.some((e) => e instanceof KeyRefusedError) ? "key refused" : "no key" };
+  }
   if (error instanceof ForbiddenError) {
     if (refused?.reason === "ownership") return { ...base, outcome: "forbidden" };
     return {
