@@ -320,6 +320,39 @@ describe.concurrent("report over several accounts", () => {
   });
 });
 
+describe("rows as the service sent them", () => {
+  it("NDJSON keeps each row's bytes after the profile, exactly as one account's export writes them", async () => {
+    const args = [...RANGE, "--dims", "campaign,date", "-f", "ndjson"];
+    const alone = await report(GOOD, ["--profile", "cafe", ...args]);
+    const merged = await report(GOOD, ["--profiles", "cafe", ...args]);
+    expect(merged.code).toBe(0);
+    const expectedLines = alone.stdout
+      .split("\n")
+      .filter((l) => l !== "")
+      .map((l) => `{"profile":"cafe",${l.slice(1)}`);
+    expect(merged.stdout).toBe(`${expectedLines.join("\n")}\n`);
+  });
+
+  it("a profile field the service sends itself gives way to the profile's name", async () => {
+    const own = await startHostileService({
+      rows: 2,
+      rowsOf: () => [
+        { profile: "evil", dimensions: { campaign_id: 1, name: "a" }, metrics: { views: 1, clicks: 1 } },
+        { dimensions: { campaign_id: 2, name: "profile" }, metrics: { views: 2, clicks: 2 } },
+      ],
+    });
+    const config = configDirWith({}, { acme: ok(ACME, own.url) });
+    const result = await report(config, ["--all-profiles", ...RANGE, "--dims", "campaign", "-f", "ndjson"]);
+    expect(result.code).toBe(0);
+    expect(ndjson(result.stdout)).toEqual([
+      { profile: "acme", dimensions: { campaign_id: 1, name: "a" }, metrics: { views: 1, clicks: 1 } },
+      { profile: "acme", dimensions: { campaign_id: 2, name: "profile" }, metrics: { views: 2, clicks: 2 } },
+    ]);
+    const csv = await report(config, ["--all-profiles", ...RANGE, "--dims", "campaign", "-f", "csv", "-q"]);
+    expect(csv.stdout).toBe("profile,campaign_id,name,views,clicks\nacme,1,a,1,1\nacme,2,profile,2,2\n");
+  });
+});
+
 describe("report over accounts against services that misbehave", () => {
   it("data changed, a body cut off, no answer, a 503: each its outcome; the good account's rows kept with --allow-partial", async () => {
     const changing = await startHostileService({ rows: 10, meta: (r) => ({ total: r.page === 1 ? 10 : 12 }) });

@@ -223,7 +223,7 @@ export async function runAccounts(
         () => stopper.stopped,
       );
     } else {
-      spool = await spoolFolder(ctx.env);
+      spool = await spoolFolder(ctx.env, ctx.cwd);
       const folder = spool;
       const ends = plan.names.map(() => settleLater<string | undefined>());
       const feeds: AccountFeed[] = plan.names.map((profile, index) => ({

@@ -35,16 +35,24 @@ async function* succeeded(feeds: readonly AccountFeed[]): AsyncGenerator<{ profi
   }
 }
 
-/** The row with its profile first; a `profile` the service sent itself gives way. */
-function withProfile(profile: string, row: ReportRow): Record<string, unknown> {
-  const { profile: _theirs, ...rest } = row as ReportRow & { profile?: unknown };
-  return { profile, ...rest };
+/**
+ * The row's JSON with `"profile"` as its first field, the rest as the service sent it. A row that has a
+ * `profile` of its own (or may have, behind an escape) is parsed, and its `profile` gives way.
+ */
+function withProfile(profile: string, text: string): string {
+  const name = JSON.stringify(profile);
+  if (!text.includes('"profile"') && !text.includes("\\u") && text.startsWith("{")) {
+    const rest = text.slice(1).trimStart();
+    return rest.startsWith("}") ? `{"profile":${name}}` : `{"profile":${name},${rest}`;
+  }
+  const { profile: _theirs, ...row } = JSON.parse(text) as Record<string, unknown>;
+  return JSON.stringify({ profile, ...row });
 }
 
 async function writeNdjson(feeds: readonly AccountFeed[], out: Writable): Promise<void> {
   for await (const { profile, report } of succeeded(feeds)) {
     for await (const rows of report.pages) {
-      await writeChunk(out, rows.map((row) => `${JSON.stringify(withProfile(profile, row))}\n`).join(""));
+      await writeChunk(out, rows.map((row) => `${withProfile(profile, row)}\n`).join(""));
     }
   }
 }
@@ -66,7 +74,7 @@ async function writeJson(feeds: readonly AccountFeed[], out: Writable): Promise<
   let separator = "\n";
   for await (const { profile, report } of succeeded(feeds)) {
     for await (const rows of report.pages) {
-      await writeChunk(out, separator + rows.map((row) => JSON.stringify(withProfile(profile, row))).join(",\n"));
+      await writeChunk(out, separator + rows.map((row) => withProfile(profile, row)).join(",\n"));
       separator = ",\n";
     }
   }
@@ -102,7 +110,12 @@ async function writeTabular(
       for (let at = first; !at.done; at = await accounts.next()) {
         const { profile } = at.value;
         for await (const rows of at.value.report.pages) {
-          yield { rows: rows.map((row) => ({ ...row, dimensions: { ...row.dimensions, profile } })) };
+          yield {
+            rows: rows.map((text) => {
+              const row = JSON.parse(text) as ReportRow;
+              return { ...row, dimensions: { ...row.dimensions, profile } };
+            }),
+          };
         }
       }
     } finally {

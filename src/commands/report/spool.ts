@@ -6,9 +6,8 @@
 import { createReadStream } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
-import type { ReportRow } from "../../contract";
 import { OutputError } from "../../core/errors";
 import { reasonInWords } from "../../io/errno-words";
 
@@ -23,8 +22,11 @@ export interface SpoolFolder {
 }
 
 /** A fresh folder in the system's temporary folder (TMPDIR), readable only by this user. */
-export async function spoolFolder(env: Readonly<Record<string, string | undefined>>): Promise<SpoolFolder> {
-  const parent = env.TMPDIR || tmpdir();
+export async function spoolFolder(
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string,
+): Promise<SpoolFolder> {
+  const parent = resolve(cwd, env.TMPDIR || tmpdir());
   let path: string;
   try {
     path = await mkdtemp(join(parent, "adreport-accounts-"));
@@ -44,8 +46,11 @@ export async function spoolFolder(env: Readonly<Record<string, string | undefine
 export interface SpooledReport {
   /** The export's `meta`, as the json format writes it (no page, limit or has_more). */
   meta: Record<string, unknown>;
-  /** The rows in the service's order, a page at a time. */
-  pages: AsyncIterable<ReportRow[]>;
+  /**
+   * The rows in the service's order, a page at a time, each as its JSON text: the bytes the service sent
+   * for it where the export could keep them (src/format/rows-as-sent.ts).
+   */
+  pages: AsyncIterable<string[]>;
   /** Lets go of the file, whether or not its pages were read. */
   close(): void;
 }
@@ -63,13 +68,13 @@ export async function readSpooled(path: string): Promise<SpooledReport> {
     throw new Error(`the spooled export ${path} does not start as expected`);
   }
   const { meta } = JSON.parse(`${first.value}]}`) as { meta: Record<string, unknown> };
-  async function* pages(): AsyncGenerator<ReportRow[]> {
+  async function* pages(): AsyncGenerator<string[]> {
     try {
-      let page: ReportRow[] = [];
+      let page: string[] = [];
       for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
         const line = next.value;
         if (line === "" || line === "]}") continue;
-        page.push(JSON.parse(line.endsWith(",") ? line.slice(0, -1) : line) as ReportRow);
+        page.push(line.endsWith(",") ? line.slice(0, -1) : line);
         if (page.length >= ROWS_PER_PAGE) {
           yield page;
           page = [];
