@@ -3,11 +3,11 @@
  * order (`acme: ok`, `globex: IP not whitelisted: the service saw 203.0.113.7`), the hints on stderr, and
  * exit 0 only when every key works (otherwise as `report --all-profiles`: 6, or the code all share).
  */
-import { Writable } from "node:stream";
 import { UsageError } from "../../core/errors";
 import { printable } from "../../core/printable";
 import type { Context } from "../context";
 import { type AccountResult, failedAccount, okAccount, runVerdict } from "../shared/account-outcome";
+import { lineWriter } from "../shared/line-writer";
 import { runPool } from "../shared/pool";
 import { selectProfiles } from "../shared/profile-selection";
 import { readConfig } from "../shared/settings";
@@ -20,19 +20,10 @@ const AT_ONCE = 8;
 /** The same stderr, each distinct line once (the config file's permission warning, read per profile). */
 function linesOnce(ctx: Context): Context {
   const seen = new Set<string>();
-  let pending = "";
-  const err = new Writable({
-    write(chunk: Buffer | string, _encoding, done) {
-      pending += chunk.toString();
-      const lines = pending.split("\n");
-      pending = lines.pop() ?? "";
-      for (const line of lines) {
-        if (seen.has(line)) continue;
-        seen.add(line);
-        ctx.io.err.write(`${line}\n`);
-      }
-      done();
-    },
+  const err = lineWriter((line) => {
+    if (seen.has(line)) return;
+    seen.add(line);
+    ctx.io.err.write(`${line}\n`);
   });
   return { ...ctx, io: { ...ctx.io, err } };
 }
