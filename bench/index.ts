@@ -1,5 +1,6 @@
 /** `npm run bench [name...]`: runs the named benchmarks, or all of them. Figures are ratios within one run. */
 import { benchPictures } from "./pictures";
+import { benchAccounts } from "./accounts";
 import { benchReport } from "./report";
 import { benchReportTop } from "./report-top";
 import { benchServe } from "./serve";
@@ -13,6 +14,7 @@ const benchmarks: Record<string, () => void | Promise<void>> = {
   "report-top": () => benchReportTop(),
   "serve-abuse": () => benchServeAbuse(),
   pictures: () => benchPictures(),
+  accounts: () => benchAccounts(),
 };
 
 const wanted = process.argv.slice(2);

@@ -37,7 +37,8 @@ Examples:
   $ adreport keys test
 
 Exit codes: 0 done, 1 unexpected, 2 bad usage or input, 3 authentication (401),
-4 forbidden (403), 5 network/server/rate limit after retries, or data changed, 130 interrupted.`,
+4 forbidden (403), 5 network/server/rate limit after retries, or data changed, 6 partial (some
+accounts of --profiles/--all-profiles failed, named on stderr), 130 interrupted.`,
     );
   registerReport(program, ctx);
   registerKeys(program, ctx);

@@ -56,6 +56,23 @@ export class InterruptedError extends AdreportError {
   readonly exitCode = ExitCode.interrupted;
 }
 
+/** Some accounts of a run over several profiles succeeded and some failed (the table on stderr names them). */
+export class PartialError extends AdreportError {
+  override readonly name = "PartialError";
+  readonly exitCode = ExitCode.partial;
+}
+
+/** Every account of a run over several profiles failed: the code of their common reason, or 1 when they differ. */
+export class AccountsFailedError extends AdreportError {
+  override readonly name = "AccountsFailedError";
+  readonly exitCode: ExitCodeValue;
+
+  constructor(message: string, exitCode: ExitCodeValue, options?: { hint?: string | undefined; cause?: unknown }) {
+    super(message, options);
+    this.exitCode = exitCode;
+  }
+}
+
 /** The exit code for anything thrown out of a command. */
 export function exitCodeOf(error: unknown): ExitCodeValue {
   return error instanceof AdreportError ? error.exitCode : ExitCode.unexpected;

@@ -12,6 +12,8 @@ export const ExitCode = {
   forbidden: 4,
   /** Network, server or rate-limit failure after retries, or data changed during the export. */
   unavailable: 5,
+  /** Partial: a run over several accounts (--profiles) where some succeeded and some failed, named on stderr. */
+  partial: 6,
   /** Stopped by Ctrl-C (SIGINT) or SIGTERM: nothing half-written was left behind. */
   interrupted: 130,
 } as const;

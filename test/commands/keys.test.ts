@@ -138,7 +138,7 @@ describe("keys request", () => {
     [["keys", "request", "add-ip", "--account", "A", "--ip", "1.2.3"], "is not an IPv4 or IPv6 address"],
     [["keys", "request", "add-ip", "--account", "A", "--ip", "10.0.0.0/8"], "is not an IPv4 or IPv6 address"],
     [["keys", "request", "rename", "--account", "A"], "'rename' is invalid"],
-    [["keys", "request", "rotate"], "required option '--account <name>' not specified"],
+    [["keys", "request", "rotate"], "--account: give the advertiser or account name the operator knows"],
   ])("refuses %j with exit 2", async (args, message) => {
     const result = await cli(args, newConfigDir());
     expect(result.code).toBe(2);

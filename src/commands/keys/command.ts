@@ -37,7 +37,8 @@ function declareTest(keys: Command) {
     .argument("[profile]", "default: the profile in use (--profile, ADREPORT_PROFILE, keys use)")
     .option("--base-url <url>", "the service (env ADREPORT_BASE_URL)")
     .option("--timeout <duration>", "per request (default 30s)")
-    .option("--max-time <duration>", "give up after this long in all, exit 5 (default none)");
+    .option("--max-time <duration>", "give up after this long in all, exit 5 (default none)")
+    .option("--all", "test every profile at once: one line each; exit 0 only when every key works");
 }
 
 function declareRequest(keys: Command) {
@@ -45,7 +46,9 @@ function declareRequest(keys: Command) {
     .command("request")
     .description("print the request to send to the operator: a new key, a rotation, or whitelist changes")
     .addArgument(new Argument("<type>", "new, rotate, add-ip or remove-ip").choices(REQUEST_TYPE_NAMES))
-    .requiredOption("--account <name>", "the advertiser or account name the operator knows")
+    .option("--account <name>", "the advertiser or account name the operator knows (required without --all-profiles)")
+    .option("--all-profiles", "one request per profile, the profile's name as the account (or one with --combined)")
+    .option("--combined", "with --all-profiles: one request listing every account")
     .option(
       "--ip <address,...>",
       "static outgoing IPv4/IPv6 address (repeatable; required for add-ip and remove-ip)",
@@ -76,6 +79,8 @@ Examples:
   $ adreport keys add acme                      # asks for the key without echoing it
   $ vault read -field=key secret/acme | adreport keys add acme --stdin
   $ adreport keys test acme
+  $ adreport keys test --all                    # after the office's static IP changed
+  $ adreport keys request add-ip --all-profiles --combined --ip 203.0.113.7
   $ adreport keys request add-ip --account "Acme Outdoor" --ip 203.0.113.7`,
     );
   const run = async () => import("./run");

@@ -2,7 +2,7 @@
  * The request to send to the operator (docs/service.md §7): the account, the request type and,
  * for whitelist changes, the static outgoing IP addresses. As text to paste into an e-mail, or as JSON.
  */
-const REQUEST_TYPES = {
+export const REQUEST_TYPES = {
   new: { label: "new key", json: "new_key" },
   rotate: { label: "key rotation", json: "rotate_key" },
   "add-ip": { label: "add IP", json: "add_ip" },

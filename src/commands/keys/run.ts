@@ -1,18 +1,13 @@
 /** The behaviour of `adreport keys`. Keys reach stdout only through `keys show --reveal`. */
 import { isIP } from "node:net";
-import { AccessRefusedError, ReportApi } from "../../api";
 import { checkKeyText, checkProfileName, profileNamed } from "../../config/profiles";
-import { requireApiKey } from "../../config/resolve";
-import { encodeReportQuery } from "../../contract";
-import { AuthError, ForbiddenError, UnavailableError, UsageError } from "../../core/errors";
+import { UsageError } from "../../core/errors";
 import { maskKey } from "../../core/mask-key";
 import { readAll, readHidden } from "../../io/input";
 import type { Context } from "../context";
-import { deadline } from "../shared/deadline";
-import { withCliHints } from "../shared/hints";
-import { loadSettings, readConfig } from "../shared/settings";
-import { resolveWhen } from "../shared/when";
+import { readConfig } from "../shared/settings";
 import type { KeysAddOptions, KeysListOptions, KeysRequestOptions, KeysShowOptions, KeysTestOptions } from "./command";
+import { testKey } from "./key-test";
 import { type RequestType, requestJson, requestText } from "./request-text";
 
 export async function runKeysAdd(ctx: Context, profileName: string, options: KeysAddOptions): Promise<void> {
@@ -98,70 +93,26 @@ export async function runKeysTest(
   profileName: string | undefined,
   options: KeysTestOptions,
 ): Promise<void> {
-  const settings = await loadSettings(ctx, {
-    profile: profileName,
-    "base-url": options.baseUrl,
-    timeout: options.timeout,
-    "max-time": options.maxTime,
-  });
-  const key = requireApiKey(settings);
-  const who =
-    settings.profile.value === undefined
-      ? `the key from ${settings["api-key"].source}`
-      : `profile ${settings.profile.value}`;
-  const baseUrl = settings["base-url"].value;
-  const api = new ReportApi({
-    baseUrl,
-    apiKey: key,
-    userAgent: `adreport/${ctx.version}`,
-    timeoutMs: settings.timeout.value * 1000,
-    retries: 1,
-    maxPageBytes: settings["max-page-mb"].value * 1024 * 1024,
-    dispatcher: ctx.dispatcher,
-    route: { setting: settings.proxy.value, env: ctx.env },
-  });
-  const limit = deadline(settings["max-time"].value, () => "no answer had come");
-  const today = resolveWhen("today", ctx.now(), "--from");
-  const account = settings.profile.value ?? "<account name>";
-  try {
-    await api.getReportPage(
-      encodeReportQuery({ from: today, to: today, metrics: ["views"], dimensions: [] }, 1, 1),
-      limit.signal,
-    );
-  } catch (caught) {
-    const error = withCliHints(caught);
-    if (error instanceof AuthError) {
-      throw new AuthError(
-        `${who}: the service refused the key at ${baseUrl}: it is missing, invalid or expired (${error.message})`,
-        {
-          hint: `get a new key or a rotation from the operator: adreport keys request rotate --account "${account}"`,
-        },
-      );
-    }
-    if (error instanceof ForbiddenError) {
-      throw new ForbiddenError(
-        `${who}: the key is valid, but this host's outgoing IP is not on its whitelist (${error.message})`,
-        {
-          hint: `ask the operator to whitelist this host's static IP: adreport keys request add-ip --account "${account}" --ip ${(caught instanceof AccessRefusedError ? caught.address : undefined) ?? "<this host's IP>"}`,
-        },
-      );
-    }
-    if (error instanceof UnavailableError) {
-      throw new UnavailableError(`${who}: could not test the key: ${error.message}`, {
-        hint: error.hint ?? "check the network and the base URL (--base-url, ADREPORT_BASE_URL or the profile)",
-      });
-    }
-    throw error;
-  } finally {
-    limit.clear();
-    await api.close();
-  }
+  if (options.all === true) return (await import("./test-all")).runKeysTestAll(ctx, profileName, options);
+  const { who, baseUrl } = await testKey(ctx, profileName, options);
   ctx.io.out.write(`ok: ${who} works from this host (${baseUrl} answered a report request)\n`);
 }
 
 export async function runKeysRequest(ctx: Context, type: RequestType, options: KeysRequestOptions): Promise<void> {
-  const account = options.account.trim();
-  if (account === "") throw new UsageError("--account: give the advertiser or account name the operator knows");
+  if (options.allProfiles === true) return (await import("./request-all")).runKeysRequestAll(ctx, type, options);
+  if (options.combined === true) throw new UsageError("--combined goes with --all-profiles");
+  const account = (options.account ?? "").trim();
+  if (account === "") {
+    throw new UsageError("--account: give the advertiser or account name the operator knows", {
+      hint: "or --all-profiles for one request per profile",
+    });
+  }
+  const request = { type, account, ips: requestIps(type, options), reason: options.reason };
+  ctx.io.out.write(options.format === "json" ? requestJson(request) : requestText(request));
+}
+
+/** The --ip addresses a request of this type takes, checked, each once. */
+export function requestIps(type: RequestType, options: KeysRequestOptions): string[] {
   const ips = options.ip ?? [];
   for (const ip of ips) {
     if (isIP(ip) === 0) throw new UsageError(`--ip: ${JSON.stringify(ip)} is not an IPv4 or IPv6 address`);
@@ -171,6 +122,5 @@ export async function runKeysRequest(ctx: Context, type: RequestType, options: K
   }
   if (type === "rotate" && ips.length > 0)
     throw new UsageError("a rotation keeps the whitelist; use add-ip or remove-ip to change it");
-  const request = { type, account, ips: [...new Set(ips)], reason: options.reason };
-  ctx.io.out.write(options.format === "json" ? requestJson(request) : requestText(request));
+  return [...new Set(ips)];
 }

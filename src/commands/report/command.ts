@@ -2,10 +2,12 @@
 import { type Command, Option } from "@commander-js/extra-typings";
 import { DIMENSIONS, METRICS } from "../../contract/fields";
 import { DERIVED_METRICS } from "../../core/derived-metrics";
+import { UsageError } from "../../core/errors";
 import { FORMAT_NAMES } from "../../core/formats";
 import { DATE_FORMATS } from "../../transform/dates";
 import type { Context } from "../context";
 import type { OptionsOf } from "../shared/declared";
+import { collect, integerOption } from "../shared/parse";
 
 function declareReport(program: Command) {
   return program
@@ -64,6 +66,21 @@ function declareReport(program: Command) {
     .option("--max-time <duration>", "give up on the whole export after this long: 10m, 1h (default none)")
     .option("--base-url <url>", "the service (env ADREPORT_BASE_URL)")
     .option("--profile <name>", "the profile whose key and settings to use (env ADREPORT_PROFILE)")
+    .option(
+      "--profiles <names>",
+      "run the report for each of these profiles (comma list, repeatable); rows carry the profile, {profile} in --output makes a file each",
+      collect,
+    )
+    .option("--all-profiles", "run the report for every profile in the config file")
+    .option(
+      "--account-concurrency <n>",
+      "with --profiles/--all-profiles: accounts fetched at once (default 2)",
+      integerOption(1, 32),
+    )
+    .option(
+      "--allow-partial",
+      "with --profiles/--all-profiles and one --output file: write it with the accounts that succeeded (exit 6)",
+    )
     .addOption(
       new Option("--api-key <key>", "the key itself: visible to other users in ps; prefer ADREPORT_API_KEY").hideHelp(),
     )
@@ -92,18 +109,34 @@ Examples:
   $ adreport report --from -30d --to today --dims campaign --spreadsheet -o campaigns.csv
   $ adreport report --dims campaign --metrics clicks,ctr,cpc --sort ctr --top 10
   $ adreport report --dims campaign,date --fill --fields date,name,clicks -o daily.csv
+  $ adreport report --all-profiles --dims campaign -o 'campaigns-{profile}-{from}.csv'
+  $ adreport report --profiles acme,globex --dims campaign --format ndjson > all.ndjson
 
 Ratios: ctr = clicks / views, cpc = spending / clicks, cpm = spending / views x 1000, cvr = conversions / clicks,
 cpa = spending / conversions, each from summed counters; no value (empty, null, -) when the denominator is 0.
 The table format holds every row before printing; html and chart hold sums per entity and date until the
 end (they draw the top entities, known only then); csv, tsv, json and ndjson stream page by page. --sort
 without --top holds every row too; --fill with json holds the report to count its rows.
-Plain CSV keeps every name as it is: open it in a spreadsheet program only if made with --spreadsheet.`,
+Plain CSV keeps every name as it is: open it in a spreadsheet program only if made with --spreadsheet.
+With --profiles or --all-profiles, stderr ends with a table (profile, outcome, rows, time; with --quiet only
+when an account failed); exit 6 when some accounts failed. Accounts that finish before the ones named
+earlier wait in a temporary file, not in memory; json waits for every account before writing.`,
     );
 }
 
 export type ReportFlags = OptionsOf<typeof declareReport>;
 
 export function registerReport(program: Command, ctx: Context): void {
-  declareReport(program).action(async (flags) => (await import("./run")).runReport(ctx, flags));
+  declareReport(program).action(async (flags) => {
+    if (flags.profiles !== undefined || flags.allProfiles === true) {
+      return (await import("./accounts")).runAccounts(ctx, flags);
+    }
+    const alone = [
+      flags.accountConcurrency !== undefined && "--account-concurrency",
+      flags.allowPartial === true && "--allow-partial",
+      flags.output?.includes("{profile}") === true && "{profile} in --output",
+    ].find((given) => given !== false);
+    if (alone) throw new UsageError(`${alone} goes with --profiles or --all-profiles`);
+    await (await import("./run")).runReport(ctx, flags);
+  });
 }

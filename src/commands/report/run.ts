@@ -18,7 +18,7 @@ import { planRequest, type RequestPlan } from "./request";
 import { planShape } from "./shape";
 import { requestWarnings, watchAdInCampaign } from "./warnings";
 
-function outputPath(template: string, plan: RequestPlan): string {
+export function outputPath(template: string, plan: RequestPlan): string {
   return template.replaceAll("{from}", plan.fromDate).replaceAll("{to}", plan.toDate);
 }
 
@@ -29,7 +29,13 @@ function progressText(progress: Progress | undefined): string {
   return `${n(progress.page)} of ${n(progress.pages)} pages, ${n(progress.rows)} of ${n(progress.total)} rows`;
 }
 
-export async function runReport(ctx: Context, flags: ReportFlags): Promise<void> {
+/** What one export did, for a run over several accounts (accounts.ts). */
+export interface ReportDone {
+  /** Rows received from the service. */
+  rows: number;
+}
+
+export async function runReport(ctx: Context, flags: ReportFlags): Promise<ReportDone> {
   if (flags.apiKey !== undefined) {
     ctx.io.err.write(
       "adreport: warning: --api-key is visible to other users of this machine (ps); prefer ADREPORT_API_KEY or a profile\n",
@@ -134,6 +140,7 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
     view.stop();
     await sink.commit();
     if (emptyWarning !== undefined) ctx.io.err.write(`adreport: warning: ${emptyWarning}\n`);
+    return { rows: progress?.rows ?? 0 };
   } catch (error) {
     giveUp.abort();
     view.stop();

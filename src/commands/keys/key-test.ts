@@ -1,0 +1,84 @@
+/**
+ * `adreport keys test`: one cheap request with a profile's key (today's total views) and, when it fails, a
+ * verdict the user can act on: the key refused, this host's address not whitelisted, the service unreachable.
+ */
+import { AccessRefusedError, ReportApi } from "../../api";
+import { requireApiKey } from "../../config/resolve";
+import { encodeReportQuery } from "../../contract";
+import { AuthError, ForbiddenError, UnavailableError } from "../../core/errors";
+import type { Context } from "../context";
+import { deadline } from "../shared/deadline";
+import { withCliHints } from "../shared/hints";
+import { loadSettings } from "../shared/settings";
+import { resolveWhen } from "../shared/when";
+import type { KeysTestOptions } from "./command";
+
+/** Resolves with who was tested and where when the key works; rejects with the verdict otherwise. */
+export async function testKey(
+  ctx: Context,
+  profileName: string | undefined,
+  options: KeysTestOptions,
+): Promise<{ who: string; baseUrl: string }> {
+  const settings = await loadSettings(ctx, {
+    profile: profileName,
+    "base-url": options.baseUrl,
+    timeout: options.timeout,
+    "max-time": options.maxTime,
+  });
+  const key = requireApiKey(settings);
+  const who =
+    settings.profile.value === undefined
+      ? `the key from ${settings["api-key"].source}`
+      : `profile ${settings.profile.value}`;
+  const baseUrl = settings["base-url"].value;
+  const api = new ReportApi({
+    baseUrl,
+    apiKey: key,
+    userAgent: `adreport/${ctx.version}`,
+    timeoutMs: settings.timeout.value * 1000,
+    retries: 1,
+    maxPageBytes: settings["max-page-mb"].value * 1024 * 1024,
+    dispatcher: ctx.dispatcher,
+    route: { setting: settings.proxy.value, env: ctx.env },
+  });
+  const limit = deadline(settings["max-time"].value, () => "no answer had come");
+  const today = resolveWhen("today", ctx.now(), "--from");
+  const account = settings.profile.value ?? "<account name>";
+  try {
+    await api.getReportPage(
+      encodeReportQuery({ from: today, to: today, metrics: ["views"], dimensions: [] }, 1, 1),
+      limit.signal,
+    );
+  } catch (caught) {
+    const error = withCliHints(caught);
+    if (error instanceof AuthError) {
+      throw new AuthError(
+        `${who}: the service refused the key at ${baseUrl}: it is missing, invalid or expired (${error.message})`,
+        {
+          cause: caught,
+          hint: `get a new key or a rotation from the operator: adreport keys request rotate --account "${account}"`,
+        },
+      );
+    }
+    if (error instanceof ForbiddenError) {
+      throw new ForbiddenError(
+        `${who}: the key is valid, but this host's outgoing IP is not on its whitelist (${error.message})`,
+        {
+          cause: caught,
+          hint: `ask the operator to whitelist this host's static IP: adreport keys request add-ip --account "${account}" --ip ${(caught instanceof AccessRefusedError ? caught.address : undefined) ?? "<this host's IP>"}`,
+        },
+      );
+    }
+    if (error instanceof UnavailableError) {
+      throw new UnavailableError(`${who}: could not test the key: ${error.message}`, {
+        cause: error,
+        hint: error.hint ?? "check the network and the base URL (--base-url, ADREPORT_BASE_URL or the profile)",
+      });
+    }
+    throw error;
+  } finally {
+    limit.clear();
+    await api.close();
+  }
+  return { who, baseUrl };
+}

@@ -1,0 +1,137 @@
+/**
+ * One output for every account of a run over several profiles, in profile order, each account's rows in
+ * the service's order. Rows carry their profile: a first column `profile` in CSV, TSV and the table (through
+ * the normal formatters, the profile as the first dimension), a first field `"profile"` in NDJSON and JSON
+ * rows. JSON is one document whose `meta` holds each account's meta by profile name; it is written once every
+ * account has ended, as its `meta` comes first. An account that failed is left out.
+ */
+import { rm } from "node:fs/promises";
+import type { Writable } from "node:stream";
+import type { ReportMeta, ReportRow, RowPage } from "../../contract";
+import type { FormatOptions, Formatter } from "../../format/formatter";
+import type { FormatEntry } from "../../format/registry";
+import { writeChunk } from "../../io/write";
+import { readSpooled, type SpooledReport } from "./spool";
+
+export interface AccountFeed {
+  profile: string;
+  /** Settles when the account has ended: the path of its spooled export, or undefined when it failed. */
+  spooled: Promise<string | undefined>;
+}
+
+/** Each account that succeeded, in order, as soon as it and every one before it have ended. */
+async function* succeeded(feeds: readonly AccountFeed[]): AsyncGenerator<{ profile: string; report: SpooledReport }> {
+  for (const feed of feeds) {
+    const path = await feed.spooled;
+    if (path === undefined) continue;
+    let report: SpooledReport | undefined;
+    try {
+      report = await readSpooled(path);
+      yield { profile: feed.profile, report };
+    } finally {
+      report?.close();
+      await rm(path, { force: true });
+    }
+  }
+}
+
+/**
+ * The row's JSON with `"profile"` as its first field, the rest as the service sent it. A row that has a
+ * `profile` of its own (or may have, behind an escape) is parsed, and its `profile` gives way.
+ */
+function withProfile(profile: string, text: string): string {
+  const name = JSON.stringify(profile);
+  if (!text.includes('"profile"') && !text.includes("\\u") && text.startsWith("{")) {
+    const rest = text.slice(1).trimStart();
+    return rest.startsWith("}") ? `{"profile":${name}}` : `{"profile":${name},${rest}`;
+  }
+  const { profile: _theirs, ...row } = JSON.parse(text) as Record<string, unknown>;
+  return JSON.stringify({ profile, ...row });
+}
+
+async function writeNdjson(feeds: readonly AccountFeed[], out: Writable): Promise<void> {
+  for await (const { profile, report } of succeeded(feeds)) {
+    for await (const rows of report.pages) {
+      await writeChunk(out, rows.map((row) => `${withProfile(profile, row)}\n`).join(""));
+    }
+  }
+}
+
+async function writeJson(feeds: readonly AccountFeed[], out: Writable): Promise<void> {
+  await Promise.all(feeds.map((feed) => feed.spooled));
+  const metas: Record<string, unknown> = {};
+  let accounts = 0;
+  for (const feed of feeds) {
+    const path = await feed.spooled;
+    if (path === undefined) continue;
+    const { meta, close } = await readSpooled(path);
+    close();
+    metas[feed.profile] = meta;
+    accounts += 1;
+  }
+  if (accounts === 0) return;
+  await writeChunk(out, `{"meta":${JSON.stringify(metas)},"data":[`);
+  let separator = "\n";
+  for await (const { profile, report } of succeeded(feeds)) {
+    for await (const rows of report.pages) {
+      await writeChunk(out, separator + rows.map((row) => withProfile(profile, row)).join(",\n"));
+      separator = ",\n";
+    }
+  }
+  await writeChunk(out, "\n]}\n");
+}
+
+function mergedMeta(meta: Record<string, unknown>): ReportMeta {
+  const strings = (value: unknown) =>
+    Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
+  return {
+    granularity: typeof meta.granularity === "string" ? meta.granularity : "day",
+    dimensions: ["profile", ...strings(meta.dimensions).filter((d) => d !== "profile")],
+    metrics: strings(meta.metrics),
+    total: typeof meta.total === "number" ? meta.total : 0,
+    page: 1,
+    limit: 1,
+    has_more: false,
+  };
+}
+
+/** CSV, TSV and the table: the normal formatter over every account's rows, the profile as first dimension. */
+async function writeTabular(
+  feeds: readonly AccountFeed[],
+  formatter: Formatter,
+  out: Writable,
+  options: FormatOptions,
+): Promise<void> {
+  const accounts = succeeded(feeds);
+  const first = await accounts.next();
+  if (first.done) return;
+  async function* pages(): AsyncGenerator<RowPage> {
+    try {
+      for (let at = first; !at.done; at = await accounts.next()) {
+        const { profile } = at.value;
+        for await (const rows of at.value.report.pages) {
+          yield {
+            rows: rows.map((text) => {
+              const row = JSON.parse(text) as ReportRow;
+              return { ...row, dimensions: { ...row.dimensions, profile } };
+            }),
+          };
+        }
+      }
+    } finally {
+      await accounts.return(undefined);
+    }
+  }
+  await formatter.write({ meta: mergedMeta(first.value.report.meta), totalKnown: true, pages: pages() }, out, options);
+}
+
+export async function writeMerged(
+  feeds: readonly AccountFeed[],
+  format: FormatEntry,
+  out: Writable,
+  options: FormatOptions,
+): Promise<void> {
+  if (format.name === "json") return writeJson(feeds, out);
+  if (format.name === "ndjson") return writeNdjson(feeds, out);
+  return writeTabular(feeds, await format.load(), out, options);
+}

@@ -1,0 +1,30 @@
+/** The profiles a command runs over (--profiles a,b / --all-profiles), in name order, each one checked. */
+import { checkProfileName, noProfileError } from "../../config/profiles";
+import { UsageError } from "../../core/errors";
+
+/** Ordered by name as stored (code points), so the order does not depend on the machine's locale. */
+function byName(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * `named` (from --profiles) or every profile (`all`); refuses before any request a name that is not a
+ * profile, and a run over no profile at all.
+ */
+export function selectProfiles(known: readonly string[], named: readonly string[] | undefined, all: boolean): string[] {
+  if (all) {
+    if (known.length === 0) {
+      throw new UsageError("--all-profiles: there are no profiles yet", {
+        hint: "add one per account with: adreport keys add <profile>",
+      });
+    }
+    return [...known].sort(byName);
+  }
+  const names = [...new Set(named ?? [])];
+  if (names.length === 0) throw new UsageError("--profiles: name at least one profile, e.g. --profiles acme,globex");
+  for (const name of names) {
+    checkProfileName(name);
+    if (!known.includes(name)) throw noProfileError(name, [...known].sort(byName), "--profiles");
+  }
+  return names.sort(byName);
+}

@@ -1,0 +1,149 @@
+/**
+ * `adreport keys test --all` and `keys request ... --all-profiles` in this process, against one real
+ * `serve`: a working key, an expired one, one whitelisted for another address, one profile at a closed port.
+ */
+import { describe, expect, it } from "vitest";
+import { configDirWith } from "../helpers/config";
+import { configCli } from "../helpers/config-cli";
+import { startTestService } from "../helpers/serve";
+
+const service = await startTestService({
+  keys: [
+    { advertiser: "Acme Outdoor", ips: ["127.0.0.1"] },
+    { advertiser: "Acme Outdoor", ips: ["127.0.0.1"], expiresAt: Date.UTC(2020, 0, 1) / 1000 },
+    { advertiser: "Acme Outdoor", ips: ["192.0.2.1"] },
+  ],
+});
+const [OK, EXPIRED, ELSEWHERE] = service.keys as [string, string, string];
+const { cli } = configCli(OK);
+const at = (key: string, url = service.url) => ({ "api-key": key, "base-url": url });
+const ALL = configDirWith(
+  {},
+  {
+    acme: at(OK),
+    closed: { ...at(OK, "http://127.0.0.1:9"), timeout: "2s" },
+    expired: at(EXPIRED),
+    hooli: at(ELSEWHERE),
+  },
+);
+const GOOD = configDirWith({}, { acme: at(OK), globex: at(OK) });
+const NONE = configDirWith({}, {});
+
+describe.concurrent("keys test --all", () => {
+  it("one line per profile in name order, the hints on stderr, exit 6 when some keys fail", async () => {
+    const result = await cli(["keys", "test", "--all"], ALL);
+    expect(result.code).toBe(6);
+    const lines = result.stdout.trimEnd().split("\n");
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toBe("acme: ok");
+    expect(lines[1]).toMatch(/^closed: unreachable: could not test the key: cannot reach 127\.0\.0\.1:9/);
+    expect(lines[2]).toMatch(/^expired: key refused: the service refused the key at .*expired/);
+    expect(lines[3]).toBe("hooli: IP not whitelisted: the service saw 127.0.0.1");
+    expect(result.stderr).toContain(
+      'hint: ask the operator to whitelist this host\'s static IP: adreport keys request add-ip --account "hooli" --ip 127.0.0.1',
+    );
+    expect(result.stderr).toContain("adreport: partial: 3 of 4 accounts failed: closed, expired, hooli");
+    for (const key of service.keys) expect(result.stdout + result.stderr).not.toContain(key.slice(4));
+  });
+
+  it("exit 0 when every key works; ADREPORT_API_KEY does not stand in for a profile's key", async () => {
+    const result = await cli(["keys", "test", "--all"], GOOD, { env: { ADREPORT_API_KEY: EXPIRED } });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("acme: ok\nglobex: ok\n");
+    expect(result.stderr).toContain("ADREPORT_API_KEY is ignored");
+  });
+
+  it("every key refused: exit 3", async () => {
+    const config = configDirWith({}, { a: at(EXPIRED), b: at(EXPIRED) });
+    const result = await cli(["keys", "test", "--all"], config);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain("every account failed (key refused): a, b");
+  });
+
+  it.each([
+    [["keys", "test", "--all", "acme"], "give a profile or --all, not both"],
+    [["keys", "test", "--all"], "--all-profiles: there are no profiles yet"],
+  ])("refuses %j with exit 2", async (args, message) => {
+    const result = await cli(args, args.length === 3 ? NONE : GOOD);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(message);
+  });
+});
+
+describe.concurrent("keys request --all-profiles", () => {
+  it("one request per profile, the profile's name as the account", async () => {
+    const result = await cli(["keys", "request", "add-ip", "--all-profiles", "--ip", "203.0.113.7"], GOOD);
+    expect(result.code).toBe(0);
+    const [first, second, ...rest] = result.stdout.split(`${"-".repeat(72)}\n`);
+    expect(rest).toEqual([]);
+    expect(first).toContain('Subject: Reporting API: add IP for account "acme"');
+    expect(first).toContain("Account: acme\nRequest: add IP\nIP addresses: 203.0.113.7\n");
+    expect(second).toContain('Subject: Reporting API: add IP for account "globex"');
+  });
+
+  it("JSON: one object a line", async () => {
+    const result = await cli(
+      ["keys", "request", "add-ip", "--all-profiles", "--ip", "203.0.113.7", "--format", "json"],
+      GOOD,
+    );
+    expect(
+      result.stdout
+        .trimEnd()
+        .split("\n")
+        .map((l) => JSON.parse(l)),
+    ).toEqual([
+      { account: "acme", request: "add_ip", ips: ["203.0.113.7"] },
+      { account: "globex", request: "add_ip", ips: ["203.0.113.7"] },
+    ]);
+  });
+
+  it("--combined: one request naming every account, as text or JSON", async () => {
+    const args = [
+      "keys",
+      "request",
+      "add-ip",
+      "--all-profiles",
+      "--combined",
+      "--ip",
+      "203.0.113.7",
+      "--reason",
+      "new office",
+    ];
+    const text = await cli(args, GOOD);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain("Subject: Reporting API: add IP for 2 accounts");
+    expect(text.stdout).toContain('Accounts:\n\n  "acme"\n  "globex"\n');
+    expect(text.stdout).toContain(
+      "Accounts: acme, globex\nRequest: add IP\nIP addresses: 203.0.113.7\nReason: new office\n",
+    );
+    const json = await cli([...args, "--format", "json"], GOOD);
+    expect(JSON.parse(json.stdout)).toEqual({
+      accounts: ["acme", "globex"],
+      request: "add_ip",
+      ips: ["203.0.113.7"],
+      reason: "new office",
+    });
+  });
+
+  it.each([
+    [
+      ["keys", "request", "add-ip", "--all-profiles", "--account", "A", "--ip", "203.0.113.7"],
+      "--account and --all-profiles cannot be combined",
+    ],
+    [["keys", "request", "add-ip", "--all-profiles"], "needs the static outgoing IP"],
+    [
+      ["keys", "request", "add-ip", "--combined", "--account", "A", "--ip", "203.0.113.7"],
+      "--combined goes with --all-profiles",
+    ],
+  ])("refuses %j with exit 2", async (args, message) => {
+    const result = await cli(args, GOOD);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(message);
+  });
+
+  it("no profiles: exit 2 saying how to add one", async () => {
+    const result = await cli(["keys", "request", "add-ip", "--all-profiles", "--ip", "203.0.113.7"], NONE);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("adreport keys add <profile>");
+  });
+});
