@@ -1,6 +1,7 @@
 /** `npm run bench [name...]`: runs the named benchmarks, or all of them. Figures are ratios within one run. */
-import { benchPictures } from "./pictures";
+
 import { benchAccounts } from "./accounts";
+import { benchPictures } from "./pictures";
 import { benchReport } from "./report";
 import { benchReportTop } from "./report-top";
 import { benchServe } from "./serve";
