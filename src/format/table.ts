@@ -7,6 +7,7 @@
  */
 import Table from "cli-table3";
 import { METRICS, roundToMicros, rowsOf } from "../contract";
+import { countersOf, derive, isDerivedMetric, relativeChange } from "../core/derived-metrics";
 import { printable } from "../core/printable";
 import { writeChunk } from "../io/write";
 import { type Columns, cellsOf, columnsOf, peekFirstRow } from "./columns";
@@ -15,12 +16,41 @@ import { metricText } from "./metric-text";
 
 const BOLD = "\u001b[1m";
 const COUNTERS: readonly string[] = METRICS;
+const PREVIOUS = "_prev";
+const CHANGE = "_change";
 
 /** A metric that adds up over rows: a counter the service sends, of this period or the previous one. */
 function isCounter(metric: string): boolean {
   return COUNTERS.includes(metric.replace(/_prev$/, ""));
 }
 const NOT_BOLD = "\u001b[22m";
+
+/** The shown metrics' totals from summed counters: counters as summed, ratios and changes computed from them. */
+function totalsFromSums(columns: Columns, sums: ReadonlyMap<string, number>): Record<string, number | null> {
+  const counters = Object.fromEntries([...sums].map(([m, sum]) => [m, roundToMicros(sum)]));
+  const totalOf = (metric: string): number | undefined => {
+    const previous = metric.endsWith(PREVIOUS);
+    const base = previous ? metric.slice(0, -PREVIOUS.length) : metric;
+    if (!isDerivedMetric(base)) return counters[metric];
+    const suffix = previous ? PREVIOUS : "";
+    const [numerator, denominator] = countersOf(base);
+    return derive(base, {
+      [numerator]: counters[`${numerator}${suffix}`],
+      [denominator]: counters[`${denominator}${suffix}`],
+    });
+  };
+  const totals: Record<string, number | null> = {};
+  for (const metric of columns.metrics) {
+    const value = metric.endsWith(CHANGE)
+      ? relativeChange(
+          totalOf(metric.slice(0, -CHANGE.length)),
+          totalOf(`${metric.slice(0, -CHANGE.length)}${PREVIOUS}`),
+        )
+      : totalOf(metric);
+    totals[metric] = value !== undefined && Number.isFinite(value) ? value : null;
+  }
+  return totals;
+}
 
 /** The footer: its label in the first column, which must be a dimension's, and the totals under the metrics. */
 function totalsLine(columns: Columns, totals: ReportTotals): string[] | undefined {
@@ -46,7 +76,8 @@ export const tableFormatter: Formatter = {
       colAligns: columns.order.map((c) => (c.metric ? ("right" as const) : ("left" as const))),
       style: { head: [], border: [] },
     });
-    // Without totals from the transform stages, the counters shown are summed here (a ratio never is).
+    // Without totals from the transform stages, the counters rows carry are summed here (shown or kept for
+    // ratios); a ratio is then computed from the sums, never summed.
     const sums = new Map<string, number>(columns.metrics.filter(isCounter).map((m) => [m, 0]));
     let count = 0;
     for await (const row of rowsOf(all)) {
@@ -55,17 +86,15 @@ export const tableFormatter: Formatter = {
       table.push(
         columns.order.map(({ name, metric }, i) => {
           if (!metric) return cells[i] === undefined ? "" : printable(String(cells[i]));
-          const value = row.metrics[name];
-          const sum = sums.get(name);
-          if (typeof value === "number" && sum !== undefined) sums.set(name, sum + value);
-          return metricText(name, value);
+          return metricText(name, row.metrics[name]);
         }),
       );
+      for (const name in row.metrics) {
+        const value = row.metrics[name];
+        if (typeof value === "number" && isCounter(name)) sums.set(name, (sums.get(name) ?? 0) + value);
+      }
     }
-    const totals: ReportTotals = report.totals?.() ?? {
-      rows: count,
-      metrics: Object.fromEntries([...sums].map(([m, sum]) => [m, roundToMicros(sum)])),
-    };
+    const totals: ReportTotals = report.totals?.() ?? { rows: count, metrics: totalsFromSums(columns, sums) };
     const footer = totalsLine(columns, totals);
     if (footer !== undefined) table.push(footer);
     await writeChunk(out, count === 0 && columns.dimensionKeys.length > 0 ? "(no rows)\n" : `${table.toString()}\n`);

@@ -72,10 +72,14 @@ export function shapeMetrics(metrics: Metrics, choice: MetricChoice): Metrics {
   return shaped;
 }
 
-/** True when the rows already carry exactly the output metrics, in order: nothing to do. */
+/** True when the rows are output with the metrics they came with: nothing to do. */
 export function metricsAsSent(metaMetrics: readonly string[], choice: MetricChoice): boolean {
+  if (choice.compare || choice.listed.some(isDerivedMetric)) return false;
   const wanted = outputMetrics(choice);
-  return !choice.compare && wanted.length === metaMetrics.length && wanted.every((m, i) => metaMetrics[i] === m);
+  if (wanted.length === metaMetrics.length && wanted.every((m, i) => metaMetrics[i] === m)) return true;
+  // Counters only: what the service says it sent stands (a service that leaves one out is not second-guessed
+  // with an empty column), unless it carries a counter nobody listed.
+  return metaMetrics.every((m) => wanted.includes(m));
 }
 
 export function shapeReportMetrics(report: ReportStream, choice: MetricChoice): ReportStream {

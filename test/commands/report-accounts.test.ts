@@ -146,6 +146,31 @@ describe.concurrent("report over several accounts", () => {
     }
   });
 
+  it("the table's totals row over every account: counters summed, a ratio computed from the sums", async () => {
+    const result = await report(GOOD, [
+      "--profiles",
+      "acme,globex",
+      ...RANGE,
+      "--dims",
+      "campaign",
+      "--metrics",
+      "clicks,ctr",
+      "-f",
+      "table",
+      "-q",
+    ]);
+    expect(result.code).toBe(0);
+    const rows = (["acme", "globex"] as const).flatMap((profile) =>
+      expected(profile, { metrics: ["views", "clicks"] }),
+    );
+    const clicks = rows.reduce((sum, row) => sum + Number(row.metrics.clicks), 0);
+    const views = rows.reduce((sum, row) => sum + Number(row.metrics.views), 0);
+    const footer = result.stdout.split("\n").find((line) => line.includes(`total (${rows.length} rows)`)) ?? "";
+    expect(footer).toContain(clicks.toLocaleString("en-US"));
+    expect(footer).toContain(`${((clicks / views) * 100).toFixed(2)}%`);
+    expect(result.stdout).not.toContain("views");
+  });
+
   it("JSON: one document, meta per profile, rows with their profile", async () => {
     const dir = tempDir();
     const result = await report(GOOD, ["--all-profiles", ...RANGE, "--dims", "campaign", "-o", "all.json"], {

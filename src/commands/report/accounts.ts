@@ -76,6 +76,8 @@ export async function runAccounts(
     stopper.stop(signal);
   });
   try {
+    // The one table of every account sums their counters: a ratio in its totals row is computed from them.
+    const keepCounters = !plan.perProfile && ["table", "html", "chart"].includes(plan.format.entry.name);
     const runAccount = async (index: number, output: string, extra: Partial<ReportFlags>): Promise<boolean> => {
       const profile = plan.names[index] as string;
       const accountCtx: Context = {
@@ -86,17 +88,21 @@ export async function runAccounts(
       };
       const started = performance.now();
       try {
-        const done = await runReport(accountCtx, {
-          ...flags,
-          profiles: undefined,
-          allProfiles: undefined,
-          accountConcurrency: undefined,
-          allowPartial: undefined,
-          profile,
-          output,
-          quiet: true,
-          ...extra,
-        });
+        const done = await runReport(
+          accountCtx,
+          {
+            ...flags,
+            profiles: undefined,
+            allProfiles: undefined,
+            accountConcurrency: undefined,
+            allowPartial: undefined,
+            profile,
+            output,
+            quiet: true,
+            ...extra,
+          },
+          { keepCounters },
+        );
         results[index] = okAccount(profile, done.rows, performance.now() - started);
         return true;
       } catch (error) {

@@ -35,7 +35,15 @@ export interface ReportDone {
   rows: number;
 }
 
-export async function runReport(ctx: Context, flags: ReportFlags): Promise<ReportDone> {
+/**
+ * `keepCounters`: rows keep the counters of their ratios beside the output metrics, for an output that sums
+ * them after this run (the table of a run over several accounts).
+ */
+export async function runReport(
+  ctx: Context,
+  flags: ReportFlags,
+  { keepCounters = false }: { keepCounters?: boolean } = {},
+): Promise<ReportDone> {
   if (flags.apiKey !== undefined) {
     ctx.io.err.write(
       "adreport: warning: --api-key is visible to other users of this machine (ps); prefer ADREPORT_API_KEY or a profile\n",
@@ -59,7 +67,7 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<Repor
   const path = flags.output === undefined || isStdoutPath(flags.output) ? undefined : outputPath(flags.output, plan);
   await checkOutput(ctx, path);
   const format = chooseOutputFormat(flags, settings, path, ctx.io.outIsTTY);
-  const shape = planShape(flags, plan, format.entry.name);
+  const shape = planShape(flags, plan, format.entry.name, keepCounters);
   checkPictureRequest(format.entry.name, plan);
   const apiKey = requireApiKey(settings);
   for (const warning of [...requestWarnings(flags, plan.request), ...format.warnings])

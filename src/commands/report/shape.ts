@@ -68,9 +68,14 @@ function fillRange(plan: RequestPlan): TransformPlan["fill"] {
   };
 }
 
-export function planShape(flags: ReportFlags, plan: RequestPlan, format: string): TransformPlan {
+/** `keepCounters`: see MetricChoice; the picture formats always keep them. */
+export function planShape(flags: ReportFlags, plan: RequestPlan, format: string, keepCounters = false): TransformPlan {
   // H17c: compare is --compare given.
-  const metrics = { listed: plan.listed, compare: false, keepCounters: format === "html" || format === "chart" };
+  const metrics = {
+    listed: plan.listed,
+    compare: false,
+    keepCounters: keepCounters || format === "html" || format === "chart",
+  };
   const outputs = outputMetrics(metrics);
   const dimensionKeys = [...new Set(plan.request.dimensions.flatMap((d) => DIMENSION_KEYS[d]))];
   const entityKeys = dimensionKeys.filter((k) => k !== "date");
