@@ -121,7 +121,7 @@ async function* merge(reports: PagedReport[], entityKey: string | undefined): As
           merged = { ...head.row, metrics: { ...head.row.metrics } };
         } else {
           for (const [name, value] of Object.entries(head.row.metrics)) {
-            merged.metrics[name] = roundToMicros((merged.metrics[name] ?? 0) + value);
+            merged.metrics[name] = roundToMicros((merged.metrics[name] ?? 0) + (value ?? 0));
           }
         }
         await advance(i);

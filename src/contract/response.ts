@@ -27,10 +27,14 @@ function isMetricMap(value: unknown): boolean {
   return true;
 }
 
-/** One row: `dimensions` (strings and numbers) and `metrics` (numbers); other fields are kept as they came. */
+/**
+ * One row: `dimensions` (strings and numbers) and `metrics` (numbers); other fields are kept as they came.
+ * The service sends numbers only; `null` is a value adreport computes and has none for (a compared period
+ * without that entity), written as JSON null, an empty CSV cell, `-` in the table.
+ */
 export interface ReportRow {
   dimensions: Record<string, string | number | null>;
-  metrics: Record<string, number>;
+  metrics: Record<string, number | null>;
   [field: string]: unknown;
 }
 

@@ -8,10 +8,13 @@ import {
   type ReportRow,
   type RowPage,
 } from "../contract";
+import { TimeZone } from "../core/time-zone";
 
 export interface Columns {
   dimensionKeys: string[];
   metrics: string[];
+  /** The zone `date` is shown in (meta.tz, from --tz); UTC when absent. */
+  zone?: TimeZone | undefined;
 }
 
 /**
@@ -29,7 +32,17 @@ export function columnsOf(meta: ReportMeta, firstRow: ReportRow | undefined): Co
   }
   for (const key of Object.keys(firstRow?.dimensions ?? {})) if (key !== "date") add(key);
   if (keys.includes("date")) keys.push(keys.splice(keys.indexOf("date"), 1)[0] as string);
-  return { dimensionKeys: keys, metrics: [...meta.metrics] };
+  return { dimensionKeys: keys, metrics: [...meta.metrics], zone: zoneOf(meta) };
+}
+
+/** The zone adreport's --tz stage wrote into meta; a name this system does not know is shown as UTC. */
+function zoneOf(meta: ReportMeta): TimeZone | undefined {
+  if (typeof meta.tz !== "string") return undefined;
+  try {
+    return TimeZone.open(meta.tz);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -51,10 +64,14 @@ function bucketText(value: number, hourly: boolean): string {
   return text;
 }
 
-/** A bucket start as ISO 8601 UTC: a date for daily and longer buckets, a date-time for hours. */
-function formatBucket(value: unknown, granularity: string): string {
+/**
+ * A bucket start as ISO 8601 UTC: a date for daily and longer buckets, a date-time for hours. In a zone
+ * (--tz), the local date, or the local date-time with the zone's offset.
+ */
+function formatBucket(value: unknown, granularity: string, zone: TimeZone | undefined): string {
   if (typeof value !== "number" || !Number.isFinite(value))
     return value === undefined || value === null ? "" : String(value);
+  if (zone !== undefined) return zone.bucketText(value, /hour/i.test(granularity));
   return bucketText(value, /hour/i.test(granularity) || value % 86_400 !== 0);
 }
 
@@ -63,9 +80,9 @@ export function cellsOf(row: ReportRow, columns: Columns, granularity: string): 
   const cells: Array<string | number | undefined> = [];
   for (const key of columns.dimensionKeys) {
     const value = row.dimensions[key];
-    cells.push(key === "date" ? formatBucket(value, granularity) : (value ?? undefined));
+    cells.push(key === "date" ? formatBucket(value, granularity, columns.zone) : (value ?? undefined));
   }
-  for (const metric of columns.metrics) cells.push(row.metrics[metric]);
+  for (const metric of columns.metrics) cells.push(row.metrics[metric] ?? undefined);
   return cells;
 }
 

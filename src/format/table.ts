@@ -6,6 +6,7 @@
  */
 import Table from "cli-table3";
 import { roundToMicros, rowsOf } from "../contract";
+import { relativeChange } from "../core/derived-metrics";
 import { printable } from "../core/printable";
 import { writeChunk } from "../io/write";
 import { cellsOf, columnsOf, peekFirstRow } from "./columns";
@@ -14,11 +15,20 @@ import type { Formatter } from "./formatter";
 const BOLD = "\u001b[1m";
 const NOT_BOLD = "\u001b[22m";
 
-function metricCell(metric: string, value: number | undefined): string {
+function metricCell(metric: string, value: number | null | undefined): string {
   if (value === undefined) return "";
-  if (metric === "spending")
+  if (value === null) return "-";
+  if (metric.endsWith("_change")) return `${value > 0 ? "+" : ""}${(value * 100).toFixed(2)}%`;
+  if (metric === "spending" || metric === "spending_prev")
     return value.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   return value.toLocaleString("en-US");
+}
+
+/** A column's total: counters are summed; a `_change` is the change of the summed counters, never a sum. */
+function totalOf(metric: string, totals: ReadonlyMap<string, number>): number | null {
+  if (!metric.endsWith("_change")) return roundToMicros(totals.get(metric) ?? 0);
+  const base = metric.slice(0, -"_change".length);
+  return relativeChange(totals.get(base), totals.get(`${base}_prev`)) ?? null;
 }
 
 export const tableFormatter: Formatter = {
@@ -43,7 +53,7 @@ export const tableFormatter: Formatter = {
         .map((c) => (c === undefined ? "" : printable(String(c))));
       const metricCells = columns.metrics.map((metric) => {
         const value = row.metrics[metric];
-        if (value !== undefined) totals.set(metric, (totals.get(metric) ?? 0) + value);
+        if (typeof value === "number") totals.set(metric, (totals.get(metric) ?? 0) + value);
         return metricCell(metric, value);
       });
       table.push([...dimensionCells, ...metricCells]);
@@ -52,7 +62,7 @@ export const tableFormatter: Formatter = {
       table.push([
         `total (${count} rows)`,
         ...columns.dimensionKeys.slice(1).map(() => ""),
-        ...columns.metrics.map((m) => metricCell(m, roundToMicros(totals.get(m) ?? 0))),
+        ...columns.metrics.map((m) => metricCell(m, totalOf(m, totals))),
       ]);
     }
     await writeChunk(out, count === 0 && columns.dimensionKeys.length > 0 ? "(no rows)\n" : `${table.toString()}\n`);

@@ -4,6 +4,7 @@ import { DIMENSIONS, METRICS } from "../../contract/fields";
 import { FORMAT_NAMES } from "../../core/formats";
 import type { Context } from "../context";
 import type { OptionsOf } from "../shared/declared";
+import { COMPARE_MODES } from "./compare-modes";
 
 function declareReport(program: Command) {
   return program
@@ -21,6 +22,16 @@ function declareReport(program: Command) {
       `comma list of ${DIMENSIONS.join(", ")}: at most one entity, keyword not with date`,
     )
     .option("--granularity <unit>", "date buckets: hour, day, week, month (default day)")
+    .option(
+      "--tz <zone>",
+      "IANA time zone (Europe/Berlin) of --from/--to days and date buckets (default UTC, or the tz setting); with date it fetches hourly rows, 24x those of a daily report, and sums them here",
+    )
+    .addOption(
+      new Option(
+        "--compare <period>",
+        "add <metric>_prev and <metric>_change: previous (the same length just before) or year (a year earlier)",
+      ).choices(COMPARE_MODES),
+    )
     .option("--campaign <id>", "only this campaign")
     .option("--ad <id>", "only this ad")
     .addOption(
@@ -61,8 +72,11 @@ Examples:
   $ adreport report --from -30d --to today --metrics views,clicks --format ndjson | jq .metrics.views
   $ adreport report --from 2026-01-01 --to 2026-06-30 --dims ad,date --granularity week -o h1.json
   $ adreport report --from -30d --to today --dims campaign --spreadsheet -o campaigns.csv
+  $ adreport report --from -7d --to yesterday --dims campaign,date --tz Europe/Berlin --compare previous
 
 The table format holds every row before printing; csv, tsv, json and ndjson stream page by page.
+--tz with date in --dims asks for hourly rows (24x a daily report's) and sums them into the zone's days,
+weeks or months; --tz and --compare reports in JSON are held until their row count is known.
 Plain CSV keeps every name as it is: open it in a spreadsheet program only if made with --spreadsheet.`,
     );
 }

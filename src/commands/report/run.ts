@@ -2,6 +2,7 @@
 import { openReport, openSplitReport, type Progress, ReportApi } from "../../api";
 import { requireApiKey } from "../../config/resolve";
 import { DataChangedError, InterruptedError, OutputError } from "../../core/errors";
+import { TimeZone } from "../../core/time-zone";
 import type { Sink } from "../../io/sink";
 import type { Context } from "../context";
 import { deadline } from "../shared/deadline";
@@ -9,9 +10,11 @@ import { withCliHints } from "../shared/hints";
 import { checkOutput, isStdoutPath, openOutput, outputError } from "../shared/output";
 import { loadSettings } from "../shared/settings";
 import type { ReportFlags } from "./command";
+import { planComparedPeriod } from "./compare-plan";
 import { chooseOutputFormat } from "./output-format";
 import { progressView } from "./progress";
 import { planRequest, type RequestPlan } from "./request";
+import { inZoneAndCompared } from "./time-stages";
 import { requestWarnings, watchAdInCampaign } from "./warnings";
 
 function outputPath(template: string, plan: RequestPlan): string {
@@ -43,9 +46,15 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
     delimiter: flags.delimiter,
     spreadsheet: flags.spreadsheet,
     "api-key": flags.apiKey,
+    tz: flags.tz,
   });
   const pageSize = settings["page-size"].value;
-  const plan = planRequest(flags, ctx.now(), pageSize);
+  const zone = settings.tz.value === undefined ? undefined : TimeZone.open(settings.tz.value);
+  const plan = planRequest(flags, ctx.now(), pageSize, zone);
+  const compare = flags.compare && {
+    mode: flags.compare,
+    period: planComparedPeriod(plan, flags.compare, flags.split),
+  };
   const path = flags.output === undefined || isStdoutPath(flags.output) ? undefined : outputPath(flags.output, plan);
   await checkOutput(ctx, path);
   const format = chooseOutputFormat(flags, settings, path, ctx.io.outIsTTY);
@@ -101,7 +110,11 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
           ? await openSplitReport(api, plan.request, plan.windows, paging)
           : await openReport(api, plan.request, paging);
         const { report, warning } = watchAdInCampaign(opened, plan.request);
-        await formatter.write(report, sink.stream, {
+        const before = { ...paging, onProgress: () => {} };
+        const shaped = await inZoneAndCompared(report, plan, compare, (request, windows) =>
+          windows ? openSplitReport(api, request, windows, before) : openReport(api, request, before),
+        );
+        await formatter.write(shaped, sink.stream, {
           delimiter: settings.delimiter.value,
           bom: flags.bom === true,
           spreadsheet: format.spreadsheet,

@@ -1,0 +1,41 @@
+/**
+ * The stages of --tz and --compare, in their order: the report re-bucketed into the zone, then paired with
+ * the earlier period (opened here, with the same rules, and re-bucketed the same way), then each counter's
+ * change. Without --tz or --compare the report goes through untouched.
+ */
+import type { ReportRequest } from "../../contract";
+import { TimeZone } from "../../core/time-zone";
+import type { ReportStream } from "../../format/formatter";
+import { compareWithPrevious } from "../../transform/compare";
+import { addCounterChanges } from "../../transform/counter-change";
+import { rebucket } from "../../transform/rebucket";
+import type { CompareMode } from "./compare-modes";
+import type { ComparedPeriod } from "./compare-plan";
+import type { RequestPlan } from "./request";
+
+export type OpenPeriod = (request: ReportRequest, windows: ComparedPeriod["windows"]) => Promise<ReportStream>;
+
+function inZone(report: ReportStream, plan: RequestPlan): ReportStream {
+  return plan.zone === TimeZone.UTC ? report : rebucket(report, plan.zone, plan.bucketUnit ?? "hour");
+}
+
+export async function inZoneAndCompared(
+  report: ReportStream,
+  plan: RequestPlan,
+  compare: { mode: CompareMode; period: ComparedPeriod } | undefined,
+  openPeriod: OpenPeriod,
+): Promise<ReportStream> {
+  const current = inZone(report, plan);
+  if (compare === undefined) return current;
+  const { mode, period } = compare;
+  const previous = inZone(await openPeriod(period.request, period.windows), plan);
+  const compared = compareWithPrevious(current, previous, {
+    zone: plan.zone,
+    currentFrom: plan.range.from,
+    previousFrom: period.range.from,
+    mode,
+    previousRange: { from: period.request.from, to: period.request.to },
+  });
+  // Until the derived-metrics stage computes every `_change` (issue 17, H17a), this one does the counters'.
+  return addCounterChanges(compared);
+}
