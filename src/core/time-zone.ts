@@ -188,11 +188,11 @@ export class TimeZone {
 
   /**
    * The first instant in [from, to] where the offset is not a whole hour, with that offset, or undefined.
-   * Offsets are sampled every 6 hours and at both ends: a zone keeps an offset for months, never for hours.
+   * Offsets are sampled every 12 hours and at both ends: a zone keeps an offset for months, never for hours.
    */
   wholeHourProblem(from: number, to: number): { at: number; offset: number } | undefined {
     if (this.parts === undefined) return undefined;
-    const step = 6 * SECONDS_PER_HOUR;
+    const step = 12 * SECONDS_PER_HOUR;
     for (let at = from; ; at = Math.min(at + step, to)) {
       const offset = this.offsetAt(at);
       if (offset % SECONDS_PER_HOUR !== 0) return { at, offset };
