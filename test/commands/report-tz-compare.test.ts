@@ -477,6 +477,27 @@ describe.concurrent("--compare", () => {
     expect(table.stdout).toMatch(/│ 2026-01-01 │\s+- │/);
   });
 
+  it("previous by month: whole months against the months just before, not as many days back", async () => {
+    const result = await report([
+      ...["--from", "2026-07-01", "--to", "2026-08-31", "--dims", "date", "--granularity", "month"],
+      ...["--compare", "previous", "--metrics", "clicks", "-f", "csv"],
+    ]);
+    expect(result.code).toBe(0);
+    const months = (from: string, to: string) =>
+      referenceByCampaign(utcRange(from, to), "UTC", "month").reduce<Record<string, number>>((sums, g) => {
+        sums[g.bucket] = (sums[g.bucket] ?? 0) + g.sums.clicks;
+        return sums;
+      }, {});
+    const now = months("2026-07-01", "2026-08-31");
+    const before = months("2026-05-01", "2026-06-30");
+    const line = (month: string, prev: string) => {
+      const a = now[month] as number;
+      const b = before[prev] as number;
+      return `${month},${a},${b},${(a - b) / b}`;
+    };
+    expect(csvBody(result.stdout)).toEqual([line("2026-07-01", "2026-05-01"), line("2026-08-01", "2026-06-01")]);
+  });
+
   it("refuses an unknown period with exit 2", async () => {
     const result = await report(["--compare", "week"]);
     expect(result.code).toBe(2);

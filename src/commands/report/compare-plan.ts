@@ -1,14 +1,15 @@
 /**
  * --compare: the period the report is compared with, asked for with the same rules as the report itself
  * (the same metrics, dimensions, filters and granularity, split in 90-day windows when longer).
- *   previous: the same length just before. A range of whole days (in --tz's zone, else UTC) moves back
- *             by as many days, so a DST change does not shift it by an hour; any other range by its length.
+ *   previous: the same length just before. Whole months by month move back by as many months; a range
+ *             of whole days (in --tz's zone, else UTC) by as many days, so a DST change does not shift it
+ *             by an hour; any other range by its length.
  *   year:     the same local dates and times a year earlier (29 February becomes 28 February).
  */
 import { splitRange } from "../../api";
 import { formatDateTime, MAX_RANGE_SECONDS, type ReportRequest } from "../../contract";
 import { UsageError } from "../../core/errors";
-import { TimeZone } from "../../core/time-zone";
+import { type BucketUnit, bucketUnitOf, TimeZone } from "../../core/time-zone";
 import type { CompareMode } from "./compare-modes";
 import type { RequestPlan } from "./request";
 import { requireWholeHourOffsets } from "./zone-range";
@@ -30,10 +31,22 @@ function yearEarlier(zone: TimeZone, sec: number): number {
   return zone.dayStart(TimeZone.yearBefore(day)) + (sec - zone.dayStart(day));
 }
 
+/** The unit of the report's date buckets, or undefined without `date`. */
+function bucketUnit(plan: RequestPlan): BucketUnit | undefined {
+  if (!plan.request.dimensions.includes("date")) return undefined;
+  return plan.bucketUnit ?? bucketUnitOf(plan.request.granularity ?? "day");
+}
+
 export function previousRange(plan: RequestPlan, mode: CompareMode): { from: number; to: number } {
   const { zone, range } = plan;
   const end = range.to + 1;
   if (mode === "year") return { from: yearEarlier(zone, range.from), to: yearEarlier(zone, end) - 1 };
+  // Whole months by month: the months just before (October against September, not 31 days back).
+  const unit = bucketUnit(plan);
+  if (unit === "month" && zone.bucketStart(unit, range.from) === range.from && zone.bucketStart(unit, end) === end) {
+    const months = zone.bucketsBetween(unit, range.from, end);
+    return { from: zone.bucketAfter(unit, range.from, -months), to: range.from - 1 };
+  }
   if (isDayStart(zone, range.from) && isDayStart(zone, end)) {
     const days = zone.localDay(end) - zone.localDay(range.from);
     return { from: zone.dayStart(zone.localDay(range.from) - days), to: range.from - 1 };
