@@ -6,7 +6,7 @@
  */
 import { UsageError } from "./errors";
 
-export const SECONDS_PER_HOUR = 3_600;
+const SECONDS_PER_HOUR = 3_600;
 const SECONDS_PER_DAY = 86_400;
 /** Cached offsets and texts per zone; cleared when full, so memory stays bounded whatever the range. */
 const MAX_CACHED = 50_000;

@@ -10,7 +10,7 @@ import { type BucketUnit, bucketUnitOf, type TimeZone } from "../core/time-zone"
 import type { ReportStream } from "../format/formatter";
 import { compareParts, entityIdKey, type OrderPart, orderPart } from "./row-order";
 
-export interface ComparedPeriods {
+interface ComparedPeriods {
   /** The zone buckets are counted in (UTC without --tz). */
   zone: TimeZone;
   /** The first second of each period. */

@@ -9,7 +9,7 @@ import { relativeChange } from "../core/derived-metrics";
 import type { ReportStream } from "../format/formatter";
 import { previousName } from "./compare";
 
-export function changeName(metric: string): string {
+function changeName(metric: string): string {
   return `${metric}_change`;
 }
 

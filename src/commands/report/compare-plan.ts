@@ -37,7 +37,7 @@ function bucketUnit(plan: RequestPlan): BucketUnit | undefined {
   return plan.bucketUnit ?? bucketUnitOf(plan.request.granularity ?? "day");
 }
 
-export function previousRange(plan: RequestPlan, mode: CompareMode): { from: number; to: number } {
+function previousRange(plan: RequestPlan, mode: CompareMode): { from: number; to: number } {
   const { zone, range } = plan;
   const end = range.to + 1;
   if (mode === "year") return { from: yearEarlier(zone, range.from), to: yearEarlier(zone, end) - 1 };

@@ -13,7 +13,7 @@ import type { CompareMode } from "./compare-modes";
 import type { ComparedPeriod } from "./compare-plan";
 import type { RequestPlan } from "./request";
 
-export type OpenPeriod = (request: ReportRequest, windows: ComparedPeriod["windows"]) => Promise<ReportStream>;
+type OpenPeriod = (request: ReportRequest, windows: ComparedPeriod["windows"]) => Promise<ReportStream>;
 
 function inZone(report: ReportStream, plan: RequestPlan): ReportStream {
   return plan.zone === TimeZone.UTC ? report : rebucket(report, plan.zone, plan.bucketUnit ?? "hour");
