@@ -456,6 +456,15 @@ describe.concurrent("--compare", () => {
     });
     expect(result.stdout.split("\n")[0]).toBe("campaign_id,name,date,clicks,clicks_prev,clicks_change");
     expect(csvBody(result.stdout)).toEqual(lines);
+    const json = await report([
+      ...["--from", "2026-10-19", "--to", "2026-10-25", "--dims", "campaign", "--tz", zone],
+      ...["--compare", "previous", "--metrics", "clicks", "-f", "json"],
+    ]);
+    expect(JSON.parse(json.stdout).meta).toMatchObject({
+      tz: zone,
+      compare: "previous",
+      previous: { from: "2026-10-12T00:00:00+02:00", to: "2026-10-18T23:59:59+02:00" },
+    });
   });
 
   it("shows a bucket only the earlier period has at its place in the current one, the current side empty", async () => {

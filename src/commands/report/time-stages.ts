@@ -34,7 +34,10 @@ export async function inZoneAndCompared(
     currentFrom: plan.range.from,
     previousFrom: period.range.from,
     mode,
-    previousRange: { from: period.request.from, to: period.request.to },
+    previousRange:
+      plan.zone === TimeZone.UTC
+        ? { from: period.request.from, to: period.request.to }
+        : { from: plan.zone.dateTimeText(period.range.from), to: plan.zone.dateTimeText(period.range.to) },
   });
   // Until the derived-metrics stage computes every `_change` (issue 17, H17a), this one does the counters'.
   return addCounterChanges(compared);
