@@ -46,7 +46,11 @@ export class TimeZone {
   private readonly offsets = new Map<number, number>();
   private readonly texts = new Map<number, string>();
 
-  private constructor(readonly name: string) {
+  private constructor(
+    readonly name: string,
+    /** Where the name came from, for messages: `--tz`, `ADREPORT_TZ`, `the tz setting`. */
+    readonly given = "--tz",
+  ) {
     this.parts =
       name === "UTC"
         ? undefined
@@ -85,7 +89,7 @@ export class TimeZone {
     }
     if (canonical === "UTC" || canonical === "Etc/UTC") return TimeZone.UTC;
     // Intl may answer an older alias (Asia/Kolkata -> Asia/Calcutta): keep the user's name, in Intl's case.
-    return new TimeZone(canonical.toLowerCase() === trimmed.toLowerCase() ? canonical : trimmed);
+    return new TimeZone(canonical.toLowerCase() === trimmed.toLowerCase() ? canonical : trimmed, what);
   }
 
   /** Seconds east of UTC at the instant (constant through a UTC hour in a whole-hour zone). */

@@ -330,6 +330,11 @@ describe.concurrent("--tz", () => {
         ),
       );
     }
+    const fromProfile = await report(["--dims", "date", "--profile", "india"], {
+      ADREPORT_CONFIG_DIR: configDirWith({}, { india: { tz: "Asia/Kolkata" } }),
+    });
+    expect(fromProfile.code).toBe(2);
+    expect(fromProfile.stderr).toMatch(/^adreport: the tz setting \(profile\): Asia\/Kolkata is \+05:30 from UTC/);
     const unknown = await report(["--tz", "Europe/Atlantis"]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/^adreport: --tz: "Europe\/Atlantis" is not a time zone/);

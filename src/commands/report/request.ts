@@ -23,7 +23,7 @@ export interface RequestPlan {
   request: ReportRequest;
   /** Set when the range is fetched in windows of at most 90 days. */
   windows: Array<{ from: string; to: string }> | undefined;
-  /** YYYY-MM-DD of the range's ends (UTC), for {from} and {to} in --output. */
+  /** YYYY-MM-DD of the range's ends (in the zone), for {from} and {to} in --output. */
   fromDate: string;
   toDate: string;
   /** --tz (UTC when not given): the zone of the range's days and of the date buckets. */

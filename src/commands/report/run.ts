@@ -21,6 +21,11 @@ function outputPath(template: string, plan: RequestPlan): string {
   return template.replaceAll("{from}", plan.fromDate).replaceAll("{to}", plan.toDate);
 }
 
+/** Where --tz's zone came from, for its messages. */
+function tzGiven(source: string): string {
+  return source === "flag" ? "--tz" : source === "environment" ? "ADREPORT_TZ" : `the tz setting (${source})`;
+}
+
 /** How far an export got, for the message of --max-time. */
 function progressText(progress: Progress | undefined): string {
   if (progress === undefined) return "the first page had not come";
@@ -49,7 +54,8 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
     tz: flags.tz,
   });
   const pageSize = settings["page-size"].value;
-  const zone = settings.tz.value === undefined ? undefined : TimeZone.open(settings.tz.value);
+  const zone =
+    settings.tz.value === undefined ? undefined : TimeZone.open(settings.tz.value, tzGiven(settings.tz.source));
   const plan = planRequest(flags, ctx.now(), pageSize, zone);
   const compare = flags.compare && {
     mode: flags.compare,

@@ -23,7 +23,7 @@ export function requireWholeHourOffsets(zone: TimeZone, from: number, to: number
   const problem = zone.wholeHourProblem(from, to);
   if (problem === undefined) return;
   throw new UsageError(
-    `--tz: ${zone.name} is ${offsetText(problem.offset)} from UTC on ${zone.dateText(problem.at)}, not a whole hour, so its days cannot be built from the service's hourly buckets`,
+    `${zone.given}: ${zone.name} is ${offsetText(problem.offset)} from UTC on ${zone.dateText(problem.at)}, not a whole hour, so its days cannot be built from the service's hourly buckets`,
     {
       hint: "use a zone whose offset is whole hours (UTC, Europe/Berlin, America/New_York), or leave out --tz for UTC",
     },
