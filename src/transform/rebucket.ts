@@ -7,7 +7,7 @@
  */
 import { GRANULARITY_WORDS, type ReportRow, type RowPage, roundToMicros } from "../contract";
 import { UnavailableError } from "../core/errors";
-import type { BucketUnit, TimeZone } from "../core/time-zone";
+import { type BucketUnit, bucketUnitOf, type TimeZone } from "../core/time-zone";
 import type { ReportStream } from "../format/formatter";
 import { compareParts, entityIdKey, type OrderPart, orderPart } from "./row-order";
 
@@ -57,6 +57,13 @@ function addInto(target: ReportRow, row: ReportRow): void {
 export function rebucket(report: ReportStream, zone: TimeZone, unit: BucketUnit): ReportStream {
   const meta = { ...report.meta, tz: zone.name };
   if (unit === "hour" || !report.meta.dimensions.includes("date")) return { ...report, meta };
+  // Longer buckets than hours cannot be cut into local days; a granularity word it does not know is trusted.
+  const sent = bucketUnitOf(report.meta.granularity);
+  if (sent !== undefined && sent !== "hour") {
+    throw new UnavailableError(
+      `the service answered ${JSON.stringify(report.meta.granularity.slice(0, 40))} buckets when asked for hourly ones, so --tz buckets cannot be built from them`,
+    );
+  }
   const idKey = entityIdKey(report.meta);
   const starts = new BucketStarts(zone, unit);
   async function* pages(): AsyncGenerator<RowPage> {

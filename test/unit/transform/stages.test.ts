@@ -75,6 +75,13 @@ describe("rebucket", () => {
     await expect(rows(entities)).rejects.toMatchObject({ exitCode: 5 });
   });
 
+  it("refuses daily buckets sent for hourly ones (they cannot be cut into local days)", () => {
+    expect(() => rebucket(stream([[row(1, 0, 1)]], { granularity: "daily" }), berlin, "day")).toThrow(
+      /answered "daily" buckets when asked for hourly ones/,
+    );
+    expect(() => rebucket(stream([[row(1, 0, 1)]], { granularity: "stündlich" }), berlin, "day")).not.toThrow();
+  });
+
   it("refuses a date that is not epoch seconds", async () => {
     await expect(rows(rebucket(stream([[row(1, "2026-03-29", 1)]]), berlin, "day"))).rejects.toThrow(
       /not epoch seconds/,
