@@ -12,7 +12,7 @@ function declareReport(program: Command) {
     .description("pull a report, every page of it, and export it as a table, CSV, TSV, JSON or NDJSON")
     .option(
       "--from <when>",
-      "start: today, yesterday, -Nd, YYYY-MM-DD or an ISO 8601 date-time; days are UTC unless --tz; the default range is the last 7 complete days",
+      "start: today, yesterday, -Nd, YYYY-MM-DD or an ISO 8601 date-time; the default range is the last 7 complete UTC days (with --tz, that zone's days)",
       "-7d",
     )
     .option("--to <when>", "end, inclusive: same forms; a date means its last second", "yesterday")
