@@ -12,7 +12,7 @@ function declareReport(program: Command) {
     .description("pull a report, every page of it, and export it as a table, CSV, TSV, JSON or NDJSON")
     .option(
       "--from <when>",
-      "start: today, yesterday, -Nd, YYYY-MM-DD or an ISO 8601 date-time; the default range is the last 7 complete UTC days (with --tz, that zone's days)",
+      "start: today, yesterday, -Nd, YYYY-MM-DD or an ISO 8601 date-time (UTC); the default range is the last 7 complete UTC days",
       "-7d",
     )
     .option("--to <when>", "end, inclusive: same forms; a date means its last second", "yesterday")
@@ -24,7 +24,7 @@ function declareReport(program: Command) {
     .option("--granularity <unit>", "date buckets: hour, day, week, month (default day)")
     .option(
       "--tz <zone>",
-      "IANA time zone (Europe/Berlin) of --from/--to days and date buckets (default UTC, or the tz setting); with date it fetches hourly rows, 24x those of a daily report, and sums them here",
+      "IANA time zone (Europe/Berlin) of the days of --from/--to (today, yesterday, -Nd, dates) and of date buckets (default UTC, or the tz setting); with date it fetches hourly rows, 24x those of a daily report, and sums them here",
     )
     .addOption(
       new Option(
