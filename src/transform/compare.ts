@@ -128,18 +128,16 @@ export function compareWithPrevious(
       let before = await b.next();
       let batch: ReportRow[] = [];
       while (!now.done || !before.done) {
-        const order =
-          now.done || before.done
-            ? now.done
-              ? 1
-              : -1
+        // Which side's head comes first in (entity, position) order; equal heads are a pair.
+        const order = now.done
+          ? 1
+          : before.done
+            ? -1
             : compareParts(now.value.entity, before.value.entity) || now.value.position - before.value.position;
-        if (order === 0 && !now.done && !before.done) {
-          batch.push(paired(now.value, before.value));
-          [now, before] = await Promise.all([a.next(), b.next()]);
-        } else if (order < 0 && !now.done) {
-          batch.push(paired(now.value, undefined));
-          now = await a.next();
+        if (order <= 0 && !now.done) {
+          const pair = order === 0 && !before.done ? before.value : undefined;
+          batch.push(paired(now.value, pair));
+          [now, before] = await Promise.all([a.next(), pair ? b.next() : before]);
         } else if (!before.done) {
           batch.push(paired(undefined, before.value));
           before = await b.next();
