@@ -101,7 +101,8 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
     sink = await openOutput(ctx, path, { beforeFirstWrite: () => view.stop(), signal: interrupt.signal });
     const paging = {
       pageSize,
-      concurrency: settings.concurrency.value,
+      // --compare fetches two reports side by side: they share --concurrency.
+      concurrency: compare ? Math.ceil(settings.concurrency.value / 2) : settings.concurrency.value,
       onProgress: (p: Progress) => {
         progress = p;
         view.onProgress(p);
