@@ -1,7 +1,8 @@
 /**
- * The stages of --tz and --compare, in their order: the report re-bucketed into the zone, then paired with
- * the earlier period (opened here, with the same rules, and re-bucketed the same way), then each counter's
- * change. Without --tz or --compare the report goes through untouched.
+ * The stages of --tz and --compare, in their order: the report re-bucketed into the zone, then `between`
+ * (empty buckets filled, issue 17), then paired with the earlier period (opened here, with the same rules,
+ * and re-bucketed and filled the same way), then each counter's change. Without --tz or --compare the
+ * report goes through untouched.
  */
 import type { ReportRequest } from "../../contract";
 import { TimeZone } from "../../core/time-zone";
@@ -24,11 +25,13 @@ export async function inZoneAndCompared(
   plan: RequestPlan,
   compare: { mode: CompareMode; period: ComparedPeriod } | undefined,
   openPeriod: OpenPeriod,
+  /** A stage between the zone and the comparison, applied to both periods (where --fill slots in). */
+  between: (report: ReportStream) => ReportStream = (r) => r,
 ): Promise<ReportStream> {
-  const current = inZone(report, plan);
+  const current = between(inZone(report, plan));
   if (compare === undefined) return current;
   const { mode, period } = compare;
-  const previous = inZone(await openPeriod(period.request, period.windows), plan);
+  const previous = between(inZone(await openPeriod(period.request, period.windows), plan));
   const compared = compareWithPrevious(current, previous, {
     zone: plan.zone,
     currentFrom: plan.range.from,
