@@ -7,6 +7,7 @@ import { benchReportTop } from "./report-top";
 import { benchServe } from "./serve";
 import { benchServeAbuse } from "./serve-abuse";
 import { benchStartup } from "./startup";
+import { benchTz } from "./tz";
 
 const benchmarks: Record<string, () => void | Promise<void>> = {
   startup: () => benchStartup(),
@@ -16,6 +17,7 @@ const benchmarks: Record<string, () => void | Promise<void>> = {
   "serve-abuse": () => benchServeAbuse(),
   pictures: () => benchPictures(),
   accounts: () => benchAccounts(),
+  tz: () => benchTz(),
 };
 
 const wanted = process.argv.slice(2);

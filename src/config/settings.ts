@@ -6,6 +6,7 @@ import * as z from "zod";
 import { parseBaseUrl } from "../contract/endpoint";
 import { parseDuration } from "../core/duration";
 import { FORMAT_NAMES } from "../core/formats";
+import { TimeZone } from "../core/time-zone";
 import { readWholeNumber } from "../core/whole-number";
 
 export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -130,6 +131,23 @@ export const SETTINGS = {
     env: undefined,
     default: false,
     help: "CSV for spreadsheet programs: byte-order mark, CRLF, cells that would run as formulas prefixed with '",
+  },
+  tz: {
+    schema: z.string().transform((name, ctx) => {
+      try {
+        return TimeZone.open(name).name;
+      } catch {
+        const shown = JSON.stringify(name.length > 40 ? `${name.slice(0, 40)}…` : name);
+        ctx.addIssue({
+          code: "custom",
+          message: `${shown} is not a time zone; expected an IANA name such as Europe/Berlin or UTC`,
+        });
+        return z.NEVER;
+      }
+    }),
+    env: "ADREPORT_TZ",
+    default: undefined,
+    help: "the time zone of report days and dates (Europe/Berlin; default UTC); days are built from hourly data",
   },
 } as const;
 

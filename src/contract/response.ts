@@ -46,7 +46,8 @@ export const reportRowSchema = z
 
 /**
  * One row: `dimensions` (strings and numbers) and `metrics` (numbers); other fields are kept as they came.
- * The service sends numbers only; `null` is a value adreport derived that has none (a ratio over 0).
+ * The service sends numbers only; `null` is a value adreport computes and has none for (a ratio over 0, a
+ * compared period without that entity), written as JSON null, an empty CSV cell, `-` in the table.
  */
 export interface ReportRow {
   dimensions: Record<string, string | number | null>;

@@ -8,12 +8,15 @@ import {
   type ReportRow,
   type RowPage,
 } from "../contract";
+import { TimeZone } from "../core/time-zone";
 
 export interface Columns {
   dimensionKeys: string[];
   metrics: string[];
   /** Every column in output order: dimension keys then metrics, or as --fields interleaved them. */
   order: Array<{ name: string; metric: boolean }>;
+  /** The zone `date` is shown in (meta.tz, from --tz); UTC when absent. */
+  zone?: TimeZone | undefined;
 }
 
 /**
@@ -31,6 +34,7 @@ export function columnsOf(
       dimensionKeys: order.filter((c) => !c.metric).map((c) => c.name),
       metrics: order.filter((c) => c.metric).map((c) => c.name),
       order,
+      zone: zoneOf(meta),
     };
   }
   const keys: string[] = [];
@@ -47,7 +51,17 @@ export function columnsOf(
     ...keys.map((name) => ({ name, metric: false })),
     ...meta.metrics.map((name) => ({ name, metric: true })),
   ];
-  return { dimensionKeys: keys, metrics: [...meta.metrics], order };
+  return { dimensionKeys: keys, metrics: [...meta.metrics], order, zone: zoneOf(meta) };
+}
+
+/** The zone adreport's --tz stage wrote into meta; a name this system does not know is shown as UTC. */
+function zoneOf(meta: ReportMeta): TimeZone | undefined {
+  if (typeof meta.tz !== "string") return undefined;
+  try {
+    return TimeZone.open(meta.tz);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -69,10 +83,14 @@ function bucketText(value: number, hourly: boolean): string {
   return text;
 }
 
-/** A bucket start as ISO 8601 UTC: a date for daily and longer buckets, a date-time for hours. */
-function formatBucket(value: unknown, granularity: string): string {
+/**
+ * A bucket start as ISO 8601 UTC: a date for daily and longer buckets, a date-time for hours. In a zone
+ * (--tz), the local date, or the local date-time with the zone's offset.
+ */
+function formatBucket(value: unknown, granularity: string, zone: TimeZone | undefined): string {
   if (typeof value !== "number" || !Number.isFinite(value))
     return value === undefined || value === null ? "" : String(value);
+  if (zone !== undefined) return zone.bucketText(value, /hour/i.test(granularity));
   return bucketText(value, /hour/i.test(granularity) || value % 86_400 !== 0);
 }
 
@@ -85,7 +103,7 @@ export function cellsOf(row: ReportRow, columns: Columns, granularity: string): 
       continue;
     }
     const value = row.dimensions[name];
-    cells.push(name === "date" ? formatBucket(value, granularity) : (value ?? undefined));
+    cells.push(name === "date" ? formatBucket(value, granularity, columns.zone) : (value ?? undefined));
   }
   return cells;
 }

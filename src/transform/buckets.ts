@@ -3,6 +3,7 @@
  * from Monday 00:00, months from the 1st. A clock for another zone (--tz) implements the same interface.
  */
 import { civilFromDays, daysFromCivil, type Granularity, SECONDS_PER_DAY } from "../contract";
+import type { BucketUnit, TimeZone } from "../core/time-zone";
 
 export interface BucketClock {
   /** The start of the bucket the second falls in. */
@@ -40,4 +41,9 @@ export function utcBuckets(granularity: Granularity): BucketClock {
     case "month":
       return { floor: (sec) => monthStart(sec, 0), next: (start) => monthStart(start, 1) };
   }
+}
+
+/** The buckets of a zone (--tz): its hours, days, ISO weeks and months, DST days included. */
+export function zoneBuckets(zone: TimeZone, unit: BucketUnit): BucketClock {
+  return { floor: (sec) => zone.bucketStart(unit, sec), next: (start) => zone.bucketAfter(unit, start, 1) };
 }

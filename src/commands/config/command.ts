@@ -3,7 +3,7 @@ import type { Command } from "@commander-js/extra-typings";
 import type { Context } from "../context";
 import type { OptionsOf } from "../shared/declared";
 
-const KEYS = "base-url, profile, format, page-size, concurrency, timeout, retries, delimiter, spreadsheet";
+const KEYS = "base-url, profile, format, page-size, concurrency, timeout, retries, delimiter, spreadsheet, tz";
 
 function declareGet(config: Command) {
   return config
@@ -48,7 +48,7 @@ export function registerConfig(program: Command, ctx: Context): void {
   const config = program
     .command("config")
     .description(
-      "read and change settings: base-url, default profile, format, page-size, concurrency, timeout, retries, delimiter, spreadsheet",
+      "read and change settings: base-url, default profile, format, page-size, concurrency, timeout, retries, delimiter, spreadsheet, tz",
     )
     .addHelpText(
       "after",

@@ -8,6 +8,7 @@ import { DATE_FORMATS } from "../../transform/dates";
 import type { Context } from "../context";
 import type { OptionsOf } from "../shared/declared";
 import { collect, integerOption } from "../shared/parse";
+import { COMPARE_MODES } from "./compare-modes";
 
 function declareReport(program: Command) {
   return program
@@ -28,6 +29,16 @@ function declareReport(program: Command) {
       `comma list of ${DIMENSIONS.join(", ")}: at most one entity, keyword not with date`,
     )
     .option("--granularity <unit>", "date buckets: hour, day, week, month (default day)")
+    .option(
+      "--tz <zone>",
+      "IANA time zone (Europe/Berlin) of the days of --from/--to (today, yesterday, -Nd, dates) and of date buckets (default UTC, or the tz setting); with date it fetches hourly rows, 24x those of a daily report, and sums them here",
+    )
+    .addOption(
+      new Option(
+        "--compare <period>",
+        "add <metric>_prev and <metric>_change: previous (the same length just before) or year (a year earlier)",
+      ).choices(COMPARE_MODES),
+    )
     .option("--campaign <id>", "only this campaign")
     .option("--ad <id>", "only this ad")
     .option(
@@ -111,12 +122,15 @@ Examples:
   $ adreport report --dims campaign,date --fill --fields date,name,clicks -o daily.csv
   $ adreport report --all-profiles --dims campaign -o 'campaigns-{profile}-{from}.csv'
   $ adreport report --profiles acme,globex --dims campaign --format ndjson > all.ndjson
+  $ adreport report --from -7d --to yesterday --dims campaign,date --tz Europe/Berlin --compare previous
 
 Ratios: ctr = clicks / views, cpc = spending / clicks, cpm = spending / views x 1000, cvr = conversions / clicks,
 cpa = spending / conversions, each from summed counters; no value (empty, null, -) when the denominator is 0.
 The table format holds every row before printing; html and chart hold sums per entity and date until the
 end (they draw the top entities, known only then); csv, tsv, json and ndjson stream page by page. --sort
 without --top holds every row too; --fill with json holds the report to count its rows.
+--tz with date in --dims asks for hourly rows (24x a daily report's) and sums them into the zone's days,
+weeks or months; --tz and --compare reports in JSON are held until their row count is known.
 Plain CSV keeps every name as it is: open it in a spreadsheet program only if made with --spreadsheet.
 With --profiles or --all-profiles, stderr ends with a table (profile, outcome, rows, time; with --quiet only
 when an account failed); exit 6 when some accounts failed. Accounts that finish before the ones named

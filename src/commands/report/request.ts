@@ -4,7 +4,7 @@
  */
 import { splitRange } from "../../api";
 import {
-  formatDate,
+  ceilSeconds,
   type Granularity,
   isDimension,
   parseInstant,
@@ -13,10 +13,12 @@ import {
   type RequestRuleError,
 } from "../../contract";
 import { UsageError } from "../../core/errors";
+import { type BucketUnit, TimeZone } from "../../core/time-zone";
 import { readWholeNumber } from "../../core/whole-number";
 import { resolveWhen } from "../shared/when";
 import type { ReportFlags } from "./command";
 import { readMetricList } from "./metric-list";
+import { instantInZone, requireWholeHourOffsets } from "./zone-range";
 
 export interface RequestPlan {
   request: ReportRequest;
@@ -25,9 +27,15 @@ export interface RequestPlan {
   /** The output metrics as --metrics listed them (ratios included); `request.metrics` are the counters fetched. */
   listed: string[];
   granularity: Granularity;
-  /** YYYY-MM-DD of the range's ends (UTC), for {from} and {to} in --output. */
+  /** YYYY-MM-DD of the range's ends (in the zone), for {from} and {to} in --output. */
   fromDate: string;
   toDate: string;
+  /** --tz (UTC when not given): the zone of the range's days and of the date buckets. */
+  zone: TimeZone;
+  /** With --tz and `date`: hours are asked for and summed here into buckets of this unit (hour: none). */
+  bucketUnit: BucketUnit | undefined;
+  /** The range in whole seconds, both ends inclusive. */
+  range: { from: number; to: number };
 }
 
 const FLAG_OF_PARAM: Record<string, string> = {
@@ -71,9 +79,15 @@ function positiveId(text: string | undefined, flag: string): string | undefined 
   return id;
 }
 
-export function planRequest(flags: ReportFlags, now: Date, pageSize: number): RequestPlan {
-  const from = resolveWhen(flags.from, now, "--from");
-  const to = resolveWhen(flags.to, now, "--to");
+export function planRequest(
+  flags: ReportFlags,
+  now: Date,
+  pageSize: number,
+  zone: TimeZone = TimeZone.UTC,
+): RequestPlan {
+  const local = zone === TimeZone.UTC ? undefined : zone;
+  const from = planInstant(resolveWhen(flags.from, now, "--from", local), "from", local);
+  const to = planInstant(resolveWhen(flags.to, now, "--to", local), "to", local);
   const dimensions = list(flags.dimensions);
   const dimensionWords = dimensions?.split(",").filter(isDimension) ?? [];
   const metrics = readMetricList(flags.metrics, dimensionWords);
@@ -102,20 +116,38 @@ export function planRequest(flags: ReportFlags, now: Date, pageSize: number): Re
   }
   if (!parsed.ok) throw flagError(parsed.error);
   const query = parsed.query;
+  const range = { from: ceilSeconds(query.from), to: query.to.sec };
+  if (windows) {
+    range.from = ceilSeconds(parseInstant(from, "from") ?? query.from);
+    range.to = (parseInstant(to, "to") ?? query.to).sec;
+  }
+  let bucketUnit: BucketUnit | undefined;
+  if (local) {
+    requireWholeHourOffsets(local, range.from, range.to);
+    if (query.byDate) bucketUnit = query.granularity;
+  }
   return {
     request: {
       from,
       to,
       metrics: query.metrics,
       dimensions: query.dimensions,
-      granularity: params.granularity,
+      granularity: bucketUnit !== undefined && bucketUnit !== "hour" ? "hour" : params.granularity,
       campaignId: query.campaignId,
       adId: query.adId,
     },
     windows,
     listed: metrics.listed,
     granularity: query.granularity,
-    fromDate: formatDate((parseInstant(from, "from") ?? query.from).sec),
-    toDate: formatDate((parseInstant(to, "to") ?? query.to).sec),
+    fromDate: zone.dateText((parseInstant(from, "from") ?? query.from).sec),
+    toDate: zone.dateText(range.to),
+    zone,
+    bucketUnit,
+    range,
   };
+}
+
+/** A resolved --from / --to; with --tz a bare date becomes the instant its local day starts or ends. */
+function planInstant(text: string, role: "from" | "to", zone: TimeZone | undefined): string {
+  return zone === undefined ? text : instantInZone(text, role, zone);
 }

@@ -2,7 +2,9 @@
 import { openReport, openSplitReport, type Progress, ReportApi } from "../../api";
 import { requireApiKey } from "../../config/resolve";
 import { DataChangedError, InterruptedError, OutputError } from "../../core/errors";
+import { TimeZone } from "../../core/time-zone";
 import type { Sink } from "../../io/sink";
+import { fillGaps } from "../../transform/fill";
 import { transformReport } from "../../transform/pipeline";
 import type { Context } from "../context";
 import { deadline } from "../shared/deadline";
@@ -10,16 +12,23 @@ import { withCliHints } from "../shared/hints";
 import { checkOutput, isStdoutPath, openOutput, outputError } from "../shared/output";
 import { loadSettings } from "../shared/settings";
 import type { ReportFlags } from "./command";
+import { planComparedPeriod } from "./compare-plan";
 import { chooseOutputFormat } from "./output-format";
 import { checkPictureRequest, pictureOptions } from "./picture-options";
 import { progressView } from "./progress";
 import { openRecorder } from "./record";
 import { planRequest, type RequestPlan } from "./request";
 import { planShape } from "./shape";
+import { inZoneAndCompared } from "./time-stages";
 import { requestWarnings, watchAdInCampaign } from "./warnings";
 
 export function outputPath(template: string, plan: RequestPlan): string {
   return template.replaceAll("{from}", plan.fromDate).replaceAll("{to}", plan.toDate);
+}
+
+/** Where --tz's zone came from, for its messages. */
+function tzGiven(source: string): string {
+  return source === "flag" ? "--tz" : source === "environment" ? "ADREPORT_TZ" : `the tz setting (${source})`;
 }
 
 /** How far an export got, for the message of --max-time. */
@@ -61,9 +70,16 @@ export async function runReport(
     delimiter: flags.delimiter,
     spreadsheet: flags.spreadsheet,
     "api-key": flags.apiKey,
+    tz: flags.tz,
   });
   const pageSize = settings["page-size"].value;
-  const plan = planRequest(flags, ctx.now(), pageSize);
+  const zone =
+    settings.tz.value === undefined ? undefined : TimeZone.open(settings.tz.value, tzGiven(settings.tz.source));
+  const plan = planRequest(flags, ctx.now(), pageSize, zone);
+  const compare = flags.compare && {
+    mode: flags.compare,
+    period: planComparedPeriod(plan, flags.compare, flags.split),
+  };
   const path = flags.output === undefined || isStdoutPath(flags.output) ? undefined : outputPath(flags.output, plan);
   await checkOutput(ctx, path);
   const format = chooseOutputFormat(flags, settings, path, ctx.io.outIsTTY);
@@ -108,7 +124,8 @@ export async function runReport(
     sink = await openOutput(ctx, path, { beforeFirstWrite: () => view.stop(), signal: interrupt.signal });
     const paging = {
       pageSize,
-      concurrency: settings.concurrency.value,
+      // --compare fetches two reports side by side: they share --concurrency.
+      concurrency: compare ? Math.ceil(settings.concurrency.value / 2) : settings.concurrency.value,
       onProgress: (p: Progress) => {
         progress = p;
         view.onProgress(p);
@@ -123,7 +140,17 @@ export async function runReport(
           ? await openSplitReport(api, plan.request, plan.windows, paging)
           : await openReport(api, plan.request, paging);
         const { report, warning } = watchAdInCampaign(opened, plan.request);
-        await formatter.write(transformReport(report, shape), sink.stream, {
+        const before = { ...paging, onProgress: () => {} };
+        const { fill, ...stages } = shape;
+        const shaped = await inZoneAndCompared(
+          report,
+          plan,
+          compare,
+          (request, windows) =>
+            windows ? openSplitReport(api, request, windows, before) : openReport(api, request, before),
+          fill ? (stream, range) => fillGaps(stream, { ...fill, fromSec: range.from, toSec: range.to }) : undefined,
+        );
+        await formatter.write(transformReport(shaped, stages), sink.stream, {
           delimiter: settings.delimiter.value,
           bom: flags.bom === true,
           spreadsheet: format.spreadsheet,

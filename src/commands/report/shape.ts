@@ -4,9 +4,10 @@
  */
 import { ceilSeconds, DIMENSION_KEYS, parseInstant } from "../../contract";
 import { UsageError } from "../../core/errors";
+import { TimeZone } from "../../core/time-zone";
 import { readWholeNumber } from "../../core/whole-number";
-import { utcBuckets } from "../../transform/buckets";
-import { type DateFormat, epochDates, isoDates } from "../../transform/dates";
+import { utcBuckets, zoneBuckets } from "../../transform/buckets";
+import { type DateFormat, type DateText, epochDates, isoDates } from "../../transform/dates";
 import { outputMetrics } from "../../transform/metrics";
 import type { TransformPlan } from "../../transform/pipeline";
 import type { ReportFlags } from "./command";
@@ -63,17 +64,26 @@ function fillRange(plan: RequestPlan): TransformPlan["fill"] {
   return {
     fromSec: ceilSeconds(from),
     toSec: to.sec,
-    clock: utcBuckets(plan.granularity),
+    clock:
+      plan.zone !== TimeZone.UTC && plan.bucketUnit !== undefined
+        ? zoneBuckets(plan.zone, plan.bucketUnit)
+        : utcBuckets(plan.granularity),
     entityKey: entity === undefined ? undefined : DIMENSION_KEYS[entity][0],
   };
 }
 
 /** `keepCounters`: see MetricChoice; the picture formats always keep them. */
+/** ISO dates as the text formats show them: in the zone of --tz, with its offset where a time is shown. */
+function isoDatesOf(plan: RequestPlan): DateText {
+  if (plan.zone === TimeZone.UTC) return isoDates(plan.granularity);
+  const hourly = plan.bucketUnit === "hour";
+  return (sec) => plan.zone.bucketText(sec, hourly);
+}
+
 export function planShape(flags: ReportFlags, plan: RequestPlan, format: string, keepCounters = false): TransformPlan {
-  // H17c: compare is --compare given.
   const metrics = {
     listed: plan.listed,
-    compare: false,
+    compare: flags.compare !== undefined,
     keepCounters: keepCounters || format === "html" || format === "chart",
   };
   const outputs = outputMetrics(metrics);
@@ -95,8 +105,7 @@ export function planShape(flags: ReportFlags, plan: RequestPlan, format: string,
     sort,
     top,
     fields: flags.fields === undefined ? undefined : names(flags.fields, "--fields", columns),
-    dates:
-      wanted === undefined || wanted === sent ? undefined : wanted === "iso" ? isoDates(plan.granularity) : epochDates,
+    dates: wanted === undefined || wanted === sent ? undefined : wanted === "iso" ? isoDatesOf(plan) : epochDates,
     totals: format === "table",
   };
 }

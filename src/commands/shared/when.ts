@@ -7,6 +7,7 @@
  */
 import { daysFromCivil, formatDate, parseInstant, SECONDS_PER_DAY } from "../../contract";
 import { UsageError } from "../../core/errors";
+import type { TimeZone } from "../../core/time-zone";
 import { readWholeNumber } from "../../core/whole-number";
 
 export const WHEN_FORMS =
@@ -17,9 +18,12 @@ function daysAgo(word: string): number | undefined {
   return word.startsWith("-") && word.endsWith("d") ? readWholeNumber(word.slice(1, -1)) : undefined;
 }
 
-export function resolveWhen(text: string, now: Date, flag: "--from" | "--to"): string {
+/** With `zone`, the words count that zone's days (--tz); the caller reads bare dates in the zone too. */
+export function resolveWhen(text: string, now: Date, flag: "--from" | "--to", zone?: TimeZone): string {
   const word = text.trim().toLowerCase();
-  const today = daysFromCivil(now.getUTCFullYear(), now.getUTCMonth() + 1, now.getUTCDate());
+  const today = zone
+    ? zone.localDay(Math.floor(now.getTime() / 1000))
+    : daysFromCivil(now.getUTCFullYear(), now.getUTCMonth() + 1, now.getUTCDate());
   const day = (back: number) => formatDate((today - back) * SECONDS_PER_DAY);
   if (word === "today") return day(0);
   if (word === "yesterday") return day(1);
@@ -36,7 +40,7 @@ export function resolveWhen(text: string, now: Date, flag: "--from" | "--to"): s
   if (parseInstant(text.trim(), flag === "--from" ? "from" : "to") === undefined) {
     const shown = JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
     throw new UsageError(`${flag}: ${shown} is not one of: ${WHEN_FORMS}`, {
-      hint: "days are UTC; a date given to --to means its last second (23:59:59Z)",
+      hint: "days are UTC (or --tz's); a date given to --to means its last second (23:59:59)",
     });
   }
   return text.trim();
