@@ -68,8 +68,8 @@ function positiveId(text: string | undefined, flag: string): string | undefined 
 }
 
 export function planRequest(flags: ReportFlags, now: Date, pageSize: number): RequestPlan {
-  const from = resolveWhen(flags.from, now, "--from");
-  const to = resolveWhen(flags.to, now, "--to");
+  const from = resolveWhen(flags.from ?? "-7d", now, "--from");
+  const to = resolveWhen(flags.to ?? "yesterday", now, "--to");
   const dimensions = list(flags.dimensions);
   const dimensionWords = dimensions?.split(",").filter(isDimension) ?? [];
   const params: Record<string, string> = {

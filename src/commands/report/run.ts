@@ -12,6 +12,7 @@ import type { ReportFlags } from "./command";
 import { chooseOutputFormat } from "./output-format";
 import { progressView } from "./progress";
 import { planRequest, type RequestPlan } from "./request";
+import { chooseDayTarget } from "./target-choice";
 import { requestWarnings, watchAdInCampaign } from "./warnings";
 
 function outputPath(template: string, plan: RequestPlan): string {
@@ -44,6 +45,8 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
     spreadsheet: flags.spreadsheet,
     "api-key": flags.apiKey,
   });
+  const days = chooseDayTarget(flags, ctx.cwd);
+  if (days) return (await import("./day-run")).runDayReport(ctx, flags, settings, days);
   const pageSize = settings["page-size"].value;
   const plan = planRequest(flags, ctx.now(), pageSize);
   const path = flags.output === undefined || isStdoutPath(flags.output) ? undefined : outputPath(flags.output, plan);
