@@ -118,7 +118,11 @@ export async function openDayTarget(
     return { ...target, close: async () => undefined };
   }
   const { openTableTarget } = await import("../../targets/table-target");
-  return openTableTarget(choice, {
+  const table =
+    choice.kind === "sqlite"
+      ? { kind: choice.kind, path: choice.path, table: choice.table }
+      : { kind: choice.kind, url: choice.url, table: choice.table, shown: withoutPassword(choice.url) };
+  return openTableTarget(table, {
     profile: settings.profile.value ?? "",
     request,
     cwd: ctx.cwd,
