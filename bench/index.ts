@@ -3,12 +3,14 @@ import { benchReport } from "./report";
 import { benchServe } from "./serve";
 import { benchServeAbuse } from "./serve-abuse";
 import { benchStartup } from "./startup";
+import { benchTargets } from "./targets";
 
 const benchmarks: Record<string, () => void | Promise<void>> = {
   startup: () => benchStartup(),
   serve: () => benchServe(),
   report: () => benchReport(),
   "serve-abuse": () => benchServeAbuse(),
+  targets: () => benchTargets(),
 };
 
 const wanted = process.argv.slice(2);

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { formatLoadLine, loadNdjsonFile, openForWriting } from "../../src/server";
 import type { CliResult } from "../helpers/cli";
 import type { RefLine } from "../helpers/reference";
-import { runInProcess } from "../helpers/run-cli";
+import { runInProcess, startInProcess } from "../helpers/run-cli";
 import { serveDatabase, startTestService } from "../helpers/serve";
 import { tempDir } from "../helpers/temp";
 
@@ -64,7 +64,8 @@ async function newService() {
     expect(result.code, result.stderr).toBe(0);
     return result.stdout;
   };
-  return { service, dir, env, run, restate, anHourOf, plainDay, reopen };
+  const start = (args: string[], now: Date) => startInProcess(args, { env, now, cwd: dir });
+  return { service, dir, env, run, start, restate, anHourOf, plainDay, reopen };
 }
 
 const exports = (dir: string) =>
@@ -214,6 +215,24 @@ describe("report --incremental into {date} files", () => {
 
     const unknown = await run(["state", "show", "deadbeef"], at("2026-11-02"));
     expect(unknown.code).toBe(2);
+  });
+});
+
+describe("report --incremental, stopped", () => {
+  it("SIGTERM mid-way: exit 130, no file, no temporary file, no state, no lock", async () => {
+    const { dir, start, reopen } = await newService();
+    const { mkdirSync } = await import("node:fs");
+    mkdirSync(join(dir, "out"));
+    await reopen("delay:100ms");
+    const running = start([...CRON, "--start", "2026-10-01", "--page-size", "2", "-v"], at("2026-11-02"));
+    await running.waitFor("stderr", /GET .*page=2/);
+    running.signal("SIGTERM");
+    const result = await running.result;
+    expect(result.code, result.stderr).toBe(130);
+    expect(result.stderr).toMatch(/^adreport: interrupted; out\/\{date\}\.csv was left as it was$/m);
+    expect(readdirSync(join(dir, "out"))).toEqual([]);
+    const state = join(dir, "config", "state");
+    expect(existsSync(state) ? readdirSync(state).filter((n) => !n.endsWith(".run.json")) : []).toEqual([]);
   });
 });
 

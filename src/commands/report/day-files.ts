@@ -6,6 +6,7 @@
  * one per bucket still being written).
  */
 import { formatDate, type ReportRow, type RowPage } from "../../contract";
+import { UnavailableError } from "../../core/errors";
 import type { FormatOptions, Formatter, ReportStream } from "../../format/formatter";
 import { endStream, SinkError, watchedStream } from "../../io/sink";
 import { StagedFile } from "../../io/staged-file";
@@ -53,6 +54,7 @@ export async function stageDayFiles(
   target: DayFilesTarget,
 ): Promise<Map<string, StagedDay>> {
   const days = new Map<string, OpenDay>();
+  const inRange = target.everyDay.length > 0 ? new Set(target.everyDay) : undefined;
   const open = async (day: string): Promise<OpenDay> => {
     const path = target.pathOf(day);
     let file: StagedFile;
@@ -99,6 +101,11 @@ export async function stageDayFiles(
       for (const row of page.rows) {
         const day = dayOf(row);
         if (day === undefined) throw new Error("a row came without a date, so it has no day file to go to");
+        if (inRange && !inRange.has(day)) {
+          throw new UnavailableError(`the service sent a row dated ${day}, outside the days asked for`, {
+            hint: "the service does not keep to the range of the request; nothing was written",
+          });
+        }
         const group = groups.get(day);
         if (group) group.push(row);
         else groups.set(day, [row]);

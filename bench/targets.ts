@@ -1,0 +1,112 @@
+/**
+ * Issue 15: database targets and incremental runs, against a local `serve` of the 5,000-ad data set.
+ * 1. A 1M-row export (hourly ad rows over 34 days) into a CSV file, into SQLite and into PostgreSQL (a
+ *    throwaway cluster with default durability), 3 interleaved runs each, a fresh file or table each time.
+ * 2. A cron job of 90 days of daily ad rows into {date} files: the first run (the whole history), then the
+ *    next morning's run with --lookback 3d; wall time and requests, in-process with an injected clock.
+ */
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { run as runCli } from "../src/cli/main";
+import { systemContext } from "../src/cli/system-context";
+import { BIG_DB, ensureBigDb, issueBenchKey, WORK } from "./data";
+import { BIN, ensureBuilt, figure, measureCommand, median } from "./lib";
+import { startBenchCluster } from "./postgres-cluster";
+import { startProcess } from "./serve-process";
+
+const HOURLY_1M = [
+  "--dims",
+  "ad,date",
+  "--granularity",
+  "hour",
+  "--metrics",
+  "views,spending,clicks,conversions",
+  "--from",
+  "2026-09-27T00:00:00Z",
+  "--to",
+  "2026-10-31T23:59:59Z",
+  "-q",
+];
+
+export async function benchTargets(): Promise<void> {
+  ensureBuilt();
+  ensureBigDb();
+  const key = issueBenchKey();
+  const server = await startProcess(process.execPath, [BIN, "serve", "--db", BIG_DB, "--port", "0", "--quiet"]);
+  const out = join(WORK, "targets");
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  const config = join(out, "config");
+  const env = { ADREPORT_API_KEY: key, ADREPORT_BASE_URL: server.url, ADREPORT_CONFIG_DIR: config };
+  const cluster = await startBenchCluster();
+  if (typeof cluster === "string") console.log(`  (PostgreSQL figures skipped: ${cluster})`);
+  try {
+    const export1M = (output: string, extra: string[] = []) =>
+      measureCommand(process.execPath, [BIN, "report", ...HOURLY_1M, "-o", output, ...extra], env).seconds;
+    export1M(join(out, "warm.csv")); // the service computes the report once; every run after reads its cache
+    const csv: number[] = [];
+    const sqlite: number[] = [];
+    const postgres: number[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      csv.push(export1M(join(out, `run${i}.csv`)));
+      sqlite.push(export1M(`sqlite:${join(out, `run${i}.db`)}`, ["--table", "ads_hourly"]));
+      if (typeof cluster !== "string") postgres.push(export1M(cluster.url, ["--table", `ads_hourly_${i}`]));
+    }
+    figure("1M-row export to a CSV file (median of 3)", `${median(csv).toFixed(2)} s`);
+    const sqliteRatio = median(sqlite) / median(csv);
+    figure(
+      "the same into sqlite:PATH (median of 3)",
+      `${median(sqlite).toFixed(2)} s  ${sqliteRatio.toFixed(2)}x`,
+      sqliteRatio <= 1.5,
+    );
+    if (postgres.length > 0) {
+      const pgRatio = median(postgres) / median(csv);
+      figure(
+        "the same into postgres:// (COPY, median of 3)",
+        `${median(postgres).toFixed(2)} s  ${pgRatio.toFixed(2)}x`,
+        pgRatio <= 2,
+      );
+    }
+
+    // 2. The cron job, in this process with its clock set: the data set's last day is 2026-10-31.
+    const days = join(out, "days");
+    mkdirSync(days);
+    const summary = join(out, "summary.json");
+    const cron = async (now: string, extra: string[]) => {
+      const ctx = { ...systemContext(), env: { ...process.env, ...env }, now: () => new Date(now) };
+      const start = performance.now();
+      const code = await runCli(
+        [
+          "report",
+          "--dims",
+          "ad,date",
+          "-o",
+          join(days, "{date}.csv"),
+          "--incremental",
+          "-q",
+          "--summary-file",
+          summary,
+          ...extra,
+        ],
+        ctx,
+      );
+      const ms = performance.now() - start;
+      if (code !== 0) throw new Error(`incremental run exited ${code}`);
+      return { ms, summary: JSON.parse(readFileSync(summary, "utf8")) as Record<string, number> };
+    };
+    const first = await cron("2026-11-01T06:00:00Z", ["--start", "2026-08-03"]);
+    figure(
+      `first run: 90 days, ${first.summary.rows} rows, ${first.summary.days_written} files`,
+      `${(first.ms / 1000).toFixed(2)} s, ${first.summary.requests} requests`,
+    );
+    const daily = await cron("2026-11-02T06:00:00Z", ["--lookback", "3d"]);
+    figure(
+      `next morning, --lookback 3d: ${daily.summary.rows} rows, ${daily.summary.days_written} written`,
+      `${(daily.ms / 1000).toFixed(2)} s, ${daily.summary.requests} requests`,
+    );
+    figure("daily run / first run, wall time", `${(daily.ms / first.ms).toFixed(3)}x`);
+  } finally {
+    if (typeof cluster !== "string") cluster.stop();
+    await server.stop();
+  }
+}
