@@ -4,10 +4,10 @@
  * a restated day inside and outside the lookback, a gap caught up, a failed run, `state reset`, two runs
  * at once. Each day file is checked against a plain single-day export of the same service.
  */
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { formatLoadLine, loadNdjsonFile, openForWriting } from "../../src/server";
+import { loadNdjsonFile, openForWriting } from "../../src/server";
 import type { CliResult } from "../helpers/cli";
 import type { RefLine } from "../helpers/reference";
 import { runInProcess, startInProcess } from "../helpers/run-cli";
@@ -89,7 +89,6 @@ describe("report --incremental into {date} files", () => {
   it("exports, leaves unchanged days alone, rewrites restated days in the lookback, catches up a gap", async () => {
     const { dir, run, restate, anHourOf, plainDay } = await newService();
 
-    const { mkdirSync } = await import("node:fs");
     mkdirSync(join(dir, "out"));
     const first = await run([...CRON, "--start", "2026-10-20", "--summary", "json"], at("2026-11-02"));
     expect(first.code, first.stderr).toBe(0);
@@ -146,7 +145,6 @@ describe("report --incremental into {date} files", () => {
 
   it("a failed run leaves the files and the state as they were; the next run completes", async () => {
     const { dir, run, restate, anHourOf, plainDay, reopen } = await newService();
-    const { mkdirSync } = await import("node:fs");
     mkdirSync(join(dir, "out"));
     const first = await run([...CRON, "--start", "2026-10-25"], at("2026-10-30"));
     expect(first.code, first.stderr).toBe(0);
@@ -173,7 +171,6 @@ describe("report --incremental into {date} files", () => {
 
   it("state list, show and reset; a second run of the same job refuses while the first holds the lock", async () => {
     const { dir, run } = await newService();
-    const { mkdirSync } = await import("node:fs");
     mkdirSync(join(dir, "out"));
     const [a, b] = await Promise.all([
       run([...CRON, "--start", "2026-10-25"], at("2026-11-02")),
@@ -221,7 +218,6 @@ describe("report --incremental into {date} files", () => {
 describe("report --incremental, stopped", () => {
   it("SIGTERM mid-way: exit 130, no file, no temporary file, no state, no lock", async () => {
     const { dir, start, reopen } = await newService();
-    const { mkdirSync } = await import("node:fs");
     mkdirSync(join(dir, "out"));
     await reopen("delay:100ms");
     const running = start([...CRON, "--start", "2026-10-01", "--page-size", "2", "-v"], at("2026-11-02"));
@@ -239,7 +235,6 @@ describe("report --incremental, stopped", () => {
 describe("{date} without --incremental, and refusals", () => {
   it("writes one file per day of the range, each as the plain export of that day", async () => {
     const { dir, run, plainDay } = await newService();
-    const { mkdirSync } = await import("node:fs");
     mkdirSync(join(dir, "out"));
     const result = await run(
       ["report", "--dims", "campaign,date", "--from", "2026-10-01", "--to", "2026-10-05", "-o", "out/{date}.csv"],
