@@ -314,6 +314,9 @@ describe("{date} without --incremental, and refusals", () => {
       [["report", "--dims", "campaign,date", "--from", "2026-10-01T12:00:00Z", "-o", "{date}.csv"], /whole days/],
       [["report", "--dims", "campaign,date", "--table", "t", "-o", "x.csv"], /--table applies/],
     ];
+    const noFolder = await run(["report", "--dims", "campaign,date", "-o", "nofolder/{date}.csv"], now);
+    expect(noFolder.code, noFolder.stderr).toBe(1);
+    expect(noFolder.stderr).toMatch(/^adreport: cannot write nofolder\/\{date\}\.csv: no such folder$/m);
     for (const [args, message] of cases) {
       const result = await run(args, now);
       expect(result.code, `${args.join(" ")}\n${result.stderr}`).toBe(2);

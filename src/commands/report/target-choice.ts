@@ -3,10 +3,11 @@
  * Anything else is an ordinary export (run.ts), refused with --incremental: a day exported again would be
  * counted twice by whoever reads a single file or stdout.
  */
-import { resolve } from "node:path";
+import { stat } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
 import type { ResolvedSettings } from "../../config/resolve";
 import type { ReportRequest } from "../../contract";
-import { UsageError } from "../../core/errors";
+import { OutputError, UsageError } from "../../core/errors";
 import type { DayTarget } from "../../targets/day-target";
 import type { Context } from "../context";
 import type { ReportFlags } from "./command";
@@ -96,6 +97,15 @@ export function chooseDayTarget(flags: ReportFlags, cwd: string): TargetChoice |
   return undefined;
 }
 
+/** A missing folder (or a file where the folder should be) is found before any request, as for a single file. */
+async function checkDayFolder(cwd: string, template: string): Promise<void> {
+  const folder = dirname(template);
+  if (folder.includes("{date}")) return;
+  const found = await stat(resolve(cwd, folder)).catch(() => undefined);
+  if (found?.isDirectory()) return;
+  throw new OutputError(`cannot write ${template}: ${found ? `${folder} is not a folder` : "no such folder"}`);
+}
+
 export type OpenTarget = DayTarget & { close(): Promise<void> };
 
 export async function openDayTarget(
@@ -106,6 +116,7 @@ export async function openDayTarget(
   request: ReportRequest,
 ): Promise<OpenTarget> {
   if (choice.kind === "days") {
+    await checkDayFolder(ctx.cwd, choice.template);
     const format = chooseOutputFormat(flags, settings, choice.template, false);
     for (const warning of format.warnings) ctx.io.err.write(`adreport: warning: ${warning}\n`);
     const formatter = await format.entry.load();
