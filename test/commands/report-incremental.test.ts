@@ -263,6 +263,24 @@ describe("{date} without --incremental, and refusals", () => {
     );
     expect(monthly.code, monthly.stderr).toBe(0);
     expect(exports(dir).filter((n) => n.startsWith("m-"))).toEqual(["m-2026-09-01.ndjson", "m-2026-10-01.ndjson"]);
+    const hourly = [
+      "report",
+      "--dims",
+      "ad,date",
+      "--granularity",
+      "hour",
+      "--from",
+      "2026-10-02",
+      "--to",
+      "2026-10-03",
+    ];
+    const perDay = await run([...hourly, "-o", "out/h-{date}.csv"], at("2026-11-02"));
+    expect(perDay.code, perDay.stderr).toBe(0);
+    expect(exports(dir).filter((n) => n.startsWith("h-"))).toEqual(["h-2026-10-02.csv", "h-2026-10-03.csv"]);
+    const whole = await run([...hourly, "-o", "-"], at("2026-11-02"));
+    const [header, ...lines] = whole.stdout.trim().split("\n");
+    const ofDay = (day: string) => [header, ...lines.filter((l) => l.includes(`,${day}T`))].join("\n");
+    expect(readFileSync(join(dir, "out", "h-2026-10-03.csv"), "utf8").trim()).toBe(ofDay("2026-10-03"));
   });
 
   it("refuses what cannot work, with exit 2", async () => {
