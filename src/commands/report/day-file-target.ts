@@ -8,7 +8,7 @@ import type { DayRecord } from "../../state/day-record";
 import type { DaySpan, DayTarget } from "../../targets/day-target";
 import { type StagedDay, stageDayFiles } from "./day-files";
 
-export const DATE_PLACEHOLDER = "{date}";
+const DATE_PLACEHOLDER = "{date}";
 
 export function hasDatePlaceholder(path: string | undefined): boolean {
   return path?.includes(DATE_PLACEHOLDER) === true;

@@ -40,7 +40,7 @@ export interface IncrementalJob {
 
 const GRANULARITY_NAMES: Record<string, string> = { hourly: "hour", daily: "day", weekly: "week", monthly: "month" };
 
-export function jobIdentity(settings: ResolvedSettings, request: ReportRequest, choice: TargetChoice): JobIdentity {
+function jobIdentity(settings: ResolvedSettings, request: ReportRequest, choice: TargetChoice): JobIdentity {
   const granularity = (request.granularity ?? "day").toLowerCase();
   return {
     profile: settings.profile.value ?? null,

@@ -9,7 +9,7 @@ import { civilFromDays, daysFromCivil, formatDate, SECONDS_PER_DAY } from "../..
 import { UsageError } from "../../core/errors";
 import { readWholeNumber } from "../../core/whole-number";
 
-export const MAX_LOOKBACK_DAYS = 366;
+const MAX_LOOKBACK_DAYS = 366;
 
 /** `3d`, `0d`: a whole number of days. */
 export function parseLookback(text: string): number {
