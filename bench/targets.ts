@@ -32,7 +32,18 @@ export async function benchTargets(): Promise<void> {
   ensureBuilt();
   ensureBigDb();
   const key = issueBenchKey();
-  const server = await startProcess(process.execPath, [BIN, "serve", "--db", BIG_DB, "--port", "0", "--quiet"]);
+  // A loaded machine may take longer than serve's default 10 s to read a request while it computes a report.
+  const server = await startProcess(process.execPath, [
+    BIN,
+    "serve",
+    "--db",
+    BIG_DB,
+    "--port",
+    "0",
+    "--quiet",
+    "--header-timeout",
+    "120",
+  ]);
   const out = join(WORK, "targets");
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
@@ -43,7 +54,7 @@ export async function benchTargets(): Promise<void> {
   try {
     const export1M = (output: string, extra: string[] = []) =>
       measureCommand(process.execPath, [BIN, "report", ...HOURLY_1M, "-o", output, ...extra], env).seconds;
-    export1M(join(out, "warm.csv")); // the service computes the report once; every run after reads its cache
+    export1M(join(out, "warm.csv"), ["--timeout", "5m"]); // the service computes the report once; every run after reads its cache
     const csv: number[] = [];
     const sqlite: number[] = [];
     const postgres: number[] = [];

@@ -4,7 +4,7 @@
  * for the days still inside a lookback, what each was (day-record.ts). How the last run ended is kept
  * beside it (`<id>.run.json`), so a failed run leaves the state itself exactly as it was.
  */
-import { readdir } from "node:fs/promises";
+import { lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { UsageError } from "../core/errors";
 import { readOptionalFile, writePrivateFile } from "../io/private-file";
@@ -77,6 +77,13 @@ function parseState(text: string, path: string): JobState {
 }
 
 export async function readState(path: string): Promise<JobState | undefined> {
+  // Replacing a device or a link's target by rename would be far worse than refusing.
+  const found = await lstat(path).catch(() => undefined);
+  if (found && !found.isFile()) {
+    throw new UsageError(`the state file ${path} is not a regular file`, {
+      hint: "give --state-file a file of its own",
+    });
+  }
   const text = await readOptionalFile(path);
   return text === undefined ? undefined : parseState(text, path);
 }

@@ -331,6 +331,21 @@ describe("{date} without --incremental, and refusals", () => {
       [["report", "--dims", "campaign,date", "--lookback", "3d", "-o", "{date}.csv"], /--incremental runs only/],
       [["report", "--dims", "campaign,date", "--from", "2026-10-01T12:00:00Z", "-o", "{date}.csv"], /whole days/],
       [["report", "--dims", "campaign,date", "--table", "t", "-o", "x.csv"], /--table applies/],
+      [
+        [
+          "report",
+          "--dims",
+          "campaign,date",
+          "--incremental",
+          "--start",
+          "2026-10-01",
+          "-o",
+          "{date}.csv",
+          "--state-file",
+          "/dev/null",
+        ],
+        /the state file \/dev\/null is not a regular file/,
+      ],
     ];
     const noFolder = await run(["report", "--dims", "campaign,date", "-o", "nofolder/{date}.csv"], now);
     expect(noFolder.code, noFolder.stderr).toBe(1);

@@ -68,6 +68,7 @@ export async function openIncrementalJob(
     flags.stateFile !== undefined
       ? pathsOfFile(resolve(ctx.cwd, flags.stateFile))
       : pathsInFolder(stateFolder(ctx), id);
+  await readState(paths.state); // a state file adreport cannot use is refused before its lock is made
   const lock = await takeLock(paths.lock);
   if (!lock.ok) {
     throw new BusyError(`another run of this job (${id}) is under way: pid ${lock.holder} holds ${paths.lock}`, {
