@@ -60,6 +60,9 @@ export async function runDayReport(
     requests: 0,
     retries: 0,
   };
+  if (!incremental && (!WHOLE_DAY.test(basePlan.request.from) || !WHOLE_DAY.test(basePlan.request.to))) {
+    throw new UsageError(`${choice.what} writes whole days: --from and --to must be days (YYYY-MM-DD, -Nd, yesterday)`);
+  }
   const target = await openDayTarget(ctx, choice, flags, settings, basePlan.request);
   try {
     if (incremental) {
@@ -77,10 +80,6 @@ export async function runDayReport(
       plan = planRequest({ ...flags, from: range.from, to: range.to }, ctx.now(), pageSize);
       summary.from = plan.fromDate;
       summary.to = plan.toDate;
-    } else if (!WHOLE_DAY.test(plan.request.from) || !WHOLE_DAY.test(plan.request.to)) {
-      throw new UsageError(
-        `${choice.what} writes whole days: --from and --to must be days (YYYY-MM-DD, -Nd, yesterday)`,
-      );
     }
     await fetchAndWrite(ctx, flags, settings, apiKey, plan, granularity, target, job, summary);
     await job?.finished({ outcome: "ok", from: plan.fromDate, to: plan.toDate });
