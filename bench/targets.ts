@@ -13,6 +13,7 @@ import { BIG_DB, ensureBigDb, issueBenchKey, WORK } from "./data";
 import { BIN, ensureBuilt, figure, measureCommand, median } from "./lib";
 import { startBenchCluster } from "./postgres-cluster";
 import { startProcess } from "./serve-process";
+import { benchTargetWriters } from "./target-writers";
 
 /**
  * Hourly ad rows: 1M over 35 days (the issue's figure), or about 120k over 4 days with ADREPORT_BENCH_ROWS=100k
@@ -58,6 +59,7 @@ export async function benchTargets(): Promise<void> {
   const cluster = await startBenchCluster();
   if (typeof cluster === "string") console.log(`  (PostgreSQL figures skipped: ${cluster})`);
   try {
+    await benchTargetWriters(out, typeof cluster === "string" ? undefined : cluster.url);
     const export1M = (output: string, extra: string[] = []) =>
       measureCommand(process.execPath, [BIN, "report", ...HOURLY, "-o", output, ...extra], env).seconds;
     export1M(join(out, "warm.csv"), ["--timeout", "5m"]); // the service computes the report once; every run after reads its cache

@@ -20,7 +20,9 @@ function exact(metric: string, value: number): number {
 
 export function addRow(record: DayRecord, row: ReportRow): void {
   record.rows += 1;
-  for (const [metric, value] of Object.entries(row.metrics)) {
+  const metrics = row.metrics;
+  for (const metric in metrics) {
+    const value = metrics[metric];
     if (typeof value !== "number" || !Number.isFinite(value)) continue;
     record.sums[metric] = (record.sums[metric] ?? 0) + exact(metric, value);
   }

@@ -4,7 +4,7 @@
  * dates DATE (TIMESTAMPTZ for hours). The session works in UTC. The table is created only when missing, so
  * a role without CREATE can fill a table made for it beforehand.
  */
-import { once } from "node:events";
+import type { Writable } from "node:stream";
 import { finished } from "node:stream/promises";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
@@ -32,6 +32,21 @@ function field(value: string | number | null): string {
   return `"${value.replaceAll("\u0000", "\uFFFD").replaceAll('"', '""')}"`;
 }
 
+/** Waits for the stream to take more, or to fail; no listener is left behind either way. */
+function drained(stream: Writable): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off("drain", done);
+      stream.off("error", done);
+      stream.off("close", done);
+      resolve();
+    };
+    stream.on("drain", done);
+    stream.on("error", done);
+    stream.on("close", done);
+  });
+}
+
 export async function postgresEngine(url: string, shownUrl: string, table: string): Promise<TableEngine> {
   const client = new pg.Client({ connectionString: url, application_name: "adreport" });
   // A connection lost between queries: the next query fails with it; no unhandled 'error' event.
@@ -39,6 +54,7 @@ export async function postgresEngine(url: string, shownUrl: string, table: strin
   await client.connect();
   const name = quoteName(table);
   let open = false;
+  let pendingIndex = false;
   return {
     description: `the table ${table} in ${shownUrl}`,
     async begin(layout: TableLayout) {
@@ -54,7 +70,8 @@ export async function postgresEngine(url: string, shownUrl: string, table: strin
         "exported_at TIMESTAMPTZ NOT NULL",
       ];
       await client.query(`CREATE TABLE ${name} (${columns.join(", ")})`);
-      await client.query(`CREATE INDEX ${quoteName(`${table}_days`)} ON ${name} (profile, query_scope, "date")`);
+      // Its index is built at commit, once, from the rows in place.
+      pendingIndex = true;
     },
     async deleteDays(layout: TableLayout, from: string, to: string) {
       await client.query(
@@ -75,9 +92,7 @@ export async function postgresEngine(url: string, shownUrl: string, table: strin
           if (failure) throw failure;
           let chunk = "";
           for (const row of rows) chunk += row.map(field).join(",") + tail;
-          if (!stream.write(chunk)) {
-            await Promise.race([once(stream, "drain"), once(stream, "error")]);
-          }
+          if (!stream.write(chunk)) await drained(stream);
           if (failure) throw failure;
         },
         async end() {
@@ -88,12 +103,17 @@ export async function postgresEngine(url: string, shownUrl: string, table: strin
       };
     },
     async commit() {
+      if (pendingIndex) {
+        await client.query(`CREATE INDEX ${quoteName(`${table}_days`)} ON ${name} (profile, query_scope, "date")`);
+        pendingIndex = false;
+      }
       await client.query("COMMIT");
       open = false;
     },
     async rollback() {
       if (open) await client.query("ROLLBACK").catch(() => undefined);
       open = false;
+      pendingIndex = false;
     },
     async close() {
       if (open) await client.query("ROLLBACK").catch(() => undefined);

@@ -53,18 +53,36 @@ export function tableLayout(request: ReportRequest, profile: string): TableLayou
     ...(request.campaignId !== undefined ? [`campaign_id=${request.campaignId}`] : []),
     ...(request.adId !== undefined ? [`ad_id=${request.adId}`] : []),
   ].join("&");
-  const values = (row: ReportRow) =>
-    columns.map((column): string | number | null => {
-      const value =
-        column.kind === "count" || column.kind === "money" ? row.metrics[column.name] : row.dimensions[column.name];
-      if (column.kind === "date") {
-        if (typeof value !== "number" || !Number.isFinite(value)) return value === undefined ? null : String(value);
-        return hourly ? formatDateTime(value) : formatDate(value);
-      }
-      if (value === undefined || value === null) return null;
-      if (typeof value === "number") return Number.isFinite(value) ? value : null;
-      return String(value);
-    });
+  const cell = (value: unknown): string | number | null => {
+    if (value === undefined || value === null) return null;
+    if (typeof value === "number") return Number.isFinite(value) ? value : null;
+    return String(value);
+  };
+  // Every entity's rows repeat the same buckets: their texts are made once (as in format/columns.ts).
+  const dateTexts = new Map<number, string>();
+  const dateCell = (value: unknown): string | number | null => {
+    if (typeof value !== "number" || !Number.isFinite(value)) return value === undefined ? null : String(value);
+    let text = dateTexts.get(value);
+    if (text === undefined) {
+      if (dateTexts.size >= 10_000) dateTexts.clear();
+      text = hourly ? formatDateTime(value) : formatDate(value);
+      dateTexts.set(value, text);
+    }
+    return text;
+  };
+  // One reader per column, decided once: a row's values are read without deciding again for each row.
+  const readers = columns.map((column): ((row: ReportRow) => string | number | null) => {
+    const key = column.name;
+    if (column.kind === "count" || column.kind === "money") return (row) => cell(row.metrics[key]);
+    if (column.kind === "date") return (row) => dateCell(row.dimensions[key]);
+    return (row) => cell(row.dimensions[key]);
+  });
+  const values = (row: ReportRow) => {
+    const out: Array<string | number | null> = new Array(readers.length);
+    for (let i = 0; i < readers.length; i += 1)
+      out[i] = (readers[i] as (row: ReportRow) => string | number | null)(row);
+    return out;
+  };
   return { columns, hourly, profile, scope, values };
 }
 
