@@ -33,7 +33,7 @@ const HOURLY = [
   "2026-10-31",
   "-q",
 ];
-const ROWS_LABEL = SMALL ? "100k-row" : "1M-row";
+const ROWS_LABEL = SMALL ? "4-day hourly (~120k-row)" : "1M-row";
 
 export async function benchTargets(): Promise<void> {
   ensureBuilt();
