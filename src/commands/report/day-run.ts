@@ -22,6 +22,7 @@ import { progressView } from "./progress";
 import { planRequest, type RequestPlan } from "./request";
 import { type RunSummary, writeSummary } from "./run-summary";
 import { openDayTarget, type TargetChoice } from "./target-choice";
+import { requestWarnings } from "./warnings";
 
 const WHOLE_DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -44,6 +45,7 @@ export async function runDayReport(
       hint: `for example --dims ${[...basePlan.request.dimensions, "date"].join(",")}`,
     });
   }
+  for (const warning of requestWarnings(flags, basePlan.request)) ctx.io.err.write(`adreport: warning: ${warning}\n`);
   const granularity = basePlan.request.granularity?.toLowerCase() ?? "day";
   const apiKey = requireApiKey(settings);
 
