@@ -7,6 +7,7 @@ import { benchReportTop } from "./report-top";
 import { benchServe } from "./serve";
 import { benchServeAbuse } from "./serve-abuse";
 import { benchStartup } from "./startup";
+import { benchTargets } from "./targets";
 import { benchTz } from "./tz";
 
 const benchmarks: Record<string, () => void | Promise<void>> = {
@@ -18,6 +19,7 @@ const benchmarks: Record<string, () => void | Promise<void>> = {
   pictures: () => benchPictures(),
   accounts: () => benchAccounts(),
   tz: () => benchTz(),
+  targets: () => benchTargets(),
 };
 
 const wanted = process.argv.slice(2);

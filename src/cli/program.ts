@@ -8,6 +8,7 @@ import type { Context } from "../commands/context";
 import { registerKeys } from "../commands/keys/command";
 import { registerReport } from "../commands/report/command";
 import { registerServe } from "../commands/serve/command";
+import { registerState } from "../commands/state/command";
 import { UsageError } from "../core/errors";
 import { printableLines } from "../core/printable";
 import { registerCompletion } from "./completion-command";
@@ -45,6 +46,7 @@ accounts of --profiles/--all-profiles failed, named on stderr), 130 interrupted.
   registerConfig(program, ctx);
   // serve/command.ts declares its flags with commander's own (untyped) Command.
   registerServe(program, ctx);
+  registerState(program, ctx);
   registerCompletion(program, ctx);
   registerHelp(program);
   showDefaultVerbOptions(program);

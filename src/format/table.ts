@@ -64,13 +64,6 @@ function totalsLine(columns: Columns, totals: ReportTotals): string[] | undefine
   );
 }
 
-/** A column's total: counters are summed; a `_change` is the change of the summed counters, never a sum. */
-function totalOf(metric: string, totals: ReadonlyMap<string, number>): number | null {
-  if (!metric.endsWith("_change")) return roundToMicros(totals.get(metric) ?? 0);
-  const base = metric.slice(0, -"_change".length);
-  return relativeChange(totals.get(base), totals.get(`${base}_prev`)) ?? null;
-}
-
 export const tableFormatter: Formatter = {
   async write(report, out, options) {
     const { first, all } = await peekFirstRow(report.pages);

@@ -54,7 +54,7 @@ function bash(line: string, before: string, after = ""): { stdout: string; stder
 
 describe("bash completion", () => {
   const cases: Array<[string, string]> = [
-    ["adreport ''", "report keys config serve completion help"],
+    ["adreport ''", "report keys config serve state completion help"],
     ["adreport ke", "keys"],
     ["adreport keys ''", "add list remove use show test request"],
     ["adreport report --format ''", FORMATS],
@@ -85,7 +85,7 @@ describe("bash completion", () => {
     ["adreport config set page-size ''", ""],
     ["adreport config set format json ''", ""],
     ["adreport keys use acme ''", ""],
-    ["adreport help ''", "report keys config serve completion"],
+    ["adreport help ''", "report keys config serve state completion"],
   ];
 
   it.each(cases)("completes %s", (line, expected) => {

@@ -16,10 +16,9 @@ function declareReport(program: Command) {
     .description("pull a report, every page of it, and export it as a table, CSV, TSV, JSON or NDJSON")
     .option(
       "--from <when>",
-      "start: today, yesterday, -Nd, YYYY-MM-DD or an ISO 8601 date-time (UTC); the default range is the last 7 complete UTC days",
-      "-7d",
+      'start: today, yesterday, -Nd, YYYY-MM-DD or an ISO 8601 date-time (UTC); the default range is the last 7 complete UTC days (default: "-7d")',
     )
-    .option("--to <when>", "end, inclusive: same forms; a date means its last second", "yesterday")
+    .option("--to <when>", 'end, inclusive: same forms; a date means its last second (default: "yesterday")')
     .option(
       "--metrics <list>",
       `comma list of ${METRICS.join(", ")} and the ratios ${DERIVED_METRICS.join(", ")}, output in that order (default: every counter the dimensions allow)`,
@@ -68,13 +67,28 @@ function declareReport(program: Command) {
     )
     .option(
       "-o, --output <file>",
-      "write to FILE atomically (a device or named pipe directly, - for stdout); {from} and {to} become YYYY-MM-DD; the ending picks the format",
+      "write to FILE atomically (a device or named pipe directly, - for stdout); {from} and {to} become YYYY-MM-DD; {date} writes one file per date bucket; sqlite:PATH or postgres://USER@HOST:PORT/DB fill a table; the ending picks the format",
     )
     .option("--page-size <n>", "rows to ask for per page (default 1000)")
     .option("--concurrency <n>", "pages fetched at once (default 4)")
     .option("--timeout <duration>", "per request: 30s, 500ms, 2m (default 30s)")
     .option("--retries <n>", "retries after network errors, timeouts, 429 and 5xx (default 4)")
     .option("--max-time <duration>", "give up on the whole export after this long: 10m, 1h (default none)")
+    .option(
+      "--incremental",
+      "export the days after the last one this job exported, and --lookback days before it, up to yesterday (UTC); needs -o with {date} or a database target",
+    )
+    .option(
+      "--lookback <days>",
+      "with --incremental: days fetched again each run for restated data: 3d, 0d (default 3d)",
+    )
+    .option("--start <date>", "with --incremental: the first day of the first run (YYYY-MM-DD, UTC)")
+    .option("--state-file <file>", "with --incremental: keep the job's state in FILE, not in the config folder")
+    .option("--table <name>", "database target: the table to fill (default adreport_<dimensions>)")
+    .addOption(
+      new Option("--summary <format>", "print the run's outcome as one JSON object on stderr").choices(["json"]),
+    )
+    .option("--summary-file <file>", "write the --summary JSON to FILE (atomically) instead of stderr")
     .option("--base-url <url>", "the service (env ADREPORT_BASE_URL)")
     .option("--profile <name>", "the profile whose key and settings to use (env ADREPORT_PROFILE)")
     .option(

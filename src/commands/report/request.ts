@@ -86,8 +86,8 @@ export function planRequest(
   zone: TimeZone = TimeZone.UTC,
 ): RequestPlan {
   const local = zone === TimeZone.UTC ? undefined : zone;
-  const from = planInstant(resolveWhen(flags.from, now, "--from", local), "from", local);
-  const to = planInstant(resolveWhen(flags.to, now, "--to", local), "to", local);
+  const from = planInstant(resolveWhen(flags.from ?? "-7d", now, "--from", local), "from", local);
+  const to = planInstant(resolveWhen(flags.to ?? "yesterday", now, "--to", local), "to", local);
   const dimensions = list(flags.dimensions);
   const dimensionWords = dimensions?.split(",").filter(isDimension) ?? [];
   const metrics = readMetricList(flags.metrics, dimensionWords);

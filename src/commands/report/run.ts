@@ -19,6 +19,7 @@ import { progressView } from "./progress";
 import { openRecorder } from "./record";
 import { planRequest, type RequestPlan } from "./request";
 import { planShape } from "./shape";
+import { chooseDayTarget } from "./target-choice";
 import { inZoneAndCompared } from "./time-stages";
 import { requestWarnings, watchAdInCampaign } from "./warnings";
 
@@ -72,6 +73,8 @@ export async function runReport(
     "api-key": flags.apiKey,
     tz: flags.tz,
   });
+  const days = chooseDayTarget(flags, ctx.cwd);
+  if (days) return await (await import("./day-run")).runDayReport(ctx, flags, settings, days);
   const pageSize = settings["page-size"].value;
   const zone =
     settings.tz.value === undefined ? undefined : TimeZone.open(settings.tz.value, tzGiven(settings.tz.source));

@@ -1,0 +1,73 @@
+/** `{date}` in --output as a DayTarget: one file per date bucket (day-files.ts), unchanged days left alone. */
+import { access } from "node:fs/promises";
+import { resolve } from "node:path";
+import type { FormatOptions, Formatter, ReportStream } from "../../format/formatter";
+import { SinkError } from "../../io/sink";
+import type { StagedFile } from "../../io/staged-file";
+import type { DayRecord } from "../../state/day-record";
+import type { DaySpan, DayTarget } from "../../targets/day-target";
+import { type StagedDay, stageDayFiles } from "./day-files";
+
+const DATE_PLACEHOLDER = "{date}";
+
+export function hasDatePlaceholder(path: string | undefined): boolean {
+  return path?.includes(DATE_PLACEHOLDER) === true;
+}
+
+export function dayFileTarget(
+  template: string,
+  cwd: string,
+  formatter: Formatter,
+  options: FormatOptions,
+  fill: (template: string) => string = (t) => t,
+): DayTarget {
+  const filled = fill(template);
+  const pathOf = (day: string) => filled.replaceAll(DATE_PLACEHOLDER, day);
+  const whereOf = (day: string) => resolve(cwd, pathOf(day));
+  const live = new Set<StagedFile>();
+  const staged = new Map<string, StagedDay>();
+  const discardAll = async () => {
+    await Promise.all([...staged.values()].map((s) => s.file.discard()));
+    staged.clear();
+    live.clear();
+  };
+  return {
+    description: template,
+    replacesAll: false,
+    async stage(report: ReportStream, span: DaySpan) {
+      const days = await stageDayFiles(report, formatter, options, { pathOf, whereOf, everyDay: span.everyDay, live });
+      const records = new Map<string, DayRecord>();
+      for (const [day, s] of days) {
+        await staged.get(day)?.file.discard();
+        staged.set(day, s);
+        records.set(day, s.record);
+      }
+      return records;
+    },
+    restart: discardAll,
+    async present(day: string) {
+      return access(whereOf(day)).then(
+        () => true,
+        () => false,
+      );
+    },
+    async commit(days: ReadonlySet<string>) {
+      try {
+        for (const [day, s] of staged) {
+          if (!days.has(day)) continue;
+          try {
+            await s.file.commit();
+          } catch (error) {
+            throw SinkError.from(s.path, error);
+          }
+        }
+      } finally {
+        await discardAll();
+      }
+    },
+    abort: discardAll,
+    abortNow() {
+      for (const file of live) file.discardNow();
+    },
+  };
+}

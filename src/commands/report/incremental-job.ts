@@ -1,0 +1,115 @@
+/**
+ * An incremental job for one run: its identity and id, its lock (held for the whole run; a second run of
+ * the same job refuses at once, naming the pid of the first), its state (read at the start, replaced only
+ * when every day is in place) and the record of how the run ended.
+ */
+import { resolve } from "node:path";
+import type { ResolvedSettings } from "../../config/resolve";
+import type { ReportRequest } from "../../contract";
+import { BusyError } from "../../core/busy-error";
+import { UsageError } from "../../core/errors";
+import { takeLock } from "../../io/lock-file";
+import type { DayRecord } from "../../state/day-record";
+import { type JobIdentity, jobId } from "../../state/job";
+import {
+  type JobState,
+  type LastRun,
+  pathsInFolder,
+  pathsOfFile,
+  readState,
+  writeLastRun,
+  writeState,
+} from "../../state/store";
+import type { Context } from "../context";
+import { stateFolder } from "../shared/state-folder";
+import type { ReportFlags } from "./command";
+import { dayNumber, dayText, type IncrementalRange, incrementalRange, parseLookback } from "./incremental";
+import type { TargetChoice } from "./target-choice";
+
+/** Day records older than this many days before the last exported day are dropped, whatever the lookback. */
+const KEEP_DAYS = 35;
+
+export interface IncrementalJob {
+  readonly id: string;
+  range(granularity: string): IncrementalRange;
+  recordOf(day: string): DayRecord | undefined;
+  recordDays(records: ReadonlyMap<string, DayRecord>, toDay: string): Promise<void>;
+  finished(run: Omit<LastRun, "at">): Promise<void>;
+  release(): Promise<void>;
+}
+
+const GRANULARITY_NAMES: Record<string, string> = { hourly: "hour", daily: "day", weekly: "week", monthly: "month" };
+
+function jobIdentity(settings: ResolvedSettings, request: ReportRequest, choice: TargetChoice): JobIdentity {
+  const granularity = (request.granularity ?? "day").toLowerCase();
+  return {
+    profile: settings.profile.value ?? null,
+    baseUrl: settings["base-url"].value,
+    dimensions: [...request.dimensions],
+    metrics: [...request.metrics],
+    granularity: GRANULARITY_NAMES[granularity] ?? granularity,
+    campaignId: request.campaignId ?? null,
+    adId: request.adId ?? null,
+    target: choice.identity,
+  };
+}
+
+export async function openIncrementalJob(
+  ctx: Context,
+  flags: ReportFlags,
+  settings: ResolvedSettings,
+  request: ReportRequest,
+  choice: TargetChoice,
+): Promise<IncrementalJob> {
+  const lookbackDays = parseLookback(flags.lookback ?? "3d");
+  const identity = jobIdentity(settings, request, choice);
+  const id = jobId(identity);
+  const paths =
+    flags.stateFile !== undefined
+      ? pathsOfFile(resolve(ctx.cwd, flags.stateFile))
+      : pathsInFolder(stateFolder(ctx), id);
+  await readState(paths.state); // a state file adreport cannot use is refused before its lock is made
+  const lock = await takeLock(paths.lock);
+  if (!lock.ok) {
+    throw new BusyError(`another run of this job (${id}) is under way: pid ${lock.holder} holds ${paths.lock}`, {
+      hint: "this run did nothing; if that process is not adreport, remove the lock file",
+    });
+  }
+  let state: JobState | undefined;
+  try {
+    state = await readState(paths.state);
+    if (state && state.id !== id) {
+      throw new UsageError(
+        `the state file ${paths.state} belongs to another job (${state.id}), not to this one (${id})`,
+        {
+          hint: "give each job a --state-file of its own",
+        },
+      );
+    }
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+  return {
+    id,
+    range: (granularity) =>
+      incrementalRange({ now: ctx.now(), lastDay: state?.lastDay, lookbackDays, start: flags.start, granularity }),
+    recordOf: (day) => state?.days[day],
+    async recordDays(records, toDay) {
+      const previous = state?.lastDay;
+      const lastDay = previous !== undefined && previous > toDay ? previous : toDay;
+      const oldest = dayText((dayNumber(lastDay) as number) - Math.max(KEEP_DAYS, lookbackDays + 7));
+      const days: Record<string, DayRecord> = {};
+      for (const [day, record] of [...Object.entries(state?.days ?? {}), ...records]) {
+        if (day >= oldest) days[day] = record;
+      }
+      const sorted = Object.fromEntries(Object.entries(days).sort(([a], [b]) => (a < b ? -1 : 1)));
+      state = { version: 1, id, job: identity, lastDay, days: sorted };
+      await writeState(paths.state, state);
+    },
+    async finished(run) {
+      await writeLastRun(paths.run, { at: ctx.now().toISOString(), ...run });
+    },
+    release: lock.release,
+  };
+}

@@ -1,0 +1,118 @@
+/** `adreport state list | show | reset`. */
+
+import { unlink } from "node:fs/promises";
+import { resolve } from "node:path";
+import { BusyError } from "../../core/busy-error";
+import { UsageError } from "../../core/errors";
+import { printable } from "../../core/printable";
+import { takeLock } from "../../io/lock-file";
+import { writeChunk } from "../../io/write";
+import {
+  type JobState,
+  listStates,
+  pathsInFolder,
+  pathsOfFile,
+  readLastRun,
+  readState,
+  type StatePaths,
+  writeState,
+} from "../../state/store";
+import type { Context } from "../context";
+import { dayNumber, dayText } from "../report/incremental";
+import { stateFolder } from "../shared/state-folder";
+import type { StateListOptions, StateResetOptions, StateShowOptions } from "./command";
+
+function describeTarget(state: JobState): string {
+  return printable(state.job.target);
+}
+
+export async function runStateList(ctx: Context, options: StateListOptions): Promise<void> {
+  const folder = stateFolder(ctx);
+  const lines: string[] = [];
+  const states = await listStates(folder);
+  if (!options.json && states.length === 0) {
+    ctx.io.err.write("adreport: no incremental jobs yet (adreport report --incremental ... starts one)\n");
+    return;
+  }
+  if (!options.json) lines.push(["JOB", "LAST DAY", "LAST RUN", "OUTCOME", "OUTPUT"].join("\t"));
+  for (const state of states) {
+    const run = await readLastRun(pathsInFolder(folder, state.id).run);
+    if (options.json) {
+      lines.push(
+        JSON.stringify({
+          job: state.id,
+          last_day: state.lastDay,
+          last_run: run?.at ?? null,
+          outcome: run?.outcome ?? null,
+          output: state.job.target,
+          profile: state.job.profile,
+        }),
+      );
+    } else {
+      const outcome = run === undefined ? "-" : printable(run.outcome);
+      lines.push([state.id, state.lastDay, run?.at ?? "-", outcome, describeTarget(state)].join("\t"));
+    }
+  }
+  await writeChunk(ctx.io.out, `${lines.join("\n")}\n`);
+}
+
+async function pathsOf(ctx: Context, job: string | undefined, stateFile: string | undefined): Promise<StatePaths> {
+  if (stateFile !== undefined) {
+    if (job !== undefined) throw new UsageError("name a job or give --state-file, not both");
+    return pathsOfFile(resolve(ctx.cwd, stateFile));
+  }
+  if (job === undefined) throw new UsageError("which job? name its id (adreport state list shows them)");
+  const id = job.trim().toLowerCase();
+  if (!/^[0-9a-f]{8}$/.test(id)) {
+    throw new UsageError(`${JSON.stringify(printable(job.slice(0, 40)))} is not a job id (8 hex digits)`, {
+      hint: "adreport state list shows the jobs",
+    });
+  }
+  return pathsInFolder(stateFolder(ctx), id);
+}
+
+async function stateAt(paths: StatePaths, job: string | undefined): Promise<JobState> {
+  const state = await readState(paths.state);
+  if (!state) {
+    throw new UsageError(job !== undefined ? `no job ${printable(job)}` : `no state in ${paths.state}`, {
+      hint: "adreport state list shows the jobs",
+    });
+  }
+  return state;
+}
+
+export async function runStateShow(ctx: Context, job: string | undefined, options: StateShowOptions): Promise<void> {
+  const paths = await pathsOf(ctx, job, options.stateFile);
+  const state = await stateAt(paths, job);
+  const lastRun = (await readLastRun(paths.run)) ?? null;
+  await writeChunk(ctx.io.out, `${JSON.stringify({ ...state, lastRun }, null, 2)}\n`);
+}
+
+export async function runStateReset(ctx: Context, job: string | undefined, options: StateResetOptions): Promise<void> {
+  const from = options.from === undefined ? undefined : dayNumber(options.from);
+  if (options.from !== undefined && from === undefined) {
+    throw new UsageError(`--from: ${JSON.stringify(printable(options.from.slice(0, 40)))} is not a date (YYYY-MM-DD)`);
+  }
+  const paths = await pathsOf(ctx, job, options.stateFile);
+  const state = await stateAt(paths, job);
+  const lock = await takeLock(paths.lock);
+  if (!lock.ok) {
+    throw new BusyError(`a run of job ${state.id} is under way (pid ${lock.holder}); its state was left as it was`);
+  }
+  try {
+    if (from === undefined) {
+      await unlink(paths.state);
+      ctx.io.err.write(`adreport: job ${state.id} forgotten: its next run starts at --start\n`);
+      return;
+    }
+    const lastDay = dayText(from - 1);
+    const days = Object.fromEntries(Object.entries(state.days).filter(([day]) => day < dayText(from)));
+    const before = state.lastDay < lastDay ? state.lastDay : lastDay;
+    await writeState(paths.state, { ...state, lastDay: before, days });
+    ctx.io.err.write(
+      `adreport: job ${state.id}: the next run exports again from ${dayText((dayNumber(before) as number) + 1)}\n`,
+    );
+  } finally {
+    await lock.release();
+  }
+}

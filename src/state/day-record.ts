@@ -1,0 +1,55 @@
+/**
+ * What a day of an export was, to tell whether the service changed it since: the number of rows and each
+ * metric's sum, spending in integer micros (never a float compared with a float).
+ */
+import type { ReportRow } from "../contract";
+
+export interface DayRecord {
+  rows: number;
+  /** Metric name -> sum; spending in micros (millionths), the counts as they are. */
+  sums: Record<string, number>;
+}
+
+export function emptyRecord(metrics: readonly string[]): DayRecord {
+  return { rows: 0, sums: Object.fromEntries(metrics.map((m) => [m, 0])) };
+}
+
+function exact(metric: string, value: number): number {
+  return metric === "spending" ? Math.round(value * 1e6) : value;
+}
+
+export function addRow(record: DayRecord, row: ReportRow): void {
+  record.rows += 1;
+  const metrics = row.metrics;
+  for (const metric in metrics) {
+    const value = metrics[metric];
+    if (typeof value !== "number" || !Number.isFinite(value)) continue;
+    record.sums[metric] = (record.sums[metric] ?? 0) + exact(metric, value);
+  }
+}
+
+function shown(metric: string, value: number | undefined): string {
+  if (value === undefined) return "none";
+  if (metric !== "spending") return value.toLocaleString("en-US");
+  return (value / 1e6).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 6 });
+}
+
+/** What differs between two records, as `rows 3 -> 4, spending 1,204.55 -> 1,210.02`; empty when nothing does. */
+export function differences(before: DayRecord, after: DayRecord): string[] {
+  const changes: string[] = [];
+  if (before.rows !== after.rows) changes.push(`rows ${shown("rows", before.rows)} -> ${shown("rows", after.rows)}`);
+  const metrics = new Set([...Object.keys(before.sums), ...Object.keys(after.sums)]);
+  for (const metric of metrics) {
+    const a = before.sums[metric];
+    const b = after.sums[metric];
+    if (a !== b) changes.push(`${metric} ${shown(metric, a)} -> ${shown(metric, b)}`);
+  }
+  return changes;
+}
+
+export function isDayRecord(value: unknown): value is DayRecord {
+  if (typeof value !== "object" || value === null) return false;
+  const v = value as Record<string, unknown>;
+  if (typeof v.rows !== "number" || typeof v.sums !== "object" || v.sums === null) return false;
+  return Object.values(v.sums).every((n) => typeof n === "number" && Number.isFinite(n));
+}

@@ -1,0 +1,124 @@
+/**
+ * The state of incremental jobs: one JSON document per job (`<id>.json`, mode 0600, replaced atomically)
+ * in the config folder's `state/`, or wherever --state-file says. It records the last exported day and,
+ * for the days still inside a lookback, what each was (day-record.ts). How the last run ended is kept
+ * beside it (`<id>.run.json`), so a failed run leaves the state itself exactly as it was.
+ */
+import { lstat, readdir } from "node:fs/promises";
+import { join } from "node:path";
+import { UsageError } from "../core/errors";
+import { readOptionalFile, writePrivateFile } from "../io/private-file";
+import { type DayRecord, isDayRecord } from "./day-record";
+import type { JobIdentity } from "./job";
+
+export interface JobState {
+  version: 1;
+  id: string;
+  job: JobIdentity;
+  /** YYYY-MM-DD: every day up to this one has been exported. */
+  lastDay: string;
+  days: Record<string, DayRecord>;
+}
+
+export interface LastRun {
+  at: string;
+  outcome: "ok" | "failed" | "nothing to do";
+  message?: string;
+  from?: string;
+  to?: string;
+}
+
+/** Where a job's files are: its state, its last run, its lock. */
+export interface StatePaths {
+  state: string;
+  run: string;
+  lock: string;
+}
+
+export function pathsInFolder(folder: string, id: string): StatePaths {
+  return pathsOfFile(join(folder, `${id}.json`));
+}
+
+export function pathsOfFile(file: string): StatePaths {
+  const base = file.endsWith(".json") ? file.slice(0, -5) : file;
+  return { state: file, run: `${base}.run.json`, lock: `${base}.lock` };
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+function parseState(text: string, path: string): JobState {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`cannot read the state file ${path}: ${(error as Error).message}`, {
+      hint: `fix it, or remove it to start the job again from --start (adreport state reset)`,
+    });
+  }
+  const v = value as Partial<JobState> | null;
+  const valid =
+    v !== null &&
+    typeof v === "object" &&
+    v.version === 1 &&
+    typeof v.id === "string" &&
+    typeof v.lastDay === "string" &&
+    DAY.test(v.lastDay) &&
+    typeof v.job === "object" &&
+    v.job !== null &&
+    typeof v.days === "object" &&
+    v.days !== null &&
+    Object.entries(v.days).every(([day, record]) => DAY.test(day) && isDayRecord(record));
+  if (!valid) {
+    throw new UsageError(`the state file ${path} is not in adreport's shape`, {
+      hint: "remove it to start the job again from --start",
+    });
+  }
+  return v as JobState;
+}
+
+export async function readState(path: string): Promise<JobState | undefined> {
+  // Replacing a device or a link's target by rename would be far worse than refusing.
+  const found = await lstat(path).catch(() => undefined);
+  if (found && !found.isFile()) {
+    throw new UsageError(`the state file ${path} is not a regular file`, {
+      hint: "give --state-file a file of its own",
+    });
+  }
+  const text = await readOptionalFile(path);
+  return text === undefined ? undefined : parseState(text, path);
+}
+
+export async function writeState(path: string, state: JobState): Promise<void> {
+  await writePrivateFile(path, `${JSON.stringify(state, null, 2)}\n`);
+}
+
+export async function readLastRun(path: string): Promise<LastRun | undefined> {
+  const text = await readOptionalFile(path);
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text) as LastRun;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function writeLastRun(path: string, run: LastRun): Promise<void> {
+  await writePrivateFile(path, `${JSON.stringify(run)}\n`);
+}
+
+/** Every job whose state is in the folder, in id order. */
+export async function listStates(folder: string): Promise<JobState[]> {
+  let names: string[];
+  try {
+    names = await readdir(folder);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw error;
+  }
+  const states: JobState[] = [];
+  for (const name of names.filter((n) => /^[0-9a-f]{8}\.json$/.test(n)).sort()) {
+    const state = await readState(join(folder, name));
+    if (state) states.push(state);
+  }
+  return states;
+}

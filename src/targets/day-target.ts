@@ -1,0 +1,32 @@
+/**
+ * Where a run that writes whole days puts them: one file per day (`{date}` in --output), or a database
+ * table. Nothing reaches the target before `commit`; `abort` leaves it exactly as it was.
+ */
+import type { ReportStream } from "../format/formatter";
+import type { DayRecord } from "../state/day-record";
+
+export interface DaySpan {
+  /** YYYY-MM-DD, inclusive. */
+  from: string;
+  to: string;
+  /** Days that exist in the output even without rows (every day of a daily or hourly range). */
+  everyDay: readonly string[];
+}
+
+export interface DayTarget {
+  /** For messages: the template or the table. */
+  readonly description: string;
+  /** True when every fetched day is replaced on commit (a table); false when only the days asked for are (files). */
+  readonly replacesAll: boolean;
+  /** Takes in one fetched report covering `span`; returns what each of its days held. */
+  stage(report: ReportStream, span: DaySpan): Promise<Map<string, DayRecord>>;
+  /** Forgets what was staged (the report changed while it was fetched: it is fetched again). */
+  restart(): Promise<void>;
+  /** True when the day's output exists (a day file that was removed is written again). */
+  present(day: string): Promise<boolean>;
+  /** Puts in place the days given (files), or everything staged (a table), in one step per file or one transaction. */
+  commit(days: ReadonlySet<string>): Promise<void>;
+  abort(): Promise<void>;
+  /** For a signal handler: drops what was staged without waiting. */
+  abortNow(): void;
+}

@@ -1,0 +1,20 @@
+/** What table-target.ts needs of a database: one transaction, a table, a delete of days, a bulk insert. */
+import type { TableLayout } from "./table-columns";
+
+export interface TableInserter {
+  /** Rows' data values, in the layout's column order. */
+  write(rows: ReadonlyArray<Array<string | number | null>>): Promise<void>;
+  end(): Promise<void>;
+}
+
+export interface TableEngine {
+  /** For messages: the table and the database, never a password. */
+  readonly description: string;
+  begin(layout: TableLayout): Promise<void>;
+  /** Deletes the rows of the layout's profile and scope whose date is from `from` to `to` (days, inclusive). */
+  deleteDays(layout: TableLayout, from: string, to: string): Promise<void>;
+  startInsert(layout: TableLayout, exportedAt: Date): Promise<TableInserter>;
+  commit(): Promise<void>;
+  rollback(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,129 @@
+/**
+ * A database target as a DayTarget: the run's days are deleted (for the same profile, granularity and
+ * filters) and inserted again in one transaction, committed only when every window is in; a failed run
+ * rolls back and leaves the table as it was. Re-running a run yields the same rows.
+ */
+import { resolve } from "node:path";
+import type { ReportRequest } from "../contract";
+import { OutputError } from "../core/errors";
+import type { ReportStream } from "../format/formatter";
+import { addRow, type DayRecord, emptyRecord } from "../state/day-record";
+import type { DaySpan, DayTarget } from "./day-target";
+import { type TableLayout, tableLayout } from "./table-columns";
+import type { TableEngine } from "./table-engine";
+
+export type TableChoice =
+  | { kind: "sqlite"; path: string; table: string }
+  | { kind: "postgres"; url: string; table: string; shown: string };
+
+export interface TableOptions {
+  profile: string;
+  request: ReportRequest;
+  cwd: string;
+  now: Date;
+  sqliteAddon: object | undefined;
+}
+
+function dayOfValue(value: string | number | null): string | undefined {
+  return typeof value === "string" && /^\d{4}-\d{2}-\d{2}/.test(value) ? value.slice(0, 10) : undefined;
+}
+
+function failure(engine: TableEngine | undefined, where: string, error: unknown): OutputError {
+  const reason = error instanceof Error ? error.message : String(error);
+  return new OutputError(`cannot write ${engine?.description ?? where}: ${reason.split("\n")[0]}`, { cause: error });
+}
+
+export async function openTableTarget(
+  choice: TableChoice,
+  options: TableOptions,
+): Promise<DayTarget & { close(): Promise<void> }> {
+  const where = choice.kind === "sqlite" ? choice.path : choice.shown;
+  let engine: TableEngine;
+  try {
+    if (choice.kind === "sqlite") {
+      const { sqliteEngine } = await import("./sqlite");
+      engine = sqliteEngine(resolve(options.cwd, choice.path), choice.path, choice.table, options.sqliteAddon);
+    } else {
+      const { postgresEngine } = await import("./postgres");
+      engine = await postgresEngine(choice.url, choice.shown, choice.table);
+    }
+  } catch (error) {
+    throw failure(undefined, where, error);
+  }
+  const layout: TableLayout = tableLayout(options.request, options.profile);
+  const dateIndex = layout.columns.findIndex((c) => c.kind === "date");
+  let begun = false;
+  const guard = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof OutputError) throw error;
+      throw failure(engine, where, error);
+    }
+  };
+  return {
+    description: engine.description,
+    replacesAll: true,
+    async stage(report: ReportStream, span: DaySpan) {
+      const records = new Map<string, DayRecord>();
+      for (const day of span.everyDay) records.set(day, emptyRecord(report.meta.metrics));
+      const pending: Array<Array<string | number | null>> = [];
+      await guard(async () => {
+        if (!begun) {
+          await engine.begin(layout);
+          begun = true;
+        }
+        await engine.deleteDays(layout, span.from, span.to);
+      });
+      const inserter = await guard(() => engine.startInsert(layout, options.now));
+      let ended = false;
+      try {
+        for await (const page of report.pages) {
+          pending.length = 0;
+          for (const row of page.rows) {
+            const values = layout.values(row);
+            const day = dayOfValue(values[dateIndex] ?? null);
+            if (day === undefined) throw new Error("a row came without a date, so it has no day in the table");
+            let record = records.get(day);
+            if (!record) {
+              record = emptyRecord(report.meta.metrics);
+              records.set(day, record);
+            }
+            addRow(record, row);
+            pending.push(values);
+          }
+          await guard(() => inserter.write(pending));
+        }
+        ended = true;
+        await guard(() => inserter.end());
+      } catch (error) {
+        if (!ended) await inserter.end().catch(() => undefined);
+        throw error;
+      }
+      return records;
+    },
+    async restart() {
+      await engine.rollback();
+      begun = false;
+    },
+    present: async () => true,
+    async commit() {
+      await guard(async () => {
+        if (!begun) {
+          await engine.begin(layout);
+          begun = true;
+        }
+        await engine.commit();
+      });
+      begun = false;
+    },
+    async abort() {
+      await engine.rollback().catch(() => undefined);
+      begun = false;
+    },
+    abortNow() {
+      // The transaction is rolled back by abort(), which follows; nothing reached the table before commit.
+    },
+    close: () => engine.close(),
+  };
+}
