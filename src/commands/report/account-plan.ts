@@ -12,6 +12,7 @@ import { checkOutput, isStdoutPath } from "../shared/output";
 import { selectProfiles } from "../shared/profile-selection";
 import { loadSettings, readConfig } from "../shared/settings";
 import type { ReportFlags } from "./command";
+import { hasDatePlaceholder } from "./day-file-target";
 import { chooseOutputFormat, type OutputFormat } from "./output-format";
 import { planRequest } from "./request";
 import { outputPath } from "./run";
@@ -51,6 +52,8 @@ export interface AccountsPlan {
   /** The --output template with {from} and {to} in place ({profile} still in it), or undefined for stdout. */
   path: string | undefined;
   perProfile: boolean;
+  /** One SQLite file takes one writer at a time: its accounts run one after the other. */
+  oneAtATime: boolean;
   /** The shared target's format (not used with {profile} files: each account picks its own). */
   format: OutputFormat;
   delimiter: string;
@@ -93,12 +96,29 @@ export async function planAccounts(ctx: Context, flags: ReportFlags): Promise<Ac
     },
   );
   const request = planRequest(flags, ctx.now(), settings["page-size"].value);
-  const path = flags.output === undefined || isStdoutPath(flags.output) ? undefined : outputPath(flags.output, request);
-  const perProfile = path?.includes("{profile}") === true;
-  const firstPath = perProfile ? path?.replaceAll("{profile}", names[0] ?? "") : path;
-  for (const target of perProfile ? names.map((name) => path?.replaceAll("{profile}", name)) : [path]) {
-    await checkOutput(ctx, target);
-    if (perProfile && target !== undefined) await checkFolder(ctx, target);
+  // A database target is shared by every account: each replaces its own rows (its profile) in the table.
+  const database = flags.output?.startsWith("sqlite:") === true || /^postgres(ql)?:\/\//i.test(flags.output ?? "");
+  const path =
+    flags.output === undefined || isStdoutPath(flags.output) || database
+      ? database
+        ? flags.output
+        : undefined
+      : outputPath(flags.output, request);
+  const perProfile = database || path?.includes("{profile}") === true;
+  if (!perProfile && hasDatePlaceholder(path)) {
+    throw new UsageError(
+      "--output: {date} with several accounts needs {profile} too: each account writes its own days",
+      {
+        hint: "for example -o 'exports/{profile}/{date}.csv', or a database target (-o sqlite:PATH), which keeps the profile in a column",
+      },
+    );
+  }
+  const firstPath = database ? undefined : perProfile ? path?.replaceAll("{profile}", names[0] ?? "") : path;
+  if (!database) {
+    for (const target of perProfile ? names.map((name) => path?.replaceAll("{profile}", name)) : [path]) {
+      await checkOutput(ctx, target);
+      if (perProfile && target !== undefined) await checkFolder(ctx, target);
+    }
   }
   const format = chooseOutputFormat(flags, settings, firstPath, ctx.io.outIsTTY);
   for (const warning of [...requestWarnings(flags, request.request), ...format.warnings])
@@ -108,5 +128,13 @@ export async function planAccounts(ctx: Context, flags: ReportFlags): Promise<Ac
       `adreport: warning: --allow-partial does nothing here: ${perProfile ? "each account writes its own file" : "standard output is written as accounts end"}\n`,
     );
   }
-  return { names, path, perProfile, format, delimiter: settings.delimiter.value, env };
+  return {
+    names,
+    path,
+    perProfile,
+    oneAtATime: flags.output?.startsWith("sqlite:") === true,
+    format,
+    delimiter: settings.delimiter.value,
+    env,
+  };
 }

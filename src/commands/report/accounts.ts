@@ -18,6 +18,7 @@ import { accountTable } from "./account-table";
 import type { ReportFlags } from "./command";
 import { type AccountFeed, writeMerged } from "./merged-output";
 import { runReport } from "./run";
+import { writeSummaryObject } from "./run-summary";
 import { type SpoolFolder, spoolFolder } from "./spool";
 
 const DEFAULT_ACCOUNT_CONCURRENCY = 2;
@@ -96,6 +97,8 @@ export async function runAccounts(
             allProfiles: undefined,
             accountConcurrency: undefined,
             allowPartial: undefined,
+            summary: undefined,
+            summaryFile: undefined,
             profile,
             output,
             quiet: true,
@@ -110,7 +113,7 @@ export async function runAccounts(
         return false;
       }
     };
-    const concurrency = flags.accountConcurrency ?? DEFAULT_ACCOUNT_CONCURRENCY;
+    const concurrency = plan.oneAtATime ? 1 : (flags.accountConcurrency ?? DEFAULT_ACCOUNT_CONCURRENCY);
     const { path } = plan;
     if (plan.perProfile && path !== undefined) {
       await runPool(
@@ -183,6 +186,16 @@ export async function runAccounts(
   const failed = results.some((r) => r.outcome !== "ok");
   if (failed || flags.quiet !== true) ctx.io.err.write(accountTable(results));
   const verdict = runVerdict(results);
+  await writeSummaryObject(ctx, flags, {
+    outcome: verdict === undefined ? "ok" : results.some((r) => r.outcome === "ok") ? "partial" : "failed",
+    accounts: results.map(({ profile, outcome, rows, ms, error }) => ({
+      profile,
+      outcome,
+      rows,
+      ms: Math.round(ms),
+      ...(error === undefined ? {} : { error }),
+    })),
+  });
   if (verdict) throw verdict;
 }
 

@@ -21,7 +21,7 @@ import { dayNumber, daysBetween } from "./incremental";
 import { type IncrementalJob, openIncrementalJob } from "./incremental-job";
 import { progressView } from "./progress";
 import { planRequest, type RequestPlan } from "./request";
-import { type RunSummary, writeSummary } from "./run-summary";
+import { countEvent, type DaySummary, writeSummary } from "./run-summary";
 import { openDayTarget, type TargetChoice } from "./target-choice";
 import { requestWarnings } from "./warnings";
 
@@ -78,7 +78,7 @@ export async function runDayReport(
 
   let job: IncrementalJob | undefined;
   let plan: RequestPlan = basePlan;
-  const summary: RunSummary = {
+  const summary: DaySummary = {
     outcome: "ok",
     from: basePlan.fromDate,
     to: basePlan.toDate,
@@ -137,7 +137,7 @@ async function fetchAndWrite(
   granularity: string,
   target: DayTarget & { close(): Promise<void> },
   job: IncrementalJob | undefined,
-  summary: RunSummary,
+  summary: DaySummary,
 ): Promise<void> {
   const view = await progressView(ctx.io, { quiet: flags.quiet === true, verbose: flags.verbose === true });
   const api = new ReportApi({
@@ -150,8 +150,7 @@ async function fetchAndWrite(
     dispatcher: ctx.dispatcher,
     route: { setting: settings.proxy.value, env: ctx.env },
     onEvent: (event: ApiEvent) => {
-      if (event.kind === "retry") summary.retries += 1;
-      else summary.requests += 1;
+      countEvent(summary, event);
       view.onEvent(event);
     },
   });

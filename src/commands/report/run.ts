@@ -18,6 +18,7 @@ import { checkPictureRequest, pictureOptions } from "./picture-options";
 import { progressView } from "./progress";
 import { openRecorder } from "./record";
 import { planRequest, type RequestPlan } from "./request";
+import { countEvent, writeSummary } from "./run-summary";
 import { planShape } from "./shape";
 import { chooseDayTarget } from "./target-choice";
 import { inZoneAndCompared } from "./time-stages";
@@ -30,6 +31,10 @@ export function outputPath(template: string, plan: RequestPlan): string {
 /** Where --tz's zone came from, for its messages. */
 function tzGiven(source: string): string {
   return source === "flag" ? "--tz" : source === "environment" ? "ADREPORT_TZ" : `the tz setting (${source})`;
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** How far an export got, for the message of --max-time. */
@@ -93,6 +98,7 @@ export async function runReport(
     ctx.io.err.write(`adreport: warning: ${warning}\n`);
 
   const recorder = flags.record === undefined ? undefined : openRecorder(ctx, flags.record, apiKey);
+  const counts = { requests: 0, retries: 0 };
   const view = await progressView(ctx.io, { quiet: flags.quiet === true, verbose: flags.verbose === true });
   const api = new ReportApi({
     baseUrl: settings["base-url"].value,
@@ -103,7 +109,10 @@ export async function runReport(
     maxPageBytes: settings["max-page-mb"].value * 1024 * 1024,
     dispatcher: ctx.dispatcher,
     route: { setting: settings.proxy.value, env: ctx.env },
-    onEvent: (event) => view.onEvent(event),
+    onEvent: (event) => {
+      countEvent(counts, event);
+      view.onEvent(event);
+    },
     recorder,
   });
   if (api.proxy && flags.verbose)
@@ -178,18 +187,24 @@ export async function runReport(
     view.stop();
     await sink.commit();
     if (emptyWarning !== undefined) ctx.io.err.write(`adreport: warning: ${emptyWarning}\n`);
-    return { rows: progress?.rows ?? 0 };
+    const rows = progress?.rows ?? 0;
+    await writeSummary(ctx, flags, { outcome: "ok", from: plan.fromDate, to: plan.toDate, rows, ...counts }, undefined);
+    return { rows };
   } catch (error) {
     giveUp.abort();
     view.stop();
     const failed = outputError(error, sink);
     await sink?.abort();
-    if (interrupt.signal.aborted) throw interrupt.signal.reason;
-    if (limit.signal?.aborted) throw limit.signal.reason;
-    if (failed instanceof OutputError && sink?.atomic) {
-      throw new OutputError(`${failed.message}; the old file was left as it was`, { cause: failed.cause });
-    }
-    throw failed ?? withCliHints(error);
+    const reason: unknown = interrupt.signal.aborted
+      ? interrupt.signal.reason
+      : limit.signal?.aborted
+        ? limit.signal.reason
+        : failed instanceof OutputError && sink?.atomic
+          ? new OutputError(`${failed.message}; the old file was left as it was`, { cause: failed.cause })
+          : (failed ?? withCliHints(error));
+    const summary = { outcome: "failed" as const, from: plan.fromDate, to: plan.toDate, rows: 0, ...counts };
+    await writeSummary(ctx, flags, { ...summary, error: errorText(reason) }, undefined).catch(() => undefined);
+    throw reason;
   } finally {
     limit.clear();
     stopListening();
