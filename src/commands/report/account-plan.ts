@@ -13,6 +13,7 @@ import { selectProfiles } from "../shared/profile-selection";
 import { loadSettings, readConfig } from "../shared/settings";
 import type { ReportFlags } from "./command";
 import { chooseOutputFormat, type OutputFormat } from "./output-format";
+import { openRecordFolder } from "./record";
 import { planRequest } from "./request";
 import { outputPath } from "./run";
 import { requestWarnings } from "./warnings";
@@ -100,6 +101,8 @@ export async function planAccounts(ctx: Context, flags: ReportFlags): Promise<Ac
     await checkOutput(ctx, target);
     if (perProfile && target !== undefined) await checkFolder(ctx, target);
   }
+  // Each account records into a folder of its own in DIR (accounts.ts): DIR is new or empty, as for one.
+  if (flags.record !== undefined) openRecordFolder(ctx, flags.record);
   const format = chooseOutputFormat(flags, settings, firstPath, ctx.io.outIsTTY);
   for (const warning of [...requestWarnings(flags, request.request), ...format.warnings])
     ctx.io.err.write(`adreport: warning: ${warning}\n`);

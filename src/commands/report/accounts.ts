@@ -6,6 +6,7 @@
  * failing does not stop the others; the run ends with a table on stderr and the exit status of
  * account-outcome.ts.
  */
+import { join } from "node:path";
 import { InterruptedError, OutputError } from "../../core/errors";
 import type { Sink } from "../../io/sink";
 import type { Context } from "../context";
@@ -99,6 +100,7 @@ export async function runAccounts(
             profile,
             output,
             quiet: true,
+            record: flags.record === undefined ? undefined : join(flags.record, profile),
             ...extra,
           },
           { keepCounters },

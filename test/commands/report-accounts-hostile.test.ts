@@ -1,0 +1,84 @@
+/**
+ * `report --profiles/--all-profiles` attacked: `--record DIR` with several accounts, and profile names a
+ * hand-edited config file holds that `keys add` would never make (a path, a terminal escape).
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { configDirWith } from "../helpers/config";
+import { runInProcess } from "../helpers/run-cli";
+import { SMALL_DEMO, startTestService } from "../helpers/serve";
+import { tempDir } from "../helpers/temp";
+
+const service = await startTestService({
+  demo: { ...SMALL_DEMO, advertisers: 2 },
+  keys: [
+    { advertiser: "Acme Outdoor", ips: ["127.0.0.1"] },
+    { advertiser: "Globex, Inc.", ips: ["127.0.0.1"] },
+  ],
+});
+const [ACME, GLOBEX] = service.keys as [string, string];
+const ok = (key: string) => ({ "api-key": key, "base-url": service.url });
+const GOOD = configDirWith({}, { acme: ok(ACME), globex: ok(GLOBEX) });
+const NOW = new Date("2026-11-02T09:30:00Z");
+const RANGE = ["--from", "2026-10-01", "--to", "2026-10-31", "--dims", "campaign"];
+
+/** Control characters other than the line break, as a terminal would get them. */
+function rawControls(text: string): string[] {
+  return [...text.replaceAll("\n", "").matchAll(/\p{Cc}/gu)].map((m) => m[0]);
+}
+
+function report(config: string, args: string[], cwd = tempDir()) {
+  return runInProcess(["report", ...args], {
+    now: NOW,
+    cwd,
+    env: { ADREPORT_CONFIG_DIR: config, TMPDIR: tempDir("adreport-spool-") },
+  });
+}
+
+describe.concurrent("report over accounts, attacked", () => {
+  it("--record DIR: each account recorded in DIR/<profile>, every one of them whole", async () => {
+    const cwd = tempDir();
+    const result = await report(GOOD, ["--all-profiles", ...RANGE, "-f", "ndjson", "--record", "rec"], cwd);
+    expect(result.stderr).not.toContain("not empty");
+    expect(result.code).toBe(0);
+    expect(readdirSync(join(cwd, "rec")).sort()).toEqual(["acme", "globex"]);
+    for (const profile of ["acme", "globex"]) {
+      const index = JSON.parse(readFileSync(join(cwd, "rec", profile, "index.json"), "utf8")) as {
+        exchanges: Array<{ status: number }>;
+      };
+      expect(index.exchanges.map((e) => e.status)).toEqual([200]);
+    }
+  });
+
+  it("--record DIR that has files in it: refused before any request, exit 2", async () => {
+    const cwd = tempDir();
+    const first = await report(GOOD, ["--all-profiles", ...RANGE, "-f", "ndjson", "--record", "rec"], cwd);
+    expect(first.code).toBe(0);
+    const again = await report(GOOD, ["--all-profiles", ...RANGE, "-f", "ndjson", "--record", "rec"], cwd);
+    expect(again.code).toBe(2);
+    expect(again.stdout).toBe("");
+    expect(again.stderr).toContain("--record: rec is not empty");
+  });
+
+  for (const bad of ["zz/../../evil", "zz\u001b[31mred", "a\u009b31mb"]) {
+    it(`--all-profiles with a profile ${JSON.stringify(bad)} in the config file: refused before any request, printably`, async () => {
+      const config = configDirWith({}, { acme: ok(ACME), globex: ok(GLOBEX), [bad]: ok(GLOBEX) });
+      const cwd = tempDir();
+      const result = await report(config, ["--all-profiles", ...RANGE, "-o", "out-{profile}.csv"], cwd);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/^adreport: the config file has a profile named .* that is not a profile name/);
+      expect(rawControls(result.stderr)).toEqual([]);
+      expect(result.stderr).not.toContain("--profile:");
+      expect(readdirSync(cwd)).toEqual([]);
+      expect(existsSync(join(cwd, "..", "evil.csv"))).toBe(false);
+    });
+
+    it(`keys test --all with a profile ${JSON.stringify(bad)}: refused, nothing raw on the terminal`, async () => {
+      const config = configDirWith({}, { acme: ok(ACME), [bad]: ok(GLOBEX) });
+      const result = await runInProcess(["keys", "test", "--all"], { env: { ADREPORT_CONFIG_DIR: config } });
+      expect(result.code).toBe(2);
+      expect(rawControls(result.stdout + result.stderr)).toEqual([]);
+    });
+  }
+});
