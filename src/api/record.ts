@@ -55,6 +55,8 @@ export class Recorder {
   private readonly entries: IndexEntry[] = [];
   private readonly redact: (text: string) => string;
   private readonly secrets: string[];
+  /** Header names and values are compared without letter case (a proxy may lower-case them). */
+  private readonly inHeader: RegExp | undefined;
 
   constructor(
     apiKey: string,
@@ -66,6 +68,10 @@ export class Recorder {
     const maskedShowsKey = masked.includes("…");
     this.redact = (text) => (maskedShowsKey ? byClient(text).split(masked).join(REDACTED) : byClient(text));
     this.secrets = apiKey === "" ? [] : [apiKey, encodeURIComponent(apiKey), ...(maskedShowsKey ? [masked] : [])];
+    this.inHeader =
+      this.secrets.length === 0
+        ? undefined
+        : new RegExp(this.secrets.map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "giu");
     this.writeIndex();
   }
 
@@ -125,11 +131,16 @@ export class Recorder {
     this.indexed = this.entries.length;
   }
 
+  private redactHeader(text: string): string {
+    const redacted = this.redact(text);
+    return this.inHeader === undefined ? redacted : redacted.replace(this.inHeader, REDACTED);
+  }
+
   private pairs(headers: Array<[string, string | string[] | undefined]>): HeaderPairs {
     const out: HeaderPairs = [];
     for (const [name, value] of headers) {
       for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) {
-        out.push([name, this.redact(one)]);
+        out.push([this.redactHeader(name), this.redactHeader(one)]);
       }
     }
     return out;
