@@ -9,7 +9,9 @@
  * (an NDJSON export has no `meta`); where day and week or month cannot be told apart, the caller says.
  * A campaign row becomes an ad of the same id and name in that campaign; an ad row's campaign is named
  * `campaign <id>` (an ad export does not carry campaign names). Clicks are loaded as valid clicks, with
- * no bot clicks; a metric the export lacks is loaded as 0.
+ * no bot clicks; a metric the export lacks is loaded as 0. Rows of an export over several accounts
+ * (`report --profiles`) carry a `profile`: each profile's rows are loaded as an advertiser of that name,
+ * unless the caller names the advertiser (then the rows must all be of one profile: never accounts merged).
  */
 
 import { once } from "node:events";
@@ -33,6 +35,8 @@ export interface ExportConversion {
   granularityGiven: boolean;
   /** Metrics no row carried, loaded as 0. */
   missingMetrics: Metric[];
+  /** The profiles of an export over several accounts, in the order they came (empty for one account). */
+  profiles: string[];
   first?: number;
   last?: number;
 }
@@ -93,6 +97,16 @@ function nameOf(value: unknown, line: number): string {
     throw new ExportShapeError(`line ${line}: dimensions.name must be a text of 1 to ${MAX_NAME} characters`);
   }
   return value;
+}
+
+/** The row's `profile` (an export over several accounts), undefined when it has none. */
+function profileOf(value: unknown, line: number): string | undefined {
+  if (!isObject(value) || !("profile" in value)) return undefined;
+  const profile = value.profile;
+  if (typeof profile !== "string" || profile.length === 0 || profile.length > MAX_NAME) {
+    throw new ExportShapeError(`line ${line}: profile must be a text of 1 to ${MAX_NAME} characters`);
+  }
+  return profile;
 }
 
 /** The load line of one export row, and the entity id the granularity evidence follows. */
@@ -178,7 +192,7 @@ function decideGranularity(evidence: GranularityEvidence, given: ExportGranulari
 export async function convertExport(
   exportPath: string,
   loadPath: string,
-  options: { advertiser: string; granularity?: ExportGranularity | undefined },
+  options: { advertiser: string; advertiserGiven?: boolean; granularity?: ExportGranularity | undefined },
 ): Promise<ExportConversion> {
   const input = createReadStream(exportPath, { encoding: "utf8" });
   const output = createWriteStream(loadPath, { mode: 0o600, flags: "wx" });
@@ -190,6 +204,23 @@ export async function convertExport(
   let first: number | undefined;
   let last: number | undefined;
   let lineNumber = 0;
+  const profiles: string[] = [];
+  let withProfile: boolean | undefined;
+  const advertiserOf = (value: unknown, line: number): string => {
+    const profile = profileOf(value, line);
+    if (withProfile !== undefined && withProfile !== (profile !== undefined)) {
+      throw new ExportShapeError(`line ${line}: rows with and without a profile in one export`);
+    }
+    withProfile = profile !== undefined;
+    if (profile === undefined) return options.advertiser;
+    if (!profiles.includes(profile)) profiles.push(profile);
+    if (options.advertiserGiven === true && profiles.length > 1) {
+      throw new ExportShapeError(
+        `line ${line}: rows of several profiles (${profiles.slice(0, 2).join(", ")}): --advertiser would merge their accounts into one; leave it out to load each profile as an advertiser of its own`,
+      );
+    }
+    return options.advertiserGiven === true ? options.advertiser : profile;
+  };
   const failed = new Promise<never>((_resolve, reject) => {
     input.once("error", reject);
     output.once("error", reject);
@@ -207,7 +238,7 @@ export async function convertExport(
         } catch {
           throw new ExportShapeError(`line ${lineNumber}: not JSON; give an NDJSON export (report --format ndjson)`);
         }
-        const row = convertRow(value, lineNumber, options.advertiser, seen);
+        const row = convertRow(value, lineNumber, advertiserOf(value, lineNumber), seen);
         if (entity !== undefined && row.entity !== entity) {
           throw new ExportShapeError(`line ${lineNumber}: an ${row.entity} row in an export of ${entity} rows`);
         }
@@ -240,6 +271,7 @@ export async function convertExport(
     granularity,
     granularityGiven: options.granularity !== undefined && !evidence.notDayAligned,
     missingMetrics: METRICS.filter((m) => !seen.has(m)),
+    profiles,
     ...(first === undefined ? {} : { first }),
     ...(last === undefined ? {} : { last }),
   };
