@@ -81,4 +81,51 @@ describe.concurrent("report over accounts, attacked", () => {
       expect(rawControls(result.stdout + result.stderr)).toEqual([]);
     });
   }
+
+  /** The merged text export is each account's own export, a column `profile` first, in profile order. */
+  it.each([
+    ["--fields", ["--dims", "campaign", "--fields", "views"]],
+    ["--fields naming dates", ["--dims", "campaign,date", "--fields", "views,date,name"]],
+    ["--tz", ["--dims", "campaign,date", "--tz", "Europe/Paris"]],
+    ["--tz hourly", ["--dims", "date", "--granularity", "hour", "--tz", "America/New_York"]],
+    ["--date-format epoch", ["--dims", "date", "--date-format", "epoch"]],
+    ["--compare", ["--dims", "campaign", "--compare", "previous"]],
+    ["--top", ["--dims", "campaign", "--top", "1"]],
+  ])("CSV and TSV with %s: each account's own export, profile first", async (_what, args) => {
+    for (const format of ["csv", "tsv"]) {
+      const merged = await report(GOOD, [
+        "--all-profiles",
+        "-q",
+        "--from",
+        "2026-10-01",
+        "--to",
+        "2026-10-05",
+        ...args,
+        "-f",
+        format,
+      ]);
+      expect(merged.stderr).toBe("");
+      const alone = await Promise.all(
+        ["acme", "globex"].map((profile) =>
+          report(GOOD, ["--profile", profile, "--from", "2026-10-01", "--to", "2026-10-05", ...args, "-f", format]),
+        ),
+      );
+      const sep = format === "csv" ? "," : "\t";
+      const lines = (text: string) => text.split("\n").filter((line) => line !== "");
+      const [header = "", ...acme] = lines(alone[0]?.stdout ?? "");
+      const globex = lines(alone[1]?.stdout ?? "").slice(1);
+      expect(lines(merged.stdout)).toEqual([
+        `profile${sep}${header}`,
+        ...acme.map((line) => `acme${sep}${line}`),
+        ...globex.map((line) => `globex${sep}${line}`),
+      ]);
+    }
+  });
+
+  it("--fields may place profile", async () => {
+    const merged = await report(GOOD, ["--all-profiles", ...RANGE, "--fields", "views,profile", "-f", "csv"]);
+    expect(merged.code).toBe(0);
+    expect(merged.stdout.split("\n")[0]).toBe("views,profile");
+    expect(merged.stdout.split("\n")[1]).toMatch(/^\d+,acme$/);
+  });
 });

@@ -17,11 +17,25 @@ import { accountStreams } from "./account-io";
 import { planAccounts, recordingErr } from "./account-plan";
 import { accountTable } from "./account-table";
 import type { ReportFlags } from "./command";
-import { type AccountFeed, writeMerged } from "./merged-output";
+import { type AccountFeed, type TextShaping, writeMerged } from "./merged-output";
 import { runReport } from "./run";
 import { type SpoolFolder, spoolFolder } from "./spool";
 
 const DEFAULT_ACCOUNT_CONCURRENCY = 2;
+
+/**
+ * --fields over several accounts: `profile` may be listed (each account's export is asked for the rest);
+ * the shared text output shows it first unless it was placed.
+ */
+function fieldsOverAccounts(fields: string | undefined): { account: string | undefined; shared: string[] | undefined } {
+  if (fields === undefined) return { account: undefined, shared: undefined };
+  const listed = fields.split(",").map((name) => name.trim());
+  const rest = listed.filter((name) => name !== "profile");
+  return {
+    account: rest.length === 0 ? undefined : rest.join(","),
+    shared: listed.includes("profile") ? listed : ["profile", ...listed],
+  };
+}
 
 /** Where SIGINT/SIGTERM and a failed output reach every account's export at once. */
 class Stopper {
@@ -79,6 +93,7 @@ export async function runAccounts(
   try {
     // The one table of every account sums their counters: a ratio in its totals row is computed from them.
     const keepCounters = !plan.perProfile && ["table", "html", "chart"].includes(plan.format.entry.name);
+    const fields = fieldsOverAccounts(flags.fields);
     const runAccount = async (index: number, output: string, extra: Partial<ReportFlags>): Promise<boolean> => {
       const profile = plan.names[index] as string;
       const accountCtx: Context = {
@@ -99,6 +114,7 @@ export async function runAccounts(
             allowPartial: undefined,
             profile,
             output,
+            fields: fields.account,
             quiet: true,
             record: flags.record === undefined ? undefined : join(flags.record, profile),
             ...extra,
@@ -133,12 +149,19 @@ export async function runAccounts(
       }));
       sink = await openOutput(ctx, path, { signal: waitForReader.signal });
       let mergeFailure: unknown;
-      const merged = writeMerged(feeds, plan.format.entry, sink.stream, {
-        delimiter: plan.delimiter,
-        bom: flags.bom === true,
-        spreadsheet: plan.format.spreadsheet,
-        color: path === undefined && ctx.io.outColor,
-      }).catch((error: unknown) => {
+      const shaping: TextShaping = { fields: fields.shared, epochDates: flags.dateFormat === "epoch" };
+      const merged = writeMerged(
+        feeds,
+        plan.format.entry,
+        sink.stream,
+        {
+          delimiter: plan.delimiter,
+          bom: flags.bom === true,
+          spreadsheet: plan.format.spreadsheet,
+          color: path === undefined && ctx.io.outColor,
+        },
+        shaping,
+      ).catch((error: unknown) => {
         mergeFailure = error;
         stopper.stop("SIGTERM");
       });
