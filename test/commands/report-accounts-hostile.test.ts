@@ -128,4 +128,18 @@ describe.concurrent("report over accounts, attacked", () => {
     expect(merged.stdout.split("\n")[0]).toBe("views,profile");
     expect(merged.stdout.split("\n")[1]).toMatch(/^\d+,acme$/);
   });
+
+  it.each([
+    ["--tz", "Mars/Base"],
+    ["--tz", "Asia/Kolkata"],
+    ["--fields", "nope"],
+    ["--sort", "nope"],
+    ["--top", "0"],
+  ])("%s %s is refused once, before any request, as for one account", async (flag, value) => {
+    const merged = await report(GOOD, ["--all-profiles", ...RANGE, flag, value]);
+    const alone = await report(GOOD, ["--profile", "acme", ...RANGE, flag, value]);
+    expect(alone.code).toBe(2);
+    expect(merged.code).toBe(2);
+    expect(merged.stderr).toBe(alone.stderr);
+  });
 });

@@ -6,6 +6,7 @@
 import { stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { OutputError, UsageError } from "../../core/errors";
+import { TimeZone } from "../../core/time-zone";
 import type { Context } from "../context";
 import { lineWriter } from "../shared/line-writer";
 import { checkOutput, isStdoutPath } from "../shared/output";
@@ -15,7 +16,8 @@ import type { ReportFlags } from "./command";
 import { chooseOutputFormat, type OutputFormat } from "./output-format";
 import { openRecordFolder } from "./record";
 import { planRequest } from "./request";
-import { outputPath } from "./run";
+import { outputPath, tzGiven } from "./run";
+import { planShape } from "./shape";
 import { requestWarnings } from "./warnings";
 
 /** Settings are resolved per account; a key or profile in the environment belongs to one account only. */
@@ -36,6 +38,23 @@ function refuseMixedFlags(flags: ReportFlags): void {
       hint: "store each account's key in a profile: adreport keys add <profile>",
     });
   }
+}
+
+/**
+ * --fields over several accounts: `profile` may be listed (each account's export is asked for the rest);
+ * the shared text output shows it first unless it was placed.
+ */
+export function fieldsOverAccounts(fields: string | undefined): {
+  account: string | undefined;
+  shared: string[] | undefined;
+} {
+  if (fields === undefined) return { account: undefined, shared: undefined };
+  const listed = fields.split(",").map((name) => name.trim());
+  const rest = listed.filter((name) => name !== "profile");
+  return {
+    account: rest.length === 0 ? undefined : rest.join(","),
+    shared: listed.includes("profile") ? listed : ["profile", ...listed],
+  };
 }
 
 /** A stderr that also remembers every line written, so accounts do not print them again. */
@@ -91,9 +110,14 @@ export async function planAccounts(ctx: Context, flags: ReportFlags): Promise<Ac
       "max-time": flags.maxTime,
       delimiter: flags.delimiter,
       spreadsheet: flags.spreadsheet,
+      tz: flags.tz,
     },
   );
-  const request = planRequest(flags, ctx.now(), settings["page-size"].value);
+  // A zone from --tz or ADREPORT_TZ is every account's: refused once here. A profile's own is its account's.
+  const { tz } = settings;
+  const shared = tz.value !== undefined && (tz.source === "flag" || tz.source === "environment");
+  const zone = shared ? TimeZone.open(tz.value as string, tzGiven(tz.source)) : undefined;
+  const request = planRequest(flags, ctx.now(), settings["page-size"].value, zone);
   const path = flags.output === undefined || isStdoutPath(flags.output) ? undefined : outputPath(flags.output, request);
   const perProfile = path?.includes("{profile}") === true;
   const firstPath = perProfile ? path?.replaceAll("{profile}", names[0] ?? "") : path;
@@ -104,6 +128,7 @@ export async function planAccounts(ctx: Context, flags: ReportFlags): Promise<Ac
   // Each account records into a folder of its own in DIR (accounts.ts): DIR is new or empty, as for one.
   if (flags.record !== undefined) openRecordFolder(ctx, flags.record);
   const format = chooseOutputFormat(flags, settings, firstPath, ctx.io.outIsTTY);
+  planShape({ ...flags, fields: fieldsOverAccounts(flags.fields).account }, request, format.entry.name);
   for (const warning of [...requestWarnings(flags, request.request), ...format.warnings])
     ctx.io.err.write(`adreport: warning: ${warning}\n`);
   if (flags.allowPartial === true && (perProfile || path === undefined)) {

@@ -14,7 +14,7 @@ import { type AccountResult, failedAccount, okAccount, runVerdict } from "../sha
 import { openOutput, outputError } from "../shared/output";
 import { runPool } from "../shared/pool";
 import { accountStreams } from "./account-io";
-import { planAccounts, recordingErr } from "./account-plan";
+import { fieldsOverAccounts, planAccounts, recordingErr } from "./account-plan";
 import { accountTable } from "./account-table";
 import type { ReportFlags } from "./command";
 import { type AccountFeed, type TextShaping, writeMerged } from "./merged-output";
@@ -22,20 +22,6 @@ import { runReport } from "./run";
 import { type SpoolFolder, spoolFolder } from "./spool";
 
 const DEFAULT_ACCOUNT_CONCURRENCY = 2;
-
-/**
- * --fields over several accounts: `profile` may be listed (each account's export is asked for the rest);
- * the shared text output shows it first unless it was placed.
- */
-function fieldsOverAccounts(fields: string | undefined): { account: string | undefined; shared: string[] | undefined } {
-  if (fields === undefined) return { account: undefined, shared: undefined };
-  const listed = fields.split(",").map((name) => name.trim());
-  const rest = listed.filter((name) => name !== "profile");
-  return {
-    account: rest.length === 0 ? undefined : rest.join(","),
-    shared: listed.includes("profile") ? listed : ["profile", ...listed],
-  };
-}
 
 /** Where SIGINT/SIGTERM and a failed output reach every account's export at once. */
 class Stopper {
