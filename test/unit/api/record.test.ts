@@ -71,4 +71,13 @@ describe("the recorder", () => {
     recorder.finish();
     for (const text of files.values()) expect(text.toLowerCase()).not.toContain(key.slice(4).toLowerCase());
   });
+
+  it("writes no prefix or lower-cased copy of the key a body echoes", () => {
+    const key = "adr_SeCrEt0123456789abcdefGHIJKLmnop";
+    const { recorder, files } = recorderFor(key);
+    const body = `{"error":{"message":"key ${key.slice(0, 20)}… (${key.toLowerCase()}) is bad"}}`;
+    recorder.begin("GET", "/v1/report", {}).answered(401, [], Buffer.from(body));
+    const file = JSON.parse(files.get("0001.json") ?? "{}") as { response: { body: string } };
+    expect(file.response.body).toBe('{"error":{"message":"key ***… (***) is bad"}}');
+  });
 });
