@@ -51,6 +51,14 @@ describe.concurrent("report over accounts, attacked", () => {
     }
   });
 
+  it("serve replay DIR of such a recording names the accounts' folders to replay", async () => {
+    const cwd = tempDir();
+    expect((await report(GOOD, ["--all-profiles", ...RANGE, "-f", "ndjson", "--record", "rec"], cwd)).code).toBe(0);
+    const result = await runInProcess(["serve", "replay", join(cwd, "rec"), "--port", "0"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("holds the recordings of several accounts (acme, globex): replay one, e.g.");
+  });
+
   it("--record DIR that has files in it: refused before any request, exit 2", async () => {
     const cwd = tempDir();
     const first = await report(GOOD, ["--all-profiles", ...RANGE, "-f", "ndjson", "--record", "rec"], cwd);
