@@ -77,6 +77,46 @@ describe("serve load --from-export", () => {
     await b.serve.stop();
   });
 
+  it("a daily export in a zone (--tz): daily, loaded at each zone day's first hour; the same zone's days from both", async () => {
+    const zoned = ["--dims", "campaign,date", "--granularity", "day", "--tz", "Europe/Paris", "-f", "csv"];
+    const exported = await report(a, [...zoned.slice(0, -2), "-f", "ndjson"]);
+    const b = await service(false, [
+      "--from-export",
+      exportFile("paris-days.ndjson", exported),
+      "--advertiser",
+      ADVERTISER,
+    ]);
+    expect(b.loaded?.code).toBe(0);
+    expect(b.loaded?.stderr).toContain(", daily, ");
+    expect(await report(b, zoned)).toBe(await report(a, zoned));
+    expect(await report(b, ["--tz", "Europe/Paris", "-f", "csv"])).toBe(
+      await report(a, ["--tz", "Europe/Paris", "-f", "csv"]),
+    );
+    await b.serve.stop();
+  });
+
+  it("a weekly export in a zone is refused, as in UTC", async () => {
+    const exported = await report(a, [
+      "--dims",
+      "campaign,date",
+      "--granularity",
+      "week",
+      "--tz",
+      "Europe/Paris",
+      "-f",
+      "ndjson",
+    ]);
+    n += 1;
+    const db = join(dir, `weekly-zone-${n}.db`);
+    expect((await runInProcess(["serve", "init", "--db", db])).code).toBe(0);
+    const result = await runInProcess(
+      ["serve", "load", "--db", db, "--from-export", exportFile("paris-weeks.ndjson", exported)],
+      { cwd: dir },
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("cannot tell daily from weekly or monthly buckets");
+  });
+
   it("loads a metric the export lacks as 0, and says so", async () => {
     const exported = await report(a, ["--dims", "campaign,date", "--metrics", "views,clicks", "-f", "ndjson"]);
     const b = await service(false, ["--from-export", exportFile("some.ndjson", exported)]);

@@ -75,7 +75,7 @@ export async function runLoadVerb(ctx: Context, files: string[], options: LoadOp
     ];
     if (conversion.granularity === "day") {
       notes.push(
-        "daily rows are loaded at the first hour of their day (00:00 UTC): hourly reports of them are not the real hours",
+        "daily rows are loaded at the first hour of their day (00:00 UTC, or of the export's --tz): hourly reports of them are not the real hours",
       );
     }
     if (conversion.missingMetrics.length > 0) {
