@@ -150,4 +150,26 @@ describe.concurrent("report over accounts, attacked", () => {
     expect(merged.code).toBe(2);
     expect(merged.stderr).toBe(alone.stderr);
   });
+
+  it("--format chart without date is refused once, before any request, as for one account", async () => {
+    const merged = await report(GOOD, ["--all-profiles", ...RANGE, "-f", "chart"]);
+    const alone = await report(GOOD, ["--profile", "acme", ...RANGE, "-f", "chart"]);
+    expect(alone.code).toBe(2);
+    expect(merged.code).toBe(2);
+    expect(merged.stderr).toBe(alone.stderr);
+  });
+
+  it("html and chart: the page names the query and the export time, the chart fits the terminal", async () => {
+    const html = await report(GOOD, ["--all-profiles", "-q", ...RANGE, "-f", "html"]);
+    expect(html.code).toBe(0);
+    expect(html.stdout).toContain("adreport report: campaign from 2026-10-01");
+    expect(html.stdout).toContain(NOW.toISOString());
+    const chart = await runInProcess(
+      ["report", "--all-profiles", "-q", "--from", "2026-10-01", "--to", "2026-10-31", "--dims", "date", "-f", "chart"],
+      { now: NOW, columns: 60, env: { ADREPORT_CONFIG_DIR: GOOD, TMPDIR: tempDir("adreport-spool-") } },
+    );
+    expect(chart.code).toBe(0);
+    const widest = Math.max(...chart.stdout.split("\n").map((line) => [...line].length));
+    expect(widest).toBeLessThanOrEqual(60);
+  });
 });

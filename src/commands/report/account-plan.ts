@@ -14,8 +14,9 @@ import { selectProfiles } from "../shared/profile-selection";
 import { loadSettings, readConfig } from "../shared/settings";
 import type { ReportFlags } from "./command";
 import { chooseOutputFormat, type OutputFormat } from "./output-format";
+import { checkPictureRequest } from "./picture-options";
 import { openRecordFolder } from "./record";
-import { planRequest } from "./request";
+import { planRequest, type RequestPlan } from "./request";
 import { outputPath, tzGiven } from "./run";
 import { planShape } from "./shape";
 import { requestWarnings } from "./warnings";
@@ -75,6 +76,8 @@ export interface AccountsPlan {
   format: OutputFormat;
   delimiter: string;
   env: Record<string, string | undefined>;
+  /** The request as planned once for all (its words head an html page). */
+  request: RequestPlan;
 }
 
 /** A file per account goes into a folder that must be there: refused once, before any request. */
@@ -129,6 +132,7 @@ export async function planAccounts(ctx: Context, flags: ReportFlags): Promise<Ac
   if (flags.record !== undefined) openRecordFolder(ctx, flags.record);
   const format = chooseOutputFormat(flags, settings, firstPath, ctx.io.outIsTTY);
   planShape({ ...flags, fields: fieldsOverAccounts(flags.fields).account }, request, format.entry.name);
+  checkPictureRequest(format.entry.name, request);
   for (const warning of [...requestWarnings(flags, request.request), ...format.warnings])
     ctx.io.err.write(`adreport: warning: ${warning}\n`);
   if (flags.allowPartial === true && (perProfile || path === undefined)) {
@@ -136,5 +140,5 @@ export async function planAccounts(ctx: Context, flags: ReportFlags): Promise<Ac
       `adreport: warning: --allow-partial does nothing here: ${perProfile ? "each account writes its own file" : "standard output is written as accounts end"}\n`,
     );
   }
-  return { names, path, perProfile, format, delimiter: settings.delimiter.value, env };
+  return { names, path, perProfile, format, delimiter: settings.delimiter.value, env, request };
 }

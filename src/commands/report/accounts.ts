@@ -18,6 +18,7 @@ import { fieldsOverAccounts, planAccounts, recordingErr } from "./account-plan";
 import { accountTable } from "./account-table";
 import type { ReportFlags } from "./command";
 import { type AccountFeed, type TextShaping, writeMerged } from "./merged-output";
+import { pictureOptions } from "./picture-options";
 import { runReport } from "./run";
 import { type SpoolFolder, spoolFolder } from "./spool";
 
@@ -145,6 +146,7 @@ export async function runAccounts(
           bom: flags.bom === true,
           spreadsheet: plan.format.spreadsheet,
           color: path === undefined && ctx.io.outColor,
+          ...pictureOptions(ctx, plan.request),
         },
         shaping,
       ).catch((error: unknown) => {
