@@ -14,6 +14,7 @@ import {
   splitTarget,
 } from "../contract";
 import { maskKey } from "../core/mask-key";
+import { keyFragmentRedactor } from "./key-fragments";
 import type { HeaderLines } from "./raw-headers";
 import { redactor } from "./redact";
 
@@ -40,10 +41,11 @@ const REDACTED = "***";
  * `bytes` with every occurrence of each secret's UTF-8 bytes replaced by `***`, every other byte as it was.
  * Latin-1 maps bytes to characters one to one, so string search finds byte sequences.
  */
-function redactBytes(bytes: Uint8Array, secrets: readonly string[]): Uint8Array {
+function redactBytes(bytes: Uint8Array, secrets: readonly string[], fragments: (text: string) => string): Uint8Array {
   const original = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
   let text = original;
   for (const secret of secrets) text = text.split(Buffer.from(secret, "utf8").toString("latin1")).join(REDACTED);
+  text = fragments(text);
   return text === original ? bytes : Buffer.from(text, "latin1");
 }
 
@@ -55,6 +57,10 @@ export class Recorder {
   private readonly entries: IndexEntry[] = [];
   private readonly redact: (text: string) => string;
   private readonly secrets: string[];
+  /** Runs of the key's characters a service may echo (a prefix, a lower-cased copy): see key-fragments.ts. */
+  private readonly fragments: (text: string) => string;
+  /** Header names and values are compared without letter case (a proxy may lower-case them). */
+  private readonly inHeader: RegExp | undefined;
 
   constructor(
     apiKey: string,
@@ -66,6 +72,11 @@ export class Recorder {
     const maskedShowsKey = masked.includes("…");
     this.redact = (text) => (maskedShowsKey ? byClient(text).split(masked).join(REDACTED) : byClient(text));
     this.secrets = apiKey === "" ? [] : [apiKey, encodeURIComponent(apiKey), ...(maskedShowsKey ? [masked] : [])];
+    this.fragments = keyFragmentRedactor(Buffer.from(apiKey, "utf8").toString("latin1"), REDACTED);
+    this.inHeader =
+      this.secrets.length === 0
+        ? undefined
+        : new RegExp(this.secrets.map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "giu");
     this.writeIndex();
   }
 
@@ -102,7 +113,7 @@ export class Recorder {
           response: {
             status,
             headers: this.pairs(Array.isArray(received) ? received : Object.entries(received)),
-            body: redactBytes(body, this.secrets),
+            body: redactBytes(body, this.secrets, this.fragments),
           },
         }),
       failed: (reason) => finish({ number, request, failure: this.redact(reason) }),
@@ -125,11 +136,16 @@ export class Recorder {
     this.indexed = this.entries.length;
   }
 
+  private redactHeader(text: string): string {
+    const redacted = this.redact(text);
+    return this.inHeader === undefined ? redacted : redacted.replace(this.inHeader, REDACTED);
+  }
+
   private pairs(headers: Array<[string, string | string[] | undefined]>): HeaderPairs {
     const out: HeaderPairs = [];
     for (const [name, value] of headers) {
       for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) {
-        out.push([name, this.redact(one)]);
+        out.push([this.redactHeader(name), this.redactHeader(one)]);
       }
     }
     return out;

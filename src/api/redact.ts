@@ -1,7 +1,8 @@
 /** The API key kept out of every message built from what a service sent (it may echo the key back). */
+import { keyFragmentRedactor } from "./key-fragments";
 
 export interface Redactor {
-  /** `text` with the key, as it is and as a URL carries it, written `***`. */
+  /** `text` with the key, as it is, as a URL carries it, or any 12 characters of it in any case, written `***`. */
   redact(text: string): string;
   /**
    * The first `length` characters of `text`, redacted before it is cut: cut first, a key that straddles
@@ -11,8 +12,9 @@ export interface Redactor {
 }
 
 export function redactor(key: string): Redactor {
+  const fragments = keyFragmentRedactor(key, "***");
   const redact = (text: string): string =>
-    key === "" ? text : text.split(key).join("***").split(encodeURIComponent(key)).join("***");
+    key === "" ? text : fragments(text.split(key).join("***").split(encodeURIComponent(key)).join("***"));
   return {
     redact,
     redactedStart(text, length) {

@@ -77,6 +77,46 @@ describe("serve load --from-export", () => {
     await b.serve.stop();
   });
 
+  it("a daily export in a zone (--tz): daily, loaded at each zone day's first hour; the same zone's days from both", async () => {
+    const zoned = ["--dims", "campaign,date", "--granularity", "day", "--tz", "Europe/Paris", "-f", "csv"];
+    const exported = await report(a, [...zoned.slice(0, -2), "-f", "ndjson"]);
+    const b = await service(false, [
+      "--from-export",
+      exportFile("paris-days.ndjson", exported),
+      "--advertiser",
+      ADVERTISER,
+    ]);
+    expect(b.loaded?.code).toBe(0);
+    expect(b.loaded?.stderr).toContain(", daily, ");
+    expect(await report(b, zoned)).toBe(await report(a, zoned));
+    expect(await report(b, ["--tz", "Europe/Paris", "-f", "csv"])).toBe(
+      await report(a, ["--tz", "Europe/Paris", "-f", "csv"]),
+    );
+    await b.serve.stop();
+  });
+
+  it("a weekly export in a zone is refused, as in UTC", async () => {
+    const exported = await report(a, [
+      "--dims",
+      "campaign,date",
+      "--granularity",
+      "week",
+      "--tz",
+      "Europe/Paris",
+      "-f",
+      "ndjson",
+    ]);
+    n += 1;
+    const db = join(dir, `weekly-zone-${n}.db`);
+    expect((await runInProcess(["serve", "init", "--db", db])).code).toBe(0);
+    const result = await runInProcess(
+      ["serve", "load", "--db", db, "--from-export", exportFile("paris-weeks.ndjson", exported)],
+      { cwd: dir },
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("cannot tell daily from weekly or monthly buckets");
+  });
+
   it("loads a metric the export lacks as 0, and says so", async () => {
     const exported = await report(a, ["--dims", "campaign,date", "--metrics", "views,clicks", "-f", "ndjson"]);
     const b = await service(false, ["--from-export", exportFile("some.ndjson", exported)]);
@@ -136,5 +176,80 @@ describe("serve load --from-export", () => {
     // Nothing of a refused export was loaded: not even its advertiser.
     const keyless = await runInProcess(["serve", "key", "issue", "--db", db, "--advertiser", "Imported"]);
     expect(keyless.stderr).toContain('no advertiser named "Imported"; known advertisers: none yet');
+  });
+
+  it("a line the loader refuses is named by the export file and its line, not a temporary file", async () => {
+    const db = join(dir, "conflict.db");
+    expect((await runInProcess(["serve", "init", "--db", db])).code).toBe(0);
+    const file = exportFile(
+      "conflict.ndjson",
+      '{"dimensions":{"campaign_id":1,"name":"a","date":1793538000},"metrics":{"views":1}}\n',
+    );
+    expect((await runInProcess(["serve", "load", "--db", db, "--from-export", file], { cwd: dir })).code).toBe(0);
+    const again = await runInProcess(["serve", "load", "--db", db, "--from-export", file, "--advertiser", "Other"], {
+      cwd: dir,
+    });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain("conflict.ndjson:1: campaign 1 already belongs to another advertiser");
+    expect(again.stderr).not.toContain("adreport-load-");
+  });
+
+  it("an export of several profiles (report --profiles): each profile's rows are an advertiser of their own", async () => {
+    const db = join(dir, "profiles.db");
+    expect((await runInProcess(["serve", "init", "--db", db])).code).toBe(0);
+    const row = (profile: string, id: number, views: number) =>
+      `{"profile":"${profile}","dimensions":{"campaign_id":${id},"name":"c${id}","date":1793538000},"metrics":{"views":${views}}}\n`;
+    const file = exportFile("profiles.ndjson", row("acme", 1, 5) + row("acme", 2, 6) + row("globex", 3, 7));
+    const loaded = await runInProcess(["serve", "load", "--db", db, "--from-export", file], { cwd: dir });
+    expect(loaded.stderr).toContain('for advertisers "acme", "globex" (each profile\'s rows)');
+    expect(loaded.code).toBe(0);
+    const merged = await runInProcess(["serve", "load", "--db", db, "--from-export", file, "--advertiser", "X"], {
+      cwd: dir,
+    });
+    expect(merged.code).toBe(2);
+    expect(merged.stderr).toContain("rows of several profiles");
+    const keys: Record<string, string> = {};
+    for (const advertiser of ["acme", "globex"]) {
+      const issued = await runInProcess([
+        "serve",
+        "key",
+        "issue",
+        "--db",
+        db,
+        "--advertiser",
+        advertiser,
+        "--ip",
+        "127.0.0.1",
+      ]);
+      keys[advertiser] = issued.stdout.trim();
+    }
+    const serve = await serveInProcess(["--db", db, "--quiet"]);
+    try {
+      const views = async (advertiser: string) => {
+        const result = await runInProcess(
+          [
+            "report",
+            "--from",
+            "2026-11-01",
+            "--to",
+            "2026-11-01",
+            "--dims",
+            "campaign",
+            "--metrics",
+            "views",
+            "-f",
+            "csv",
+            "--base-url",
+            serve.url,
+          ],
+          { env: { ADREPORT_API_KEY: keys[advertiser] } },
+        );
+        return result.stdout;
+      };
+      expect(await views("acme")).toBe("campaign_id,name,views\n1,c1,5\n2,c2,6\n");
+      expect(await views("globex")).toBe("campaign_id,name,views\n3,c3,7\n");
+    } finally {
+      await serve.stop();
+    }
   });
 });

@@ -66,3 +66,45 @@ it("SIGTERM: exit 130, the output file and the spool gone", async () => {
     child.kill("SIGKILL");
   }
 });
+
+it("a reader that closes the pipe early (`| head -1`): the spool is gone all the same", async () => {
+  const spool = tempDir("adreport-spool-");
+  const config = configDirWith(
+    {},
+    {
+      acme: { "api-key": ACME, "base-url": slow.url },
+      globex: { "api-key": GLOBEX, "base-url": service.url },
+    },
+  );
+  const [command, argv] = cliCommand([
+    "report",
+    "--all-profiles",
+    "--from",
+    "2026-10-01",
+    "--to",
+    "2026-10-31",
+    "--dims",
+    "campaign",
+    "-f",
+    "csv",
+  ]);
+  const child = spawn(command, argv, {
+    env: { ...process.env, ADREPORT_CONFIG_DIR: config, TMPDIR: spool },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+  try {
+    const spooled = () => readdirSync(spool).flatMap((folder) => readdirSync(join(spool, folder)));
+    await expect.poll(spooled, { timeout: 20_000, interval: 50 }).toContain("account-1.json");
+    // The reader goes away before acme's rows come: their first write meets a closed pipe.
+    child.stdout.destroy();
+    expect(await exited, stderr).toBe(0);
+    expect(readdirSync(spool)).toEqual([]);
+  } finally {
+    child.kill("SIGKILL");
+  }
+});

@@ -28,6 +28,16 @@ describe("methods and paths", () => {
     expectErrorBody(result);
   });
 
+  it.each(["POST", "PUT", "DELETE"])(
+    "answers %s /openapi.json with 405 and Allow: GET, HEAD, as the report",
+    async (method) => {
+      const result = await httpGet(`${service.url}/openapi.json`, { method });
+      expect(result.status).toBe(405);
+      expect(result.headers.allow).toBe("GET, HEAD");
+      expectErrorBody(result);
+    },
+  );
+
   it("answers HEAD like GET, without a body", async () => {
     const result = await httpGet(service.url + REPORT, { key, method: "HEAD" });
     expect(result.status).toBe(200);

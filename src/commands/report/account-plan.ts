@@ -6,6 +6,7 @@
 import { stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { OutputError, UsageError } from "../../core/errors";
+import { TimeZone } from "../../core/time-zone";
 import type { Context } from "../context";
 import { lineWriter } from "../shared/line-writer";
 import { checkOutput, isStdoutPath } from "../shared/output";
@@ -14,8 +15,11 @@ import { loadSettings, readConfig } from "../shared/settings";
 import type { ReportFlags } from "./command";
 import { hasDatePlaceholder } from "./day-file-target";
 import { chooseOutputFormat, type OutputFormat } from "./output-format";
-import { planRequest } from "./request";
-import { outputPath } from "./run";
+import { checkPictureRequest } from "./picture-options";
+import { openRecordFolder } from "./record";
+import { planRequest, type RequestPlan } from "./request";
+import { outputPath, tzGiven } from "./run";
+import { planShape } from "./shape";
 import { requestWarnings } from "./warnings";
 
 /** Settings are resolved per account; a key or profile in the environment belongs to one account only. */
@@ -38,6 +42,23 @@ function refuseMixedFlags(flags: ReportFlags): void {
   }
 }
 
+/**
+ * --fields over several accounts: `profile` may be listed (each account's export is asked for the rest);
+ * the shared text output shows it first unless it was placed.
+ */
+export function fieldsOverAccounts(fields: string | undefined): {
+  account: string | undefined;
+  shared: string[] | undefined;
+} {
+  if (fields === undefined) return { account: undefined, shared: undefined };
+  const listed = fields.split(",").map((name) => name.trim());
+  const rest = listed.filter((name) => name !== "profile");
+  return {
+    account: rest.length === 0 ? undefined : rest.join(","),
+    shared: listed.includes("profile") ? listed : ["profile", ...listed],
+  };
+}
+
 /** A stderr that also remembers every line written, so accounts do not print them again. */
 export function recordingErr(ctx: Context, printed: Set<string>): Context {
   const err = lineWriter((line) => {
@@ -58,6 +79,8 @@ export interface AccountsPlan {
   format: OutputFormat;
   delimiter: string;
   env: Record<string, string | undefined>;
+  /** The request as planned once for all (its words head an html page). */
+  request: RequestPlan;
 }
 
 /** A file per account goes into a folder that must be there: refused once, before any request. */
@@ -93,9 +116,14 @@ export async function planAccounts(ctx: Context, flags: ReportFlags): Promise<Ac
       "max-time": flags.maxTime,
       delimiter: flags.delimiter,
       spreadsheet: flags.spreadsheet,
+      tz: flags.tz,
     },
   );
-  const request = planRequest(flags, ctx.now(), settings["page-size"].value);
+  // A zone from --tz or ADREPORT_TZ is every account's: refused once here. A profile's own is its account's.
+  const { tz } = settings;
+  const shared = tz.value !== undefined && (tz.source === "flag" || tz.source === "environment");
+  const zone = shared ? TimeZone.open(tz.value as string, tzGiven(tz.source)) : undefined;
+  const request = planRequest(flags, ctx.now(), settings["page-size"].value, zone);
   // A database target is shared by every account: each replaces its own rows (its profile) in the table.
   const database = flags.output?.startsWith("sqlite:") === true || /^postgres(ql)?:\/\//i.test(flags.output ?? "");
   const path =
@@ -120,7 +148,11 @@ export async function planAccounts(ctx: Context, flags: ReportFlags): Promise<Ac
       if (perProfile && target !== undefined) await checkFolder(ctx, target);
     }
   }
+  // Each account records into a folder of its own in DIR (accounts.ts): DIR is new or empty, as for one.
+  if (flags.record !== undefined) openRecordFolder(ctx, flags.record);
   const format = chooseOutputFormat(flags, settings, firstPath, ctx.io.outIsTTY);
+  planShape({ ...flags, fields: fieldsOverAccounts(flags.fields).account }, request, format.entry.name);
+  checkPictureRequest(format.entry.name, request);
   for (const warning of [...requestWarnings(flags, request.request), ...format.warnings])
     ctx.io.err.write(`adreport: warning: ${warning}\n`);
   if (flags.allowPartial === true && (perProfile || path === undefined)) {
@@ -136,5 +168,6 @@ export async function planAccounts(ctx: Context, flags: ReportFlags): Promise<Ac
     format,
     delimiter: settings.delimiter.value,
     env,
+    request,
   };
 }

@@ -6,6 +6,7 @@
  * failing does not stop the others; the run ends with a table on stderr and the exit status of
  * account-outcome.ts.
  */
+import { join } from "node:path";
 import { InterruptedError, OutputError } from "../../core/errors";
 import type { Sink } from "../../io/sink";
 import type { Context } from "../context";
@@ -13,10 +14,11 @@ import { type AccountResult, failedAccount, okAccount, runVerdict } from "../sha
 import { openOutput, outputError } from "../shared/output";
 import { runPool } from "../shared/pool";
 import { accountStreams } from "./account-io";
-import { planAccounts, recordingErr } from "./account-plan";
+import { fieldsOverAccounts, planAccounts, recordingErr } from "./account-plan";
 import { accountTable } from "./account-table";
 import type { ReportFlags } from "./command";
-import { type AccountFeed, writeMerged } from "./merged-output";
+import { type AccountFeed, type TextShaping, writeMerged } from "./merged-output";
+import { pictureOptions } from "./picture-options";
 import { runReport } from "./run";
 import { writeSummaryObject } from "./run-summary";
 import { type SpoolFolder, spoolFolder } from "./spool";
@@ -79,6 +81,7 @@ export async function runAccounts(
   try {
     // The one table of every account sums their counters: a ratio in its totals row is computed from them.
     const keepCounters = !plan.perProfile && ["table", "html", "chart"].includes(plan.format.entry.name);
+    const fields = fieldsOverAccounts(flags.fields);
     const runAccount = async (index: number, output: string, extra: Partial<ReportFlags>): Promise<boolean> => {
       const profile = plan.names[index] as string;
       const accountCtx: Context = {
@@ -101,7 +104,9 @@ export async function runAccounts(
             summaryFile: undefined,
             profile,
             output,
+            fields: fields.account,
             quiet: true,
+            record: flags.record === undefined ? undefined : join(flags.record, profile),
             ...extra,
           },
           { keepCounters },
@@ -134,12 +139,20 @@ export async function runAccounts(
       }));
       sink = await openOutput(ctx, path, { signal: waitForReader.signal });
       let mergeFailure: unknown;
-      const merged = writeMerged(feeds, plan.format.entry, sink.stream, {
-        delimiter: plan.delimiter,
-        bom: flags.bom === true,
-        spreadsheet: plan.format.spreadsheet,
-        color: path === undefined && ctx.io.outColor,
-      }).catch((error: unknown) => {
+      const shaping: TextShaping = { fields: fields.shared, epochDates: flags.dateFormat === "epoch" };
+      const merged = writeMerged(
+        feeds,
+        plan.format.entry,
+        sink.stream,
+        {
+          delimiter: plan.delimiter,
+          bom: flags.bom === true,
+          spreadsheet: plan.format.spreadsheet,
+          color: path === undefined && ctx.io.outColor,
+          ...pictureOptions(ctx, plan.request),
+        },
+        shaping,
+      ).catch((error: unknown) => {
         mergeFailure = error;
         stopper.stop("SIGTERM");
       });

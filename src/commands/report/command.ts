@@ -121,7 +121,7 @@ function declareReport(program: Command) {
     .option("-v, --verbose", "log every request (method, URL, status, time, retries) on stderr")
     .option(
       "--record <dir>",
-      "keep every request and answer in a new folder (0700), without the key, for `adreport serve replay`",
+      "keep every request and answer in a new folder (0700), without the key, for `adreport serve replay`; several accounts: one folder each, DIR/<profile>",
     )
     .addHelpText(
       "after",

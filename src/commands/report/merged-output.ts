@@ -8,10 +8,19 @@
 import { rm } from "node:fs/promises";
 import type { Writable } from "node:stream";
 import type { ReportMeta, ReportRow, RowPage } from "../../contract";
-import type { FormatOptions, Formatter } from "../../format/formatter";
+import type { FormatOptions, Formatter, ReportStream } from "../../format/formatter";
 import type { FormatEntry } from "../../format/registry";
 import { writeChunk } from "../../io/write";
+import { epochDates, writeDates } from "../../transform/dates";
 import { readSpooled, type SpooledReport } from "./spool";
+
+/** What the accounts' JSON exports leave to the text formats, which show rows as one account's export would. */
+export interface TextShaping {
+  /** --fields with `profile` placed (first unless the user placed it). */
+  fields?: readonly string[] | undefined;
+  /** --date-format epoch: the JSON exports keep epoch seconds, which a text format would show as dates. */
+  epochDates: boolean;
+}
 
 export interface AccountFeed {
   profile: string;
@@ -85,6 +94,7 @@ function mergedMeta(meta: Record<string, unknown>): ReportMeta {
   const strings = (value: unknown) =>
     Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
   return {
+    ...meta, // the zone of --tz (meta.tz) and what else the account's export says of itself
     granularity: typeof meta.granularity === "string" ? meta.granularity : "day",
     dimensions: ["profile", ...strings(meta.dimensions).filter((d) => d !== "profile")],
     metrics: strings(meta.metrics),
@@ -101,6 +111,7 @@ async function writeTabular(
   formatter: Formatter,
   out: Writable,
   options: FormatOptions,
+  shaping: TextShaping,
 ): Promise<void> {
   const accounts = succeeded(feeds);
   const first = await accounts.next();
@@ -122,7 +133,13 @@ async function writeTabular(
       await accounts.return(undefined);
     }
   }
-  await formatter.write({ meta: mergedMeta(first.value.report.meta), totalKnown: true, pages: pages() }, out, options);
+  const report: ReportStream = {
+    meta: mergedMeta(first.value.report.meta),
+    totalKnown: true,
+    pages: pages(),
+    fields: shaping.fields,
+  };
+  await formatter.write(shaping.epochDates ? writeDates(report, epochDates) : report, out, options);
 }
 
 export async function writeMerged(
@@ -130,8 +147,9 @@ export async function writeMerged(
   format: FormatEntry,
   out: Writable,
   options: FormatOptions,
+  shaping: TextShaping = { epochDates: false },
 ): Promise<void> {
   if (format.name === "json") return writeJson(feeds, out);
   if (format.name === "ndjson") return writeNdjson(feeds, out);
-  return writeTabular(feeds, await format.load(), out, options);
+  return writeTabular(feeds, await format.load(), out, options, shaping);
 }

@@ -5,14 +5,18 @@ import { reasonInWords } from "../../io/errno-words";
 import { openRecordingFolder, RecordingFolderError } from "../../io/recording-folder";
 import type { Context } from "../context";
 
-export function openRecorder(ctx: Pick<Context, "cwd">, dir: string, apiKey: string): Recorder {
-  let folder: ReturnType<typeof openRecordingFolder>;
+/** The folder DIR of --record, created (or taken empty), or the refusal in the CLI's words. */
+export function openRecordFolder(ctx: Pick<Context, "cwd">, dir: string): ReturnType<typeof openRecordingFolder> {
   try {
-    folder = openRecordingFolder(dir, ctx.cwd);
+    return openRecordingFolder(dir, ctx.cwd);
   } catch (error) {
     if (error instanceof RecordingFolderError) throw new UsageError(`--record: ${error.message}`);
     throw new OutputError(`--record: cannot create ${dir}: ${reasonInWords(error)}`, { cause: error });
   }
+}
+
+export function openRecorder(ctx: Pick<Context, "cwd">, dir: string, apiKey: string): Recorder {
+  const folder = openRecordFolder(ctx, dir);
   const write = (name: string, text: string) => {
     try {
       folder.write(name, text);

@@ -10,6 +10,7 @@ import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { OutputError } from "../../core/errors";
 import { reasonInWords } from "../../io/errno-words";
+import { removeAtExit } from "../../io/remove-at-exit";
 
 /** Rows read back per page: the memory of a spooled account while it is being written out. */
 const ROWS_PER_PAGE = 1000;
@@ -36,10 +37,14 @@ export async function spoolFolder(
       hint: "accounts that end early wait there; set TMPDIR to a folder you can write, or use {profile} in --output",
     });
   }
+  const cancel = removeAtExit(path);
   return {
     path,
     fileFor: (index) => join(path, `account-${index}.json`),
-    remove: () => rm(path, { recursive: true, force: true }),
+    remove: async () => {
+      await rm(path, { recursive: true, force: true });
+      cancel();
+    },
   };
 }
 

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { UsageError } from "../../core/errors";
+import { printable } from "../../core/printable";
 import { convertExport, describeSpan, type ExportGranularity, ExportShapeError } from "../../server";
 import type { Context } from "../context";
 import { runLoad } from "./load";
@@ -19,6 +20,16 @@ export interface LoadOptions extends DbOptions {
 
 const DEFAULT_ADVERTISER = "Imported";
 const GRANULARITIES: readonly string[] = ["hour", "day"];
+
+/** `for advertiser "Imported" (--advertiser to change)`, or the profiles of an export over several accounts. */
+function forWhom(profiles: readonly string[], advertiser: string, given: boolean): string {
+  if (profiles.length > 0 && !given) {
+    const named = profiles.slice(0, 5).map((p) => printable(JSON.stringify(p)));
+    const more = profiles.length > 5 ? ` and ${profiles.length - 5} more` : "";
+    return `for advertiser${profiles.length > 1 ? "s" : ""} ${named.join(", ")}${more} (each profile's rows)`;
+  }
+  return `for advertiser ${JSON.stringify(advertiser)}${given ? "" : " (--advertiser to change)"}`;
+}
 
 export async function runLoadVerb(ctx: Context, files: string[], options: LoadOptions): Promise<void> {
   if (options.fromExport === undefined) {
@@ -46,6 +57,7 @@ export async function runLoadVerb(ctx: Context, files: string[], options: LoadOp
     try {
       conversion = await convertExport(exportPath, loadPath, {
         advertiser,
+        advertiserGiven: options.advertiser !== undefined,
         granularity: granularity as ExportGranularity | undefined,
       });
     } catch (error) {
@@ -59,11 +71,11 @@ export async function runLoadVerb(ctx: Context, files: string[], options: LoadOp
       throw error;
     }
     const notes = [
-      `${conversion.rows} ${conversion.entity},date rows (${describeSpan(conversion)}), ${conversion.granularity === "hour" ? "hourly" : "daily"}${conversion.granularityGiven ? " (--granularity)" : ""}, for advertiser ${JSON.stringify(advertiser)}${options.advertiser === undefined ? " (--advertiser to change)" : ""}`,
+      `${conversion.rows} ${conversion.entity},date rows (${describeSpan(conversion)}), ${conversion.granularity === "hour" ? "hourly" : "daily"}${conversion.granularityGiven ? " (--granularity)" : ""}, ${forWhom(conversion.profiles, advertiser, options.advertiser !== undefined)}`,
     ];
     if (conversion.granularity === "day") {
       notes.push(
-        "daily rows are loaded at the first hour of their day (00:00 UTC): hourly reports of them are not the real hours",
+        "daily rows are loaded at the first hour of their day (00:00 UTC, or of the export's --tz): hourly reports of them are not the real hours",
       );
     }
     if (conversion.missingMetrics.length > 0) {
@@ -73,7 +85,7 @@ export async function runLoadVerb(ctx: Context, files: string[], options: LoadOp
       notes.push("an ad export has no campaign names: campaigns are named `campaign <id>`");
     if (conversion.entity === "campaign") notes.push("each campaign is loaded as one ad of the same id and name");
     for (const note of notes) ctx.io.err.write(`adreport serve: ${options.fromExport}: ${note}\n`);
-    await runLoad(ctx, [loadPath], options);
+    await runLoad(ctx, [loadPath], options, () => options.fromExport as string);
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }

@@ -3,15 +3,21 @@ import { loadNdjsonFile } from "../../server";
 import type { Context } from "../context";
 import { type DbOptions, withDatabase } from "./operator";
 
-export async function runLoad(ctx: Context, files: string[], options: DbOptions): Promise<void> {
+/** `shown` names a file in messages when it is not the one the user gave (see load-from-export.ts). */
+export async function runLoad(
+  ctx: Context,
+  files: string[],
+  options: DbOptions,
+  shown: (file: string) => string = (file) => file,
+): Promise<void> {
   await withDatabase(ctx, options.db, false, async (db) => {
     for (const file of files) {
       const started = performance.now();
-      const result = await loadNdjsonFile(db, file);
+      const result = await loadNdjsonFile(db, file, shown(file));
       const seconds = (performance.now() - started) / 1000;
       const lines = result.adHours + result.keywordHours;
       ctx.io.err.write(
-        `adreport serve: loaded ${file}: ${result.adHours} ad hours, ${result.keywordHours} keyword hours (${Math.round(lines / Math.max(seconds, 1e-3))} lines/s)\n`,
+        `adreport serve: loaded ${shown(file)}: ${result.adHours} ad hours, ${result.keywordHours} keyword hours (${Math.round(lines / Math.max(seconds, 1e-3))} lines/s)\n`,
       );
     }
   });

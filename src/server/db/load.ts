@@ -15,7 +15,8 @@ export interface LoadResult {
   keywordHours: number;
 }
 
-export async function loadNdjsonFile(db: Db, file: string): Promise<LoadResult> {
+/** `shown` names the file in messages (the export a temporary load file was made from). */
+export async function loadNdjsonFile(db: Db, file: string, shown = file): Promise<LoadResult> {
   const writer = new FactWriter(db);
   const result: LoadResult = { file, adHours: 0, keywordHours: 0 };
   const lines = createInterface({
@@ -33,10 +34,10 @@ export async function loadNdjsonFile(db: Db, file: string): Promise<LoadResult> 
       try {
         value = JSON.parse(text);
       } catch {
-        throw new LoadError(`${file}:${lineNumber}: not a JSON value`);
+        throw new LoadError(`${shown}:${lineNumber}: not a JSON value`);
       }
       const parsed = parseLoadLine(value);
-      if (!parsed.ok) throw new LoadError(`${file}:${lineNumber}: ${parsed.message}`);
+      if (!parsed.ok) throw new LoadError(`${shown}:${lineNumber}: ${parsed.message}`);
       try {
         if (parsed.line.kind === "ad") {
           writer.writeAdHour(parsed.line.fact);
@@ -46,7 +47,7 @@ export async function loadNdjsonFile(db: Db, file: string): Promise<LoadResult> 
           result.keywordHours += 1;
         }
       } catch (error) {
-        if (error instanceof ConflictError) throw new LoadError(`${file}:${lineNumber}: ${error.message}`);
+        if (error instanceof ConflictError) throw new LoadError(`${shown}:${lineNumber}: ${error.message}`);
         throw error;
       }
     }
@@ -55,8 +56,8 @@ export async function loadNdjsonFile(db: Db, file: string): Promise<LoadResult> 
   } catch (error) {
     db.exec("ROLLBACK");
     lines.close();
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new LoadError(`${file}: no such file`);
-    if ((error as NodeJS.ErrnoException).code === "EISDIR") throw new LoadError(`${file}: is a folder`);
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new LoadError(`${shown}: no such file`);
+    if ((error as NodeJS.ErrnoException).code === "EISDIR") throw new LoadError(`${shown}: is a folder`);
     throw error;
   }
   return result;

@@ -1,7 +1,7 @@
 /** The service as a fastify instance, without listening: tests and `listen.ts` both build it here. */
 import { createServer } from "node:http";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
-import { ERROR_STATUS, type ErrorCode, errorBody, REPORT_PATH } from "../../contract";
+import { ERROR_STATUS, type ErrorCode, errorBody, OPENAPI_PATH, REPORT_PATH } from "../../contract";
 import { DatabaseUnavailableError } from "../db/live-connection";
 import type { ReportStore } from "../db/store";
 import { accessLine } from "./access-log";
@@ -112,7 +112,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split("?", 1)[0];
-    if (path === REPORT_PATH) {
+    if (path === REPORT_PATH || path === OPENAPI_PATH) {
       reply.header("allow", "GET, HEAD");
       return sendError(reply, "method_not_allowed", `${request.method} is not allowed here; use GET`);
     }

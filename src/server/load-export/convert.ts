@@ -9,7 +9,9 @@
  * (an NDJSON export has no `meta`); where day and week or month cannot be told apart, the caller says.
  * A campaign row becomes an ad of the same id and name in that campaign; an ad row's campaign is named
  * `campaign <id>` (an ad export does not carry campaign names). Clicks are loaded as valid clicks, with
- * no bot clicks; a metric the export lacks is loaded as 0.
+ * no bot clicks; a metric the export lacks is loaded as 0. Rows of an export over several accounts
+ * (`report --profiles`) carry a `profile`: each profile's rows are loaded as an advertiser of that name,
+ * unless the caller names the advertiser (then the rows must all be of one profile: never accounts merged).
  */
 
 import { once } from "node:events";
@@ -33,6 +35,8 @@ export interface ExportConversion {
   granularityGiven: boolean;
   /** Metrics no row carried, loaded as 0. */
   missingMetrics: Metric[];
+  /** The profiles of an export over several accounts, in the order they came (empty for one account). */
+  profiles: string[];
   first?: number;
   last?: number;
 }
@@ -56,15 +60,21 @@ class GranularityEvidence {
   notDayAligned = false;
   notWeek = false;
   notMonth = false;
+  /** The UTC hours of day the dates fall on: one or two (a daylight-saving change) for days in a zone. */
+  readonly hoursOfDay = new Set<number>();
+  /** The shortest step between two dates of one entity. */
+  shortestGap: number | undefined;
   private previous: { entity: number; date: number } | undefined;
 
   see(entity: number, date: number): void {
     if (date % DAY !== 0) this.notDayAligned = true;
+    if (this.hoursOfDay.size <= 2) this.hoursOfDay.add(Math.floor((date % DAY) / HOUR));
     // Day 0, 1970-01-01, was a Thursday: Mondays are the days with (days + 3) % 7 === 0.
     const days = Math.floor(date / DAY);
     if ((days + 3) % 7 !== 0) this.notWeek = true;
     if (!formatDate(date).endsWith("-01")) this.notMonth = true;
     const gap = this.previous?.entity === entity ? date - this.previous.date : undefined;
+    if (gap !== undefined && gap > 0) this.shortestGap = Math.min(this.shortestGap ?? gap, gap);
     if (gap !== undefined && gap > 0 && gap < 7 * DAY) this.notWeek = true;
     if (gap !== undefined && gap > 0 && gap < 28 * DAY) this.notMonth = true;
     this.previous = { entity, date };
@@ -93,6 +103,16 @@ function nameOf(value: unknown, line: number): string {
     throw new ExportShapeError(`line ${line}: dimensions.name must be a text of 1 to ${MAX_NAME} characters`);
   }
   return value;
+}
+
+/** The row's `profile` (an export over several accounts), undefined when it has none. */
+function profileOf(value: unknown, line: number): string | undefined {
+  if (!isObject(value) || !("profile" in value)) return undefined;
+  const profile = value.profile;
+  if (typeof profile !== "string" || profile.length === 0 || profile.length > MAX_NAME) {
+    throw new ExportShapeError(`line ${line}: profile must be a text of 1 to ${MAX_NAME} characters`);
+  }
+  return profile;
 }
 
 /** The load line of one export row, and the entity id the granularity evidence follows. */
@@ -157,7 +177,20 @@ function convertRow(
   return { text, entity, id: adId, date };
 }
 
+/**
+ * Buckets of a zone's days, weeks or months (report --tz): every date at one UTC hour of day (two across a
+ * daylight-saving change), an entity's dates a day or more apart. Hourly rows fall on other hours too.
+ */
+function inZoneDays(evidence: GranularityEvidence): boolean {
+  const gap = evidence.shortestGap;
+  return evidence.hoursOfDay.size <= 2 && gap !== undefined && gap >= 23 * HOUR;
+}
+
 function decideGranularity(evidence: GranularityEvidence, given: ExportGranularity | undefined): ExportGranularity {
+  if (evidence.notDayAligned && inZoneDays(evidence) && given !== "hour") {
+    if (given === "day" || (evidence.shortestGap ?? 0) <= 25 * HOUR) return "day";
+    throw new ExportShapeError("the dates (a zone's midnights, --tz) cannot tell daily from weekly or monthly buckets");
+  }
   if (evidence.notDayAligned) {
     if (given === "day")
       throw new ExportShapeError("--granularity day, but some dates are not at 00:00 UTC: the export is hourly");
@@ -178,7 +211,7 @@ function decideGranularity(evidence: GranularityEvidence, given: ExportGranulari
 export async function convertExport(
   exportPath: string,
   loadPath: string,
-  options: { advertiser: string; granularity?: ExportGranularity | undefined },
+  options: { advertiser: string; advertiserGiven?: boolean; granularity?: ExportGranularity | undefined },
 ): Promise<ExportConversion> {
   const input = createReadStream(exportPath, { encoding: "utf8" });
   const output = createWriteStream(loadPath, { mode: 0o600, flags: "wx" });
@@ -190,6 +223,23 @@ export async function convertExport(
   let first: number | undefined;
   let last: number | undefined;
   let lineNumber = 0;
+  const profiles: string[] = [];
+  let withProfile: boolean | undefined;
+  const advertiserOf = (value: unknown, line: number): string => {
+    const profile = profileOf(value, line);
+    if (withProfile !== undefined && withProfile !== (profile !== undefined)) {
+      throw new ExportShapeError(`line ${line}: rows with and without a profile in one export`);
+    }
+    withProfile = profile !== undefined;
+    if (profile === undefined) return options.advertiser;
+    if (!profiles.includes(profile)) profiles.push(profile);
+    if (options.advertiserGiven === true && profiles.length > 1) {
+      throw new ExportShapeError(
+        `line ${line}: rows of several profiles (${profiles.slice(0, 2).join(", ")}): --advertiser would merge their accounts into one; leave it out to load each profile as an advertiser of its own`,
+      );
+    }
+    return options.advertiserGiven === true ? options.advertiser : profile;
+  };
   const failed = new Promise<never>((_resolve, reject) => {
     input.once("error", reject);
     output.once("error", reject);
@@ -207,7 +257,7 @@ export async function convertExport(
         } catch {
           throw new ExportShapeError(`line ${lineNumber}: not JSON; give an NDJSON export (report --format ndjson)`);
         }
-        const row = convertRow(value, lineNumber, options.advertiser, seen);
+        const row = convertRow(value, lineNumber, advertiserOf(value, lineNumber), seen);
         if (entity !== undefined && row.entity !== entity) {
           throw new ExportShapeError(`line ${lineNumber}: an ${row.entity} row in an export of ${entity} rows`);
         }
@@ -240,6 +290,7 @@ export async function convertExport(
     granularity,
     granularityGiven: options.granularity !== undefined && !evidence.notDayAligned,
     missingMetrics: METRICS.filter((m) => !seen.has(m)),
+    profiles,
     ...(first === undefined ? {} : { first }),
     ...(last === undefined ? {} : { last }),
   };

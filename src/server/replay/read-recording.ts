@@ -1,12 +1,25 @@
 /** A recording folder read for replay: its index, then each exchange that got a whole answer. */
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { validateHeaderName, validateHeaderValue } from "node:http";
 import { join } from "node:path";
 import { parseExchangeFile, parseIndex, RECORDING_INDEX, type RecordedExchange } from "../../contract";
+import { printable } from "../../core/printable";
 
 /** A folder that is not a recording, or a file of it that is not what the index says. */
 export class RecordingError extends Error {
   override readonly name = "RecordingError";
+}
+
+/** The folders of `report --profiles ... --record DIR`: DIR/<profile>, each a recording. */
+function accountRecordings(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && existsSync(join(dir, entry.name, RECORDING_INDEX)))
+      .map((entry) => printable(entry.name))
+      .sort();
+  } catch {
+    return [];
+  }
 }
 
 function readText(dir: string, name: string): string {
@@ -15,7 +28,12 @@ function readText(dir: string, name: string): string {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" && name === RECORDING_INDEX) {
-      throw new RecordingError(`${dir} is not a recording (no ${RECORDING_INDEX}); make one with report --record`);
+      const accounts = accountRecordings(dir);
+      throw new RecordingError(
+        accounts.length > 0
+          ? `${dir} holds the recordings of several accounts (${accounts.join(", ")}): replay one, e.g. ${join(dir, accounts[0] as string)}`
+          : `${dir} is not a recording (no ${RECORDING_INDEX}); make one with report --record`,
+      );
     }
     if (code === "ENOENT") throw new RecordingError(`${join(dir, name)}: listed in the index but missing`);
     if (code === "ENOTDIR") throw new RecordingError(`${dir} is not a folder`);

@@ -55,4 +55,29 @@ describe("the recorder", () => {
       { file: "0001.json", method: "GET", path: "/v1/report", query: { page: "1" }, failure: "connection reset" },
     ]);
   });
+
+  it("writes no key a header carries in its name, or in another letter case (a proxy that lower-cases)", () => {
+    const key = "adr_SeCrEt0123456789abcdefGHIJKLmnop";
+    const { recorder, files } = recorderFor(key);
+    recorder.begin("GET", "/v1/report", {}).answered(
+      200,
+      [
+        [`X-Seen-${key}`, "1"],
+        ["x-key-lower", key.toLowerCase()],
+        [`x-${key.toLowerCase()}`, "2"],
+      ],
+      Buffer.from("{}"),
+    );
+    recorder.finish();
+    for (const text of files.values()) expect(text.toLowerCase()).not.toContain(key.slice(4).toLowerCase());
+  });
+
+  it("writes no prefix or lower-cased copy of the key a body echoes", () => {
+    const key = "adr_SeCrEt0123456789abcdefGHIJKLmnop";
+    const { recorder, files } = recorderFor(key);
+    const body = `{"error":{"message":"key ${key.slice(0, 20)}… (${key.toLowerCase()}) is bad"}}`;
+    recorder.begin("GET", "/v1/report", {}).answered(401, [], Buffer.from(body));
+    const file = JSON.parse(files.get("0001.json") ?? "{}") as { response: { body: string } };
+    expect(file.response.body).toBe('{"error":{"message":"key ***… (***) is bad"}}');
+  });
 });
