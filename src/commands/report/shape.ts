@@ -106,6 +106,7 @@ export function planShape(flags: ReportFlags, plan: RequestPlan, format: string,
     top,
     fields: flags.fields === undefined ? undefined : names(flags.fields, "--fields", columns),
     dates: wanted === undefined || wanted === sent ? undefined : wanted === "iso" ? isoDatesOf(plan) : epochDates,
-    totals: format === "table",
+    // The formats with a totals row: it covers every row, those --top leaves out too.
+    totals: format === "table" || format === "html",
   };
 }
