@@ -15,6 +15,7 @@ import type { ReportFlags } from "./command";
 import { chooseOutputFormat, type OutputFormat } from "./output-format";
 import { planRequest } from "./request";
 import { outputPath } from "./run";
+import { planShape } from "./shape";
 import { requestWarnings } from "./warnings";
 
 /** Settings are resolved per account; a key or profile in the environment belongs to one account only. */
@@ -55,6 +56,8 @@ export interface AccountsPlan {
   format: OutputFormat;
   delimiter: string;
   env: Record<string, string | undefined>;
+  /** --fields, checked against the report's columns (the shared output's columns after `profile`). */
+  fields: readonly string[] | undefined;
 }
 
 /** A file per account goes into a folder that must be there: refused once, before any request. */
@@ -108,5 +111,6 @@ export async function planAccounts(ctx: Context, flags: ReportFlags): Promise<Ac
       `adreport: warning: --allow-partial does nothing here: ${perProfile ? "each account writes its own file" : "standard output is written as accounts end"}\n`,
     );
   }
-  return { names, path, perProfile, format, delimiter: settings.delimiter.value, env };
+  const { fields } = planShape(flags, request, format.entry.name);
+  return { names, path, perProfile, format, delimiter: settings.delimiter.value, env, fields };
 }

@@ -131,12 +131,18 @@ export async function runAccounts(
       }));
       sink = await openOutput(ctx, path, { signal: waitForReader.signal });
       let mergeFailure: unknown;
-      const merged = writeMerged(feeds, plan.format.entry, sink.stream, {
-        delimiter: plan.delimiter,
-        bom: flags.bom === true,
-        spreadsheet: plan.format.spreadsheet,
-        color: path === undefined && ctx.io.outColor,
-      }).catch((error: unknown) => {
+      const merged = writeMerged(
+        feeds,
+        plan.format.entry,
+        sink.stream,
+        {
+          delimiter: plan.delimiter,
+          bom: flags.bom === true,
+          spreadsheet: plan.format.spreadsheet,
+          color: path === undefined && ctx.io.outColor,
+        },
+        plan.fields,
+      ).catch((error: unknown) => {
         mergeFailure = error;
         stopper.stop("SIGTERM");
       });
