@@ -78,3 +78,19 @@ describe("--top with the html page", () => {
     expect(top.total).toEqual(all.total);
   });
 });
+
+describe("the table's totals row with --fields", () => {
+  it("is there when --fields puts a metric first: its label goes in the first dimension column", async () => {
+    const result = await pictureReport(
+      ["--dims", "campaign", "--metrics", "clicks,views,ctr", "--fields", "ctr,name", "--top", "3", "-f", "table"],
+      { env: { COLUMNS: "200" } },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const clicks = pictures.lines.reduce((sum, line) => sum + line.clicks, 0);
+    const views = pictures.lines.reduce((sum, line) => sum + line.views, 0);
+    const footer = result.stdout.split("\n").find((line) => line.includes("total ("));
+    expect(footer, result.stdout).toBeDefined();
+    const cells = (footer as string).split("│").map((cell) => cell.trim());
+    expect(cells.slice(1, 3)).toEqual([`${((clicks / views) * 100).toFixed(2)}%`, "total (13 rows)"]);
+  });
+});
