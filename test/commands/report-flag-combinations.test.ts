@@ -94,3 +94,24 @@ describe("the table's totals row with --fields", () => {
     expect(cells.slice(1, 3)).toEqual([`${((clicks / views) * 100).toFixed(2)}%`, "total (13 rows)"]);
   });
 });
+
+describe("the html page's header with --tz, ratios and --compare", () => {
+  it("names the zone's range, the buckets and the metrics asked for, not the hourly counters fetched", async () => {
+    const html = await page([
+      "--dims",
+      "campaign,date",
+      "--metrics",
+      "ctr",
+      "--tz",
+      "Europe/Berlin",
+      "--compare",
+      "previous",
+    ]);
+    const header = html.slice(html.indexOf("<h1>"), html.indexOf("</h1>"));
+    expect(header).toContain("from 2026-10-01T00:00:00+02:00 to 2026-10-04T23:59:59+02:00 (Europe/Berlin)");
+    expect(header).toContain("(day): ctr");
+    expect(header).toContain("compared with the previous period");
+    expect(header).not.toContain("hour");
+    expect(header).not.toContain("clicks");
+  });
+});

@@ -155,7 +155,7 @@ export async function runReport(
           bom: flags.bom === true,
           spreadsheet: format.spreadsheet,
           color: path === undefined && ctx.io.outColor,
-          ...pictureOptions(ctx, plan),
+          ...pictureOptions(ctx, plan, flags.compare),
         });
         emptyWarning = warning();
         break;
