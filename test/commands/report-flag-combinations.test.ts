@@ -115,3 +115,30 @@ describe("the html page's header with --tz, ratios and --compare", () => {
     expect(header).not.toContain("clicks");
   });
 });
+
+describe("--sort read as --metrics and --fields are", () => {
+  it("takes spaces around the metric and the direction, as the lists do around names", async () => {
+    const spaced = await pictureReport([
+      "--dims",
+      "campaign",
+      "--metrics",
+      " clicks , ctr",
+      "--sort",
+      " ctr : asc ",
+      "-f",
+      "csv",
+    ]);
+    const plain = await pictureReport([
+      "--dims",
+      "campaign",
+      "--metrics",
+      "clicks,ctr",
+      "--sort",
+      "ctr:asc",
+      "-f",
+      "csv",
+    ]);
+    expect(spaced.code, spaced.stderr).toBe(0);
+    expect(spaced.stdout).toBe(plain.stdout);
+  });
+});
