@@ -3,6 +3,8 @@
  * account's zone, --fields columns in order after `profile`, the table's ratio totals from summed counters.
  * Each case is checked against one account's own export, or against sums made here.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { configDirWith } from "../helpers/config";
 import { runInProcess } from "../helpers/run-cli";
@@ -103,5 +105,25 @@ describe("several accounts in one output", () => {
     }
     const totals = table.stdout.split("\n").find((line) => line.includes("total ("));
     expect(totals).toContain(`${((clicks / views) * 100).toFixed(2)}%`);
+  });
+});
+
+describe("several accounts in one page", () => {
+  it("html: each account's entities are their own series, labelled with the profile", async () => {
+    const dir = tempDir();
+    const result = await runInProcess(
+      ["report", "-q", ...ACCOUNT_RANGE, "--profiles", "acme,globex", "--dims", "campaign,date", "-o", "page.html"],
+      { now: NOW, cwd: dir, env: { ADREPORT_CONFIG_DIR: PROFILES, TMPDIR: tempDir("adreport-spool-") } },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const html = readFileSync(join(dir, "page.html"), "utf8");
+    const start = html.indexOf('id="adreport-picture">') + 'id="adreport-picture">'.length;
+    const picture = JSON.parse(html.slice(start, html.indexOf("</script>", start))) as {
+      series: Array<{ label: string }>;
+    };
+    const labels = picture.series.map((series) => series.label);
+    expect(new Set(labels).size).toBe(labels.length);
+    expect(labels.some((label) => label.startsWith("acme: "))).toBe(true);
+    expect(labels.some((label) => label.startsWith("globex: "))).toBe(true);
   });
 });
