@@ -127,3 +127,14 @@ describe("several accounts in one page", () => {
     expect(labels.some((label) => label.startsWith("globex: "))).toBe(true);
   });
 });
+
+describe("several accounts refused before any request", () => {
+  it("chart without date: exit 2 before any account is fetched (no account table)", async () => {
+    const requests = accounts.accessLog.length;
+    const result = await accountReport(["--profiles", "acme,globex", "--dims", "campaign", "-f", "chart"]);
+    expect(result.code).toBe(2);
+    expect(accounts.accessLog.length).toBe(requests);
+    expect(result.stderr).toContain("--format chart draws a metric over dates");
+    expect(result.stderr).not.toContain("│ acme");
+  });
+});

@@ -13,6 +13,7 @@ import { selectProfiles } from "../shared/profile-selection";
 import { loadSettings, readConfig } from "../shared/settings";
 import type { ReportFlags } from "./command";
 import { chooseOutputFormat, type OutputFormat } from "./output-format";
+import { checkPictureRequest } from "./picture-options";
 import { planRequest } from "./request";
 import { outputPath } from "./run";
 import { planShape } from "./shape";
@@ -112,5 +113,6 @@ export async function planAccounts(ctx: Context, flags: ReportFlags): Promise<Ac
     );
   }
   const { fields } = planShape(flags, request, format.entry.name);
+  if (!perProfile) checkPictureRequest(format.entry.name, request);
   return { names, path, perProfile, format, delimiter: settings.delimiter.value, env, fields };
 }
