@@ -33,6 +33,12 @@ function outOfOrder(): UnavailableError {
   );
 }
 
+function notEpoch(date: unknown): UnavailableError {
+  return new UnavailableError(
+    `the service sent a row whose date is not epoch seconds (${JSON.stringify(String(date).slice(0, 40))}), so --fill cannot tell which buckets are empty`,
+  );
+}
+
 export function fillGaps(report: ReportStream, range: FillRange): ReportStream {
   const { clock, entityKey, toSec } = range;
   const first = clock.floor(range.fromSec);
@@ -71,17 +77,16 @@ export function fillGaps(report: ReportStream, range: FillRange): ReportStream {
       for (const row of page.rows) {
         const entity = orderPart(row, entityKey);
         const date = row.dimensions.date;
-        const bucket = typeof date === "number" ? clock.floor(date) : Number.NEGATIVE_INFINITY;
+        if (typeof date !== "number" || !Number.isFinite(date)) throw notEpoch(date);
+        const bucket = clock.floor(date);
         if (last !== undefined && (compareParts(entity, last.entity) || bucket - last.bucket) < 0) throw outOfOrder();
         last = { entity, bucket };
         if (series === undefined || (entityKey !== undefined && row.dimensions[entityKey] !== series.id)) {
           if (series !== undefined) yield* gapsBefore(series, Number.POSITIVE_INFINITY);
           series = entityOf(row);
         }
-        if (typeof date === "number") {
-          yield* gapsBefore(series, date);
-          if (date >= series.cursor) series.cursor = clock.next(clock.floor(date));
-        }
+        yield* gapsBefore(series, date);
+        if (date >= series.cursor) series.cursor = clock.next(bucket);
         out.push(row);
       }
       yield* flush(false);

@@ -140,6 +140,11 @@ describe("fillGaps", () => {
     await expect(rows(fillGaps(datesBack, range("campaign_id")))).rejects.toThrow(/not in entity-then-date order/);
   });
 
+  it("refuses a date that is not epoch seconds (exit 5), never zeros beside the rows of those days", async () => {
+    const isoDates = stream([[row(1, "2026-10-01", 1), row(1, "2026-10-02", 2)]], { granularity: "daily" });
+    await expect(rows(fillGaps(isoDates, range("campaign_id")))).rejects.toThrow(/not epoch seconds/);
+  });
+
   it("fills rows in order as before", async () => {
     const filled = await rows(
       fillGaps(
