@@ -121,6 +121,7 @@ describe("several accounts in one page", () => {
     const picture = JSON.parse(html.slice(start, html.indexOf("</script>", start))) as {
       series: Array<{ label: string }>;
     };
+    expect(html).toContain("<h1>adreport report: campaign, date from 2026-10-20 to 2026-10-27 (day)");
     const labels = picture.series.map((series) => series.label);
     expect(new Set(labels).size).toBe(labels.length);
     expect(labels.some((label) => label.startsWith("acme: "))).toBe(true);

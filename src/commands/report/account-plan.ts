@@ -6,6 +6,7 @@
 import { stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { OutputError, UsageError } from "../../core/errors";
+import type { FormatOptions } from "../../format/formatter";
 import type { Context } from "../context";
 import { lineWriter } from "../shared/line-writer";
 import { checkOutput, isStdoutPath } from "../shared/output";
@@ -13,7 +14,7 @@ import { selectProfiles } from "../shared/profile-selection";
 import { loadSettings, readConfig } from "../shared/settings";
 import type { ReportFlags } from "./command";
 import { chooseOutputFormat, type OutputFormat } from "./output-format";
-import { checkPictureRequest } from "./picture-options";
+import { checkPictureRequest, pictureOptions } from "./picture-options";
 import { planRequest } from "./request";
 import { outputPath } from "./run";
 import { planShape } from "./shape";
@@ -59,6 +60,8 @@ export interface AccountsPlan {
   env: Record<string, string | undefined>;
   /** --fields, checked against the report's columns (the shared output's columns after `profile`). */
   fields: readonly string[] | undefined;
+  /** The html header's query and the chart's width, for the shared output. */
+  picture: Pick<FormatOptions, "query" | "exportedAt" | "width">;
 }
 
 /** A file per account goes into a folder that must be there: refused once, before any request. */
@@ -114,5 +117,6 @@ export async function planAccounts(ctx: Context, flags: ReportFlags): Promise<Ac
   }
   const { fields } = planShape(flags, request, format.entry.name);
   if (!perProfile) checkPictureRequest(format.entry.name, request);
-  return { names, path, perProfile, format, delimiter: settings.delimiter.value, env, fields };
+  const picture = pictureOptions(ctx, request, flags.compare);
+  return { names, path, perProfile, format, delimiter: settings.delimiter.value, env, fields, picture };
 }

@@ -140,6 +140,7 @@ export async function runAccounts(
           bom: flags.bom === true,
           spreadsheet: plan.format.spreadsheet,
           color: path === undefined && ctx.io.outColor,
+          ...plan.picture,
         },
         plan.fields,
       ).catch((error: unknown) => {
