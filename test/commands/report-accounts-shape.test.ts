@@ -3,7 +3,7 @@
  * account's zone, --fields columns in order after `profile`, the table's ratio totals from summed counters.
  * Each case is checked against one account's own export, or against sums made here.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { configDirWith } from "../helpers/config";
@@ -137,5 +137,38 @@ describe("several accounts refused before any request", () => {
     expect(accounts.accessLog.length).toBe(requests);
     expect(result.stderr).toContain("--format chart draws a metric over dates");
     expect(result.stderr).not.toContain("│ acme");
+  });
+});
+
+describe("several accounts into one file named by dates", () => {
+  it("--tz: {from} and {to} are the zone's dates, as for one account", async () => {
+    const dir = tempDir();
+    // 12:00 UTC is already the next day at UTC+14: yesterday there is today in UTC.
+    const run = (args: string[]) =>
+      runInProcess(
+        [
+          "report",
+          "-q",
+          "--from",
+          "yesterday",
+          "--to",
+          "yesterday",
+          "--dims",
+          "campaign",
+          "--tz",
+          "Pacific/Kiritimati",
+          ...args,
+        ],
+        {
+          now: new Date("2026-11-02T12:00:00Z"),
+          cwd: dir,
+          env: { ADREPORT_CONFIG_DIR: PROFILES, TMPDIR: tempDir("adreport-spool-") },
+        },
+      );
+    const one = await run(["--profile", "acme", "-o", "one-{from}-{to}.csv"]);
+    const both = await run(["--profiles", "acme,globex", "-o", "both-{from}-{to}.csv"]);
+    expect(one.code, one.stderr).toBe(0);
+    expect(both.code, both.stderr).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(["both-2026-11-02-2026-11-02.csv", "one-2026-11-02-2026-11-02.csv"]);
   });
 });

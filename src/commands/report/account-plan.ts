@@ -6,6 +6,7 @@
 import { stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { OutputError, UsageError } from "../../core/errors";
+import { TimeZone } from "../../core/time-zone";
 import type { FormatOptions } from "../../format/formatter";
 import type { Context } from "../context";
 import { lineWriter } from "../shared/line-writer";
@@ -16,7 +17,7 @@ import type { ReportFlags } from "./command";
 import { chooseOutputFormat, type OutputFormat } from "./output-format";
 import { checkPictureRequest, pictureOptions } from "./picture-options";
 import { planRequest } from "./request";
-import { outputPath } from "./run";
+import { outputPath, tzGiven } from "./run";
 import { planShape } from "./shape";
 import { requestWarnings } from "./warnings";
 
@@ -97,9 +98,17 @@ export async function planAccounts(ctx: Context, flags: ReportFlags): Promise<Ac
       "max-time": flags.maxTime,
       delimiter: flags.delimiter,
       spreadsheet: flags.spreadsheet,
+      tz: flags.tz,
     },
   );
-  const request = planRequest(flags, ctx.now(), settings["page-size"].value);
+  // A zone every account shares (--tz, ADREPORT_TZ) names the days of {from} and {to}, as for one account;
+  // a profile's own zone names only its own days.
+  const { tz } = settings;
+  const zone =
+    tz.value !== undefined && (tz.source === "flag" || tz.source === "environment")
+      ? TimeZone.open(tz.value, tzGiven(tz.source))
+      : undefined;
+  const request = planRequest(flags, ctx.now(), settings["page-size"].value, zone);
   const path = flags.output === undefined || isStdoutPath(flags.output) ? undefined : outputPath(flags.output, request);
   const perProfile = path?.includes("{profile}") === true;
   const firstPath = perProfile ? path?.replaceAll("{profile}", names[0] ?? "") : path;

@@ -27,7 +27,7 @@ export function outputPath(template: string, plan: RequestPlan): string {
 }
 
 /** Where --tz's zone came from, for its messages. */
-function tzGiven(source: string): string {
+export function tzGiven(source: string): string {
   return source === "flag" ? "--tz" : source === "environment" ? "ADREPORT_TZ" : `the tz setting (${source})`;
 }
 
