@@ -13,6 +13,7 @@ export {
 } from "./errors";
 export { openReport, type Progress } from "./paginate";
 export { Recorder, type RecordingWriter } from "./record";
+export { RequestSlots } from "./request-slots";
 export { openSplitReport, splitRange } from "./split";
 
 /** An undici dispatcher, opaque to the layers above: tests pass a MockAgent, the CLI none. */

@@ -11,6 +11,7 @@
 import { encodeReportQuery, type ReportMeta, type ReportRequest, type ReportRow, type RowPage } from "../contract";
 import { DataChangedError } from "../core/errors";
 import type { OpenPage, ReceivedPage, ReportApi } from "./client";
+import type { RequestSlots } from "./request-slots";
 
 export interface Progress {
   page: number;
@@ -24,6 +25,8 @@ export interface PagingOptions {
   concurrency: number;
   onProgress?: ((progress: Progress) => void) | undefined;
   signal?: AbortSignal | undefined;
+  /** Requests at once shared with other paginations (--compare's other period), besides `concurrency`. */
+  slots?: RequestSlots | undefined;
 }
 
 export interface PagedReport {
@@ -67,10 +70,14 @@ async function* pagesFrom(
   const controller = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
   const inFlight = new Map<number, Promise<OpenPage>>();
+  const open = (n: number): Promise<OpenPage> => {
+    const opening = () => api.openReportPage(encodeReportQuery(request, n, limit), signal);
+    return options.slots ? options.slots.run(opening) : opening();
+  };
   let nextToAsk = 2;
   const fill = () => {
     while (nextToAsk <= pages && inFlight.size < Math.max(1, options.concurrency)) {
-      const promise = api.openReportPage(encodeReportQuery(request, nextToAsk, limit), signal);
+      const promise = open(nextToAsk);
       promise.catch(() => undefined); // awaited in order below; this only keeps an early failure from going unhandled
       inFlight.set(nextToAsk, promise);
       nextToAsk += 1;
@@ -106,8 +113,7 @@ async function* pagesFrom(
       yield { rows: page.data, sent };
       if (!page.meta.has_more) break;
       pageNumber += 1;
-      const next =
-        inFlight.get(pageNumber) ?? api.openReportPage(encodeReportQuery(request, pageNumber, limit), signal);
+      const next = inFlight.get(pageNumber) ?? open(pageNumber);
       inFlight.delete(pageNumber);
       received = await (await next).read();
     }

@@ -122,7 +122,8 @@ export const chartFormatter: Formatter = {
     }
     const { first, all } = await peekFirstRow(report.pages);
     const columns = columnsOf(report.meta, first);
-    const metric = columns.metrics[0];
+    // The first metric --fields chose (else the first listed); entities are told apart by all their keys.
+    const metric = columnsOf(report.meta, first, report.fields).metrics[0];
     if (metric === undefined) throw new UsageError("--format chart needs a metric to draw");
     const collector = new PictureCollector({ ...columns, metrics: [metric] }, { top: TOP_ENTITIES, other: false });
     const dateIndex = columns.dimensionKeys.indexOf("date");

@@ -94,6 +94,15 @@ function formatBucket(value: unknown, granularity: string, zone: TimeZone | unde
   return bucketText(value, /hour/i.test(granularity) || value % 86_400 !== 0);
 }
 
+/**
+ * `date` as the text formats write it for a report in a zone (meta.tz, from --tz), or undefined without
+ * one: for rows that leave their report's meta behind (several accounts in one output, each in its zone).
+ */
+export function zonedDateText(meta: ReportMeta): ((value: unknown) => string) | undefined {
+  const zone = zoneOf(meta);
+  return zone && ((value) => formatBucket(value, meta.granularity, zone));
+}
+
 /** The cells of one row in column order; undefined where the row has no such key or a metric has no value. */
 export function cellsOf(row: ReportRow, columns: Columns, granularity: string): Array<string | number | undefined> {
   const cells: Array<string | number | undefined> = [];

@@ -9,7 +9,7 @@
  */
 import { roundToMicros } from "../contract";
 import { writeChunk } from "../io/write";
-import { cellsOf, columnsOf, peekFirstRow } from "./columns";
+import { type Columns, cellsOf, columnsOf, peekFirstRow } from "./columns";
 import type { Formatter } from "./formatter";
 import { chartLibrary } from "./html/chart-library";
 import { jsonInScript } from "./html/escape";
@@ -26,6 +26,11 @@ function dataElement(id: string, json: string): string {
   return scriptElement(json, ` type="application/json" id="${id}"`);
 }
 
+/** The date alone, as the table writes it: the charts' x axis, whether or not --fields shows it. */
+function dateColumn(columns: Columns): Columns {
+  return { ...columns, dimensionKeys: ["date"], metrics: [], order: [{ name: "date", metric: false }] };
+}
+
 /** Chart.js as an inline script: a `</script` inside it would end the element early. */
 function libraryElement(): string {
   return scriptElement(chartLibrary().replace(/<\/script/gi, "<\\/script"));
@@ -34,24 +39,28 @@ function libraryElement(): string {
 export const htmlFormatter: Formatter = {
   async write(report, out, options) {
     const { first, all } = await peekFirstRow(report.pages);
-    const columns = columnsOf(report.meta, first);
-    const collector = new PictureCollector(columns, { top: HTML_TOP_ENTITIES, other: true });
+    // The table shows the columns --fields chose; the charts tell entities apart by all their keys.
+    const columns = columnsOf(report.meta, first, report.fields);
+    const whole = columnsOf(report.meta, first);
+    const collector = new PictureCollector(
+      { ...whole, metrics: columns.metrics },
+      { top: HTML_TOP_ENTITIES, other: true },
+    );
     const exportedAt = (options.exportedAt ?? new Date()).toISOString();
     await writeChunk(out, pageStart(options.query ?? "adreport report", exportedAt));
-    const columnList = [
-      // Ids and dates are kept on one line in the table; names may wrap.
-      ...columns.dimensionKeys.map((name) => ({ name, kind: "text", key: name === "date" || name.endsWith("_id") })),
-      ...columns.metrics.map((name) => ({ name, kind: metricKind(name) })),
-    ];
+    // In the order of the cells. Ids and dates are kept on one line in the table; names may wrap.
+    const columnList = columns.order.map(({ name, metric }) =>
+      metric ? { name, kind: metricKind(name) } : { name, kind: "text", key: name === "date" || name.endsWith("_id") },
+    );
     await writeChunk(out, dataElement("adreport-columns", jsonInScript(columnList)));
     await writeChunk(out, '<script type="application/json" id="adreport-rows">[');
-    const dateIndex = columns.dimensionKeys.indexOf("date");
+    const dates = whole.dimensionKeys.includes("date") ? dateColumn(whole) : undefined;
     let separator = "\n";
     let chunk = "";
     for await (const page of all) {
       for (const row of page.rows) {
         const cells = cellsOf(row, columns, report.meta.granularity).map((cell) => cell ?? null);
-        collector.add(row, dateIndex === -1 ? undefined : String(cells[dateIndex]));
+        collector.add(row, dates && String(cellsOf(row, dates, report.meta.granularity)[0]));
         chunk += separator + jsonInScript(cells);
         separator = ",\n";
       }
@@ -59,14 +68,19 @@ export const htmlFormatter: Formatter = {
       chunk = "";
     }
     await writeChunk(out, "\n]</script>\n");
-    const total = [
-      ...columns.dimensionKeys.map(() => null),
-      ...columns.metrics.map((metric) => {
-        const value = metricValue(metric, collector.grandTotal);
-        return value === undefined ? null : roundToMicros(value);
-      }),
-    ];
-    const picture = { ...collector.picture(), total: columns.dimensionKeys.length > 0 ? total : null };
+    // Over every row of the report (rows --top left out included) when the stages counted them.
+    const totals = report.totals?.();
+    const total = columns.order.map(({ name, metric }) => {
+      if (!metric) return null;
+      const value = totals ? totals.metrics[name] : metricValue(name, collector.grandTotal);
+      return value === undefined || value === null ? null : roundToMicros(value);
+    });
+    const picture = {
+      ...collector.picture(),
+      // The footer's label goes in the first column, which must be a dimension's (as in the table format).
+      total: columns.order[0]?.metric === false ? total : null,
+      totalRows: totals?.rows ?? collector.grandTotal.rows,
+    };
     await writeChunk(out, dataElement("adreport-picture", jsonInScript(picture)));
     await writeChunk(out, libraryElement());
     await writeChunk(out, scriptElement(PAGE_SCRIPT));

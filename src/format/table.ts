@@ -52,11 +52,15 @@ function totalsFromSums(columns: Columns, sums: ReadonlyMap<string, number>): Re
   return totals;
 }
 
-/** The footer: its label in the first column, which must be a dimension's, and the totals under the metrics. */
+/**
+ * The footer: its label in the first dimension's column (--fields may put metrics before it), the totals
+ * under the metrics. A table without a dimension column has no place for the label, and no footer.
+ */
 function totalsLine(columns: Columns, totals: ReportTotals): string[] | undefined {
-  if (totals.rows <= 1 || columns.order[0]?.metric !== false) return undefined;
+  const label = columns.order.findIndex((column) => !column.metric);
+  if (totals.rows <= 1 || label === -1) return undefined;
   return columns.order.map(({ name, metric }, i) =>
-    i === 0
+    i === label
       ? `total (${totals.rows.toLocaleString("en-US")} rows)`
       : metric
         ? metricText(name, totals.metrics[name])

@@ -4,9 +4,11 @@
  * one entity's gaps are known as its rows go by, and memory holds one entity at a time.
  */
 import type { ReportRow, RowPage } from "../contract";
+import { UnavailableError } from "../core/errors";
 import type { ReportStream } from "../format/formatter";
 import type { BucketClock } from "./buckets";
 import { PAGE_ROWS } from "./pages";
+import { compareParts, type OrderPart, orderPart } from "./row-order";
 
 export interface FillRange {
   /** First and last second of the range, inclusive. */
@@ -23,6 +25,18 @@ interface Series {
   dimensions: ReportRow["dimensions"];
   /** The first bucket not yet written. */
   cursor: number;
+}
+
+function outOfOrder(): UnavailableError {
+  return new UnavailableError(
+    "the service's rows are not in entity-then-date order, so --fill cannot tell which buckets are empty",
+  );
+}
+
+function notEpoch(date: unknown): UnavailableError {
+  return new UnavailableError(
+    `the service sent a row whose date is not epoch seconds (${JSON.stringify(String(date).slice(0, 40))}), so --fill cannot tell which buckets are empty`,
+  );
 }
 
 export function fillGaps(report: ReportStream, range: FillRange): ReportStream {
@@ -57,17 +71,22 @@ export function fillGaps(report: ReportStream, range: FillRange): ReportStream {
     }
     let series: Series | undefined =
       entityKey === undefined ? { id: undefined, dimensions: {}, cursor: first } : undefined;
+    // The entity and bucket of the row before: gaps are known only when rows come in that order.
+    let last: { entity: OrderPart; bucket: number } | undefined;
     for await (const page of pages) {
       for (const row of page.rows) {
+        const entity = orderPart(row, entityKey);
+        const date = row.dimensions.date;
+        if (typeof date !== "number" || !Number.isFinite(date)) throw notEpoch(date);
+        const bucket = clock.floor(date);
+        if (last !== undefined && (compareParts(entity, last.entity) || bucket - last.bucket) < 0) throw outOfOrder();
+        last = { entity, bucket };
         if (series === undefined || (entityKey !== undefined && row.dimensions[entityKey] !== series.id)) {
           if (series !== undefined) yield* gapsBefore(series, Number.POSITIVE_INFINITY);
           series = entityOf(row);
         }
-        const date = row.dimensions.date;
-        if (typeof date === "number") {
-          yield* gapsBefore(series, date);
-          if (date >= series.cursor) series.cursor = clock.next(clock.floor(date));
-        }
+        yield* gapsBefore(series, date);
+        if (date >= series.cursor) series.cursor = clock.next(bucket);
         out.push(row);
       }
       yield* flush(false);

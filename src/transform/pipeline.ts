@@ -1,7 +1,8 @@
 /**
  * The stages between the service's rows and a formatter, in their one order:
  * fill empty buckets -> [compare with the previous period] -> totals (for the table) -> derived metrics and
- * the listed ones -> sort / top -> --fields -> --date-format.
+ * the listed ones -> sort / top -> --fields (or only the columns named, for rows that keep their counters) ->
+ * --date-format.
  * A stage that is not asked for is not there: a plain export reaches the formatter as the service sent it.
  */
 import type { ReportStream } from "../format/formatter";
@@ -30,7 +31,10 @@ export function transformReport(report: ReportStream, plan: TransformPlan): Repo
   if (plan.totals) stream = countTotals(stream, plan.metrics);
   if (!metricsAsSent(stream.meta.metrics, plan.metrics)) stream = shapeReportMetrics(stream, plan.metrics);
   if (plan.sort) stream = sortRows(stream, plan.sort, plan.top);
-  if (plan.fields) stream = pickFields(stream, plan.fields);
+  // Rows that keep their counters are for a format that sums them (html, chart, the table of several
+  // accounts): --fields names its columns, and the rows keep the entity's keys and counters to be summed.
+  if (plan.fields)
+    stream = plan.metrics.keepCounters ? { ...stream, fields: plan.fields } : pickFields(stream, plan.fields);
   if (plan.dates) stream = writeDates(stream, plan.dates);
   return stream;
 }

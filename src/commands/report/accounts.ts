@@ -149,7 +149,7 @@ export async function runAccounts(
           bom: flags.bom === true,
           spreadsheet: plan.format.spreadsheet,
           color: path === undefined && ctx.io.outColor,
-          ...pictureOptions(ctx, plan.request),
+          ...pictureOptions(ctx, plan.request, flags.compare),
         },
         shaping,
       ).catch((error: unknown) => {

@@ -8,6 +8,7 @@
 import { rm } from "node:fs/promises";
 import type { Writable } from "node:stream";
 import type { ReportMeta, ReportRow, RowPage } from "../../contract";
+import { zonedDateText } from "../../format/columns";
 import type { FormatOptions, Formatter, ReportStream } from "../../format/formatter";
 import type { FormatEntry } from "../../format/registry";
 import { writeChunk } from "../../io/write";
@@ -90,11 +91,12 @@ async function writeJson(feeds: readonly AccountFeed[], out: Writable): Promise<
   await writeChunk(out, "\n]}\n");
 }
 
-function mergedMeta(meta: Record<string, unknown>): ReportMeta {
+/** `withZone`: keeps `tz`, for writing that account's dates (the merged meta has none: accounts may differ). */
+function mergedMeta(meta: Record<string, unknown>, withZone = false): ReportMeta {
   const strings = (value: unknown) =>
     Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
   return {
-    ...meta, // the zone of --tz (meta.tz) and what else the account's export says of itself
+    ...(withZone && typeof meta.tz === "string" ? { tz: meta.tz } : {}),
     granularity: typeof meta.granularity === "string" ? meta.granularity : "day",
     dimensions: ["profile", ...strings(meta.dimensions).filter((d) => d !== "profile")],
     metrics: strings(meta.metrics),
@@ -105,7 +107,18 @@ function mergedMeta(meta: Record<string, unknown>): ReportMeta {
   };
 }
 
-/** CSV, TSV and the table: the normal formatter over every account's rows, the profile as first dimension. */
+/** An account's row with its profile, and its date as text when the account's report is in a zone (--tz). */
+function accountRow(text: string, profile: string, dateText: ((value: unknown) => string) | undefined): ReportRow {
+  const row = JSON.parse(text) as ReportRow;
+  const dimensions: ReportRow["dimensions"] = { ...row.dimensions, profile };
+  if (dateText !== undefined && typeof dimensions.date === "number") dimensions.date = dateText(dimensions.date);
+  return { ...row, dimensions };
+}
+
+/**
+ * CSV, TSV and the table: the normal formatter over every account's rows, the profile as first dimension,
+ * then the columns --fields chose (`fields`) when given. Each account's dates are written in its own zone.
+ */
 async function writeTabular(
   feeds: readonly AccountFeed[],
   formatter: Formatter,
@@ -120,13 +133,10 @@ async function writeTabular(
     try {
       for (let at = first; !at.done; at = await accounts.next()) {
         const { profile } = at.value;
+        // --date-format epoch keeps the seconds; otherwise each account's dates are text in its own zone.
+        const dateText = shaping.epochDates ? undefined : zonedDateText(mergedMeta(at.value.report.meta, true));
         for await (const rows of at.value.report.pages) {
-          yield {
-            rows: rows.map((text) => {
-              const row = JSON.parse(text) as ReportRow;
-              return { ...row, dimensions: { ...row.dimensions, profile } };
-            }),
-          };
+          yield { rows: rows.map((text) => accountRow(text, profile, dateText)) };
         }
       }
     } finally {

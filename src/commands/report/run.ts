@@ -1,5 +1,5 @@
 /** `adreport report`: settings, a checked request, every page through a formatter into the sink. */
-import { openReport, openSplitReport, type Progress, ReportApi } from "../../api";
+import { openReport, openSplitReport, type Progress, ReportApi, RequestSlots } from "../../api";
 import { requireApiKey } from "../../config/resolve";
 import { DataChangedError, InterruptedError, OutputError } from "../../core/errors";
 import { TimeZone } from "../../core/time-zone";
@@ -136,8 +136,9 @@ export async function runReport(
     sink = await openOutput(ctx, path, { beforeFirstWrite: () => view.stop(), signal: interrupt.signal });
     const paging = {
       pageSize,
-      // --compare fetches two reports side by side: they share --concurrency.
+      // --compare fetches two reports side by side: they share --concurrency (each holds half the pages).
       concurrency: compare ? Math.ceil(settings.concurrency.value / 2) : settings.concurrency.value,
+      slots: compare ? new RequestSlots(settings.concurrency.value) : undefined,
       onProgress: (p: Progress) => {
         progress = p;
         view.onProgress(p);
@@ -167,7 +168,7 @@ export async function runReport(
           bom: flags.bom === true,
           spreadsheet: format.spreadsheet,
           color: path === undefined && ctx.io.outColor,
-          ...pictureOptions(ctx, plan),
+          ...pictureOptions(ctx, plan, flags.compare),
         });
         emptyWarning = warning();
         break;

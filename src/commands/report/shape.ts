@@ -34,7 +34,7 @@ function names(text: string, flag: string, valid: readonly string[]): string[] {
 }
 
 function sortOrder(text: string, metrics: readonly string[]): NonNullable<TransformPlan["sort"]> {
-  const [metric = "", direction, ...rest] = text.trim().split(":");
+  const [metric = "", direction, ...rest] = text.split(":").map((part) => part.trim());
   if (!metrics.includes(metric)) {
     throw new UsageError(`--sort: ${shown(metric)} is not a metric of this report; use ${metrics.join(", ")}`, {
       hint: "sort by one of the metrics output (--metrics), with :asc or :desc (default desc)",
@@ -106,6 +106,7 @@ export function planShape(flags: ReportFlags, plan: RequestPlan, format: string,
     top,
     fields: flags.fields === undefined ? undefined : names(flags.fields, "--fields", columns),
     dates: wanted === undefined || wanted === sent ? undefined : wanted === "iso" ? isoDatesOf(plan) : epochDates,
-    totals: format === "table",
+    // The formats with a totals row: it covers every row, those --top leaves out too.
+    totals: format === "table" || format === "html",
   };
 }

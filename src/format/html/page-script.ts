@@ -154,10 +154,11 @@ export const PAGE_SCRIPT = `
     render();
   }
   render();
-  if (picture.total && rows.length > 1) {
+  var totalRows = picture.totalRows || rows.length;
+  if (picture.total && totalRows > 1) {
     var foot = element("tr");
     columns.forEach(function (column, i) {
-      var text = i === 0 ? "total (" + rows.length.toLocaleString("en-US") + " rows)" : picture.total[i];
+      var text = i === 0 ? "total (" + totalRows.toLocaleString("en-US") + " rows)" : picture.total[i];
       foot.appendChild(element("td", column.kind === "text" ? "" : "num", column.kind === "text" ? (text || "") : formatValue(text, column.kind)));
     });
     table.createTFoot().appendChild(foot);

@@ -38,15 +38,21 @@ function shortened(text: string): string {
   return text.length <= LABEL_LENGTH ? text : `${text.slice(0, LABEL_LENGTH - 1)}…`;
 }
 
-/** `name (id)` when the entity has both, else its values joined. */
+/**
+ * `name (id)` when the entity has both, else its values joined; `acme: name (id)` over several accounts,
+ * whose entities may share names and ids.
+ */
 function labelOf(keys: readonly string[], dimensions: ReportRow["dimensions"]): string {
   const text = (key: string) => {
     const value = dimensions[key];
     return value === null || value === undefined ? "" : String(value);
   };
-  const id = keys.find((key) => key.endsWith("_id"));
-  if (id !== undefined && keys.includes("name")) return shortened(`${text("name")} (${text(id)})`);
-  return shortened(keys.map(text).join(" / "));
+  const rest = keys.filter((key) => key !== "profile");
+  if (rest.length === 0) return shortened(keys.map(text).join(" / "));
+  const account = keys.includes("profile") ? `${text("profile")}: ` : "";
+  const id = rest.find((key) => key.endsWith("_id"));
+  if (id !== undefined && rest.includes("name")) return shortened(`${account}${text("name")} (${text(id)})`);
+  return shortened(`${account}${rest.map(text).join(" / ")}`);
 }
 
 export class PictureCollector {

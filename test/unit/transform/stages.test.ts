@@ -4,9 +4,12 @@
  */
 import { describe, expect, it } from "vitest";
 import type { ReportMeta, ReportRow, RowPage } from "../../../src/contract";
+import { UnavailableError } from "../../../src/core/errors";
 import { TimeZone } from "../../../src/core/time-zone";
 import type { ReportStream } from "../../../src/format/formatter";
+import { utcBuckets } from "../../../src/transform/buckets";
 import { compareWithPrevious } from "../../../src/transform/compare";
+import { fillGaps } from "../../../src/transform/fill";
 import { shapeReportMetrics } from "../../../src/transform/metrics";
 import { rebucket } from "../../../src/transform/rebucket";
 
@@ -116,5 +119,46 @@ describe("compare", () => {
     const current = stream([[row(1, h("2026-03-08T00:00:00Z"), 1)]], daily);
     const previous = stream([[row(2, h("2026-03-01T00:00:00Z"), 1), row(1, h("2026-03-01T00:00:00Z"), 1)]], daily);
     await expect(rows(compareWithPrevious(current, previous, periods))).rejects.toThrow(/not in entity-then-date/);
+  });
+});
+
+describe("fillGaps", () => {
+  const d = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / 1000;
+  const range = (entityKey: string | undefined) => ({
+    fromSec: d("2026-10-01"),
+    toSec: d("2026-10-04") - 1,
+    clock: utcBuckets("day"),
+    entityKey,
+  });
+
+  it("refuses rows that are not in entity-then-date order (exit 5), never zeros over a day that has data", async () => {
+    const byDateFirst = stream([[row(1, d("2026-10-01"), 1), row(2, d("2026-10-01"), 2), row(1, d("2026-10-02"), 3)]], {
+      granularity: "daily",
+    });
+    await expect(rows(fillGaps(byDateFirst, range("campaign_id")))).rejects.toThrow(UnavailableError);
+    const datesBack = stream([[row(1, d("2026-10-02"), 1), row(1, d("2026-10-01"), 2)]], { granularity: "daily" });
+    await expect(rows(fillGaps(datesBack, range("campaign_id")))).rejects.toThrow(/not in entity-then-date order/);
+  });
+
+  it("refuses a date that is not epoch seconds (exit 5), never zeros beside the rows of those days", async () => {
+    const isoDates = stream([[row(1, "2026-10-01", 1), row(1, "2026-10-02", 2)]], { granularity: "daily" });
+    await expect(rows(fillGaps(isoDates, range("campaign_id")))).rejects.toThrow(/not epoch seconds/);
+  });
+
+  it("fills rows in order as before", async () => {
+    const filled = await rows(
+      fillGaps(
+        stream([[row(1, d("2026-10-02"), 1), row(2, d("2026-10-01"), 2)]], { granularity: "daily" }),
+        range("campaign_id"),
+      ),
+    );
+    expect(filled.map((r) => [r.dimensions.campaign_id, r.dimensions.date, r.metrics.clicks])).toEqual([
+      [1, d("2026-10-01"), 0],
+      [1, d("2026-10-02"), 1],
+      [1, d("2026-10-03"), 0],
+      [2, d("2026-10-01"), 2],
+      [2, d("2026-10-02"), 0],
+      [2, d("2026-10-03"), 0],
+    ]);
   });
 });
