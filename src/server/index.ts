@@ -1,10 +1,14 @@
 /** What the `serve` command may use of the server: listening, and the operator verbs. */
+
+export { databaseLabel, isPostgresUrl, type NumberedLine, type OperatorStore, type ServeStore } from "./backend";
 export { type DemoOptions, demoFacts } from "./db/demo";
 export { canonicalEntry } from "./db/ip";
 export { addIps, issueKey, KeyAdminError, listKeys, removeIps, revokeKey, rotateKey } from "./db/keys";
-export { LoadError, loadNdjsonFile } from "./db/load";
+export { LoadError, loadNdjsonFile, loadNdjsonInto } from "./db/load";
 export { formatLoadLine, type LoadLine } from "./db/load-format";
 export { DatabaseError, type Db, openForWriting } from "./db/schema";
 export { ConflictError, FactWriter } from "./db/writer";
 export { FaultSpecError, faultHook, parseFaults } from "./http/faults";
 export { type RunningServer, type ServeOptions, startServer } from "./http/listen";
+export { openOperatorStore } from "./open-store";
+export { DatabaseUnreachableError } from "./pg/pool";

@@ -1,13 +1,13 @@
 /** `adreport serve load`: NDJSON files into the database, each whole or not at all. */
-import { loadNdjsonFile } from "../../server";
+import { loadNdjsonInto } from "../../server";
 import type { Context } from "../context";
-import { type DbOptions, withDatabase } from "./operator";
+import { type DbOptions, withStore } from "./operator";
 
 export async function runLoad(ctx: Context, files: string[], options: DbOptions): Promise<void> {
-  await withDatabase(ctx, options.db, false, async (db) => {
+  await withStore(ctx, options.db, false, async (store) => {
     for (const file of files) {
       const started = performance.now();
-      const result = await loadNdjsonFile(db, file);
+      const result = await loadNdjsonInto(store, file);
       const seconds = (performance.now() - started) / 1000;
       const lines = result.adHours + result.keywordHours;
       ctx.io.err.write(

@@ -1,6 +1,14 @@
 /** What every operator verb of `serve` shares: its error mapping, the database it opens, and the clock. */
-import { UsageError } from "../../core/errors";
-import { ConflictError, DatabaseError, type Db, KeyAdminError, LoadError, openForWriting } from "../../server";
+import { UnavailableError, UsageError } from "../../core/errors";
+import {
+  ConflictError,
+  DatabaseError,
+  DatabaseUnreachableError,
+  KeyAdminError,
+  LoadError,
+  type OperatorStore,
+  openOperatorStore,
+} from "../../server";
 import type { Context } from "../context";
 
 export interface DbOptions {
@@ -20,23 +28,25 @@ export async function operatorVerb<T>(work: () => T | Promise<T>): Promise<T> {
     ) {
       throw new UsageError(error.message);
     }
+    // A PostgreSQL server that is down or out of reach: worth trying again, as a network failure is.
+    if (error instanceof DatabaseUnreachableError) throw new UnavailableError(error.message);
     throw error;
   }
 }
 
-/** Opens the database for an operator verb, runs `work`, and closes it. */
-export function withDatabase<T>(
+/** Opens the database `--db` names (a SQLite file or a postgres:// URL), runs `work`, and closes it. */
+export function withStore<T>(
   ctx: Context,
-  path: string,
+  db: string,
   create: boolean,
-  work: (db: Db) => T | Promise<T>,
+  work: (store: OperatorStore) => Promise<T>,
 ): Promise<T> {
   return operatorVerb(async () => {
-    const db = openForWriting(path, { create, nativeBinding: ctx.sqliteAddon() });
+    const store = await openOperatorStore(db, { create, nativeBinding: ctx.sqliteAddon() });
     try {
-      return await work(db);
+      return await work(store);
     } finally {
-      db.close();
+      await store.close();
     }
   });
 }

@@ -1,9 +1,11 @@
 /** `serve load`: NDJSON files into the database, each file all or nothing. */
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
+import type { NumberedLine, OperatorStore } from "../backend";
 import { parseLoadLine } from "./load-format";
 import type { Db } from "./schema";
-import { ConflictError, FactWriter } from "./writer";
+import { sqliteOperator } from "./sqlite-operator";
+import { ConflictError } from "./writer";
 
 export class LoadError extends Error {
   override readonly name = "LoadError";
@@ -15,15 +17,13 @@ export interface LoadResult {
   keywordHours: number;
 }
 
-export async function loadNdjsonFile(db: Db, file: string): Promise<LoadResult> {
-  const writer = new FactWriter(db);
-  const result: LoadResult = { file, adHours: 0, keywordHours: 0 };
+/** The facts of an NDJSON file, numbered by line; a line that is not one throws LoadError naming it. */
+export async function* readLoadLines(file: string): AsyncGenerator<NumberedLine> {
   const lines = createInterface({
     input: createReadStream(file, { encoding: "utf8" }),
     crlfDelay: Number.POSITIVE_INFINITY,
   });
   let lineNumber = 0;
-  db.exec("BEGIN IMMEDIATE");
   try {
     for await (const raw of lines) {
       lineNumber += 1;
@@ -37,27 +37,28 @@ export async function loadNdjsonFile(db: Db, file: string): Promise<LoadResult> 
       }
       const parsed = parseLoadLine(value);
       if (!parsed.ok) throw new LoadError(`${file}:${lineNumber}: ${parsed.message}`);
-      try {
-        if (parsed.line.kind === "ad") {
-          writer.writeAdHour(parsed.line.fact);
-          result.adHours += 1;
-        } else {
-          writer.writeKeywordHour(parsed.line.fact);
-          result.keywordHours += 1;
-        }
-      } catch (error) {
-        if (error instanceof ConflictError) throw new LoadError(`${file}:${lineNumber}: ${error.message}`);
-        throw error;
-      }
+      yield { line: parsed.line, at: lineNumber };
     }
-    writer.finish();
-    db.exec("COMMIT");
   } catch (error) {
-    db.exec("ROLLBACK");
-    lines.close();
     if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new LoadError(`${file}: no such file`);
     if ((error as NodeJS.ErrnoException).code === "EISDIR") throw new LoadError(`${file}: is a folder`);
     throw error;
+  } finally {
+    lines.close();
   }
-  return result;
+}
+
+/** Loads one NDJSON file into either backend, in one transaction. */
+export async function loadNdjsonInto(store: OperatorStore, file: string): Promise<LoadResult> {
+  try {
+    return { file, ...(await store.writeFacts(readLoadLines(file))) };
+  } catch (error) {
+    if (error instanceof ConflictError) throw new LoadError(`${file}:${error.at ?? "?"}: ${error.message}`);
+    throw error;
+  }
+}
+
+/** Loads one NDJSON file into an open SQLite database. */
+export async function loadNdjsonFile(db: Db, file: string): Promise<LoadResult> {
+  return await loadNdjsonInto(sqliteOperator(db, file), file);
 }

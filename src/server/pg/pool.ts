@@ -1,0 +1,91 @@
+/**
+ * Connections to PostgreSQL: a pg Pool whose 64-bit integers arrive as numbers (ids and hours are within
+ * 2^53 by the load format's rules; report sums are built into JSON text by the database and never pass
+ * through here), and pg's errors in the operator's terms, with the URL's password never shown.
+ */
+import pg from "pg";
+import { DatabaseError } from "../db/schema";
+
+const INT8_OID = 20;
+
+const types = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    oid === INT8_OID
+      ? (text: string) => Number(text)
+      : pg.types.getTypeParser(oid, format ?? "text")) as typeof pg.types.getTypeParser,
+};
+
+/** The database cannot be reached now (refused, reset, shut down): worth trying again later. */
+export class DatabaseUnreachableError extends Error {
+  override readonly name = "DatabaseUnreachableError";
+}
+
+/** SQLSTATE classes of a server going away: 08 connection exception, 57P admin/crash shutdown. */
+const GONE_STATES = /^(08|57P)/;
+const GONE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH"]);
+
+/** True when the error says the server (or the way to it) failed, rather than the statement. */
+export function isConnectionFailure(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === "string" && (GONE_CODES.has(code) || GONE_STATES.test(code))) return true;
+  const message = (error as Error | null)?.message ?? "";
+  return /Connection terminated|connection timeout|Client has encountered a connection error/i.test(message);
+}
+
+/** A pg error as one of ours, naming the database by its label; anything else is passed on as it is. */
+export function databaseFailure(error: unknown, label: string): unknown {
+  if (error instanceof DatabaseError || error instanceof DatabaseUnreachableError) return error;
+  const message = (error as Error | null)?.message ?? String(error);
+  if (isConnectionFailure(error)) return new DatabaseUnreachableError(`cannot reach ${label}: ${message}`);
+  const code = (error as { code?: unknown } | null)?.code;
+  // 28: authorisation; 3D000: no such database; 42501: no privilege; 3F000: no such schema.
+  if (typeof code === "string" && /^(28|3D|3F|42501|ENOTFOUND|EAI_AGAIN)/.test(code)) {
+    return new DatabaseError(`cannot use ${label}: ${message}`);
+  }
+  return error;
+}
+
+export interface PoolOptions {
+  /** Connections at most (default 10). */
+  max?: number | undefined;
+}
+
+export function createPool(url: string, options: PoolOptions = {}): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    types,
+    max: options.max ?? 10,
+    connectionTimeoutMillis: 10_000,
+    idleTimeoutMillis: 30_000,
+    application_name: "adreport",
+  });
+  // An idle connection the server drops must not crash the process; the next query reconnects.
+  pool.on("error", () => undefined);
+  return pool;
+}
+
+/** Runs `work` in one transaction on one connection of the pool; rolled back if it throws. */
+export async function inTransaction<T>(pool: pg.Pool, label: string, work: (client: pg.PoolClient) => Promise<T>) {
+  let client: pg.PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (error) {
+    throw databaseFailure(error, label);
+  }
+  let broken = false;
+  try {
+    await client.query("BEGIN");
+    const result = await work(client);
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    try {
+      await client.query("ROLLBACK");
+    } catch {
+      broken = true;
+    }
+    throw databaseFailure(error, label);
+  } finally {
+    client.release(broken);
+  }
+}

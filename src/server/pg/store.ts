@@ -1,0 +1,188 @@
+/**
+ * The read side of `serve` on PostgreSQL. Keys, whitelists and response bodies are kept in memory, as on
+ * SQLite, and forgotten when data_version (bumped by every write, from any process) changes: it is read at
+ * most every FRESHNESS_MS, one read shared by the requests waiting for it. Reports are computed by the
+ * database from the rollups a page at a time; no rows are kept besides the rendered pages.
+ */
+import { createHash } from "node:crypto";
+import type pg from "pg";
+import type { ReportQuery } from "../../contract";
+import { type CacheUsage, databaseLabel, type ReportPage, type ServeStore } from "../backend";
+import { Whitelist } from "../db/ip";
+import { DatabaseUnavailableError, FRESHNESS_MS, type StoredKey } from "../db/live-connection";
+import { DatabaseError } from "../db/schema";
+import { ByteBudgetCache, stringBytes } from "../report/cache";
+import { canonicalQueryKey } from "../report/query-key";
+import { createPool, DatabaseUnreachableError, databaseFailure, inTransaction } from "./pool";
+import { postgresReportPlan } from "./report-sql";
+import { checkSchema } from "./schema";
+
+export interface PostgresStoreOptions {
+  cacheBytes: number;
+  /** Connections to the database at most. */
+  poolSize: number;
+  nowMs?: (() => number) | undefined;
+  log?: ((line: string) => void) | undefined;
+}
+
+/** A statement's name for PostgreSQL to keep it prepared on each connection; the text varies with the query's shape only. */
+function statementName(text: string): string {
+  return `adr_${createHash("sha1").update(text).digest("hex").slice(0, 20)}`;
+}
+
+export class PostgresServeStore implements ServeStore {
+  private readonly keys = new Map<string, StoredKey>();
+  private readonly whitelists = new Map<number, Whitelist>();
+  private readonly pages: ByteBudgetCache<string>;
+  private version: number | undefined;
+  private checkedAt = Number.NEGATIVE_INFINITY;
+  private checking: Promise<void> | undefined;
+  private readonly nowMs: () => number;
+
+  private constructor(
+    private readonly pool: pg.Pool,
+    private readonly label: string,
+    private readonly options: PostgresStoreOptions,
+  ) {
+    this.pages = new ByteBudgetCache<string>(options.cacheBytes, stringBytes);
+    this.nowMs = options.nowMs ?? (() => performance.now());
+  }
+
+  /** Connects and checks the layout at once: a database that cannot be served fails here, before anything listens. */
+  static async open(url: string, options: PostgresStoreOptions): Promise<PostgresServeStore> {
+    const label = databaseLabel(url);
+    const pool = createPool(url, { max: options.poolSize });
+    try {
+      await inTransaction(pool, label, (client) => checkSchema(client, label));
+    } catch (error) {
+      await pool.end();
+      throw error;
+    }
+    const store = new PostgresServeStore(pool, label, options);
+    await store.fresh();
+    return store;
+  }
+
+  async findKey(hash: string): Promise<StoredKey | undefined> {
+    await this.fresh();
+    let key = this.keys.get(hash);
+    if (!key) {
+      key = (
+        await this.query<StoredKey>(
+          'SELECT id, advertiser_id AS "advertiserId", expires_at AS "expiresAt", revoked_at AS "revokedAt" FROM api_keys WHERE hash = $1',
+          [hash],
+        )
+      )[0];
+      if (key) this.keys.set(hash, key);
+    }
+    return key;
+  }
+
+  async whitelist(keyId: number): Promise<Whitelist> {
+    await this.fresh();
+    let list = this.whitelists.get(keyId);
+    if (!list) {
+      const rows = await this.query<{ ip: string }>("SELECT ip FROM key_ips WHERE key_id = $1", [keyId]);
+      list = new Whitelist(rows.map((r) => r.ip));
+      this.whitelists.set(keyId, list);
+    }
+    return list;
+  }
+
+  async campaignAdvertiser(campaignId: number): Promise<number | undefined> {
+    await this.fresh();
+    const rows = await this.query<{ a: number }>("SELECT advertiser_id AS a FROM campaigns WHERE id = $1", [
+      campaignId,
+    ]);
+    return rows[0]?.a;
+  }
+
+  async adAdvertiser(adId: number): Promise<number | undefined> {
+    await this.fresh();
+    const rows = await this.query<{ a: number }>(
+      "SELECT c.advertiser_id AS a FROM ads d JOIN campaigns c ON c.id = d.campaign_id WHERE d.id = $1",
+      [adId],
+    );
+    return rows[0]?.a;
+  }
+
+  async reportPage(query: ReportQuery, advertiserId: number, start: number, count: number): Promise<ReportPage> {
+    await this.fresh();
+    const plan = postgresReportPlan(query, advertiserId, start, count);
+    if (!plan) return { total: 0, rows: [] };
+    const rows = await this.query<{ json: string; total: number }>(plan.page.text, plan.page.values, true);
+    if (rows.length > 0) return { total: (rows[0] as { total: number }).total, rows: rows.map((r) => r.json) };
+    if (start === 0) return { total: 0, rows: [] };
+    const counted = await this.query<{ total: number }>(plan.count.text, plan.count.values, true);
+    return { total: counted[0]?.total ?? 0, rows: [] };
+  }
+
+  async cachedPage(advertiserId: number, query: ReportQuery): Promise<string | undefined> {
+    await this.fresh();
+    return this.pages.get(`${advertiserId}:${canonicalQueryKey(query)}`);
+  }
+
+  rememberPage(advertiserId: number, query: ReportQuery, body: string): void {
+    this.pages.set(`${advertiserId}:${canonicalQueryKey(query)}`, body);
+  }
+
+  cacheUsage(): CacheUsage {
+    return {
+      bytes: this.pages.usedBytes,
+      budget: this.pages.maxBytes,
+      reports: 0,
+      pages: this.pages.size,
+      reportRows: 0,
+    };
+  }
+
+  async close(): Promise<void> {
+    this.forget();
+    await this.pool.end();
+  }
+
+  /** Reads data_version at most every FRESHNESS_MS; when another process wrote, forgets what was read. */
+  private async fresh(): Promise<void> {
+    if (this.nowMs() - this.checkedAt < FRESHNESS_MS) return;
+    this.checking ??= (async () => {
+      try {
+        const rows = await this.query<{ version: number }>("SELECT version FROM data_version WHERE id = 1");
+        const version = rows[0]?.version;
+        if (version !== this.version) {
+          this.version = version;
+          this.forget();
+        }
+        this.checkedAt = this.nowMs();
+      } finally {
+        this.checking = undefined;
+      }
+    })();
+    await this.checking;
+  }
+
+  private async query<R extends pg.QueryResultRow>(
+    text: string,
+    values: unknown[] = [],
+    prepared = false,
+  ): Promise<R[]> {
+    try {
+      const config: pg.QueryConfig = prepared ? { name: statementName(text), text, values } : { text, values };
+      return (await this.pool.query<R>(config)).rows;
+    } catch (error) {
+      const failure = databaseFailure(error, this.label);
+      if (!(failure instanceof DatabaseError || failure instanceof DatabaseUnreachableError)) throw failure;
+      // Keys may be revoked while the database is out of reach: nothing read before is trusted after.
+      this.forget();
+      this.version = undefined;
+      this.checkedAt = Number.NEGATIVE_INFINITY;
+      this.options.log?.(`database error: ${failure.message}; answering 503 meanwhile`);
+      throw new DatabaseUnavailableError("the database cannot be used now; try again shortly", 1);
+    }
+  }
+
+  private forget(): void {
+    this.keys.clear();
+    this.whitelists.clear();
+    this.pages.clear();
+  }
+}
