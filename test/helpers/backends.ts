@@ -1,0 +1,69 @@
+/**
+ * The two backends of `serve`, for tests that must hold on both: `describe.each(await testBackends())`.
+ * SQLite gets a new file in a temporary folder, PostgreSQL a new database on a throwaway cluster started
+ * once for the test file (test/helpers/postgres.ts). Where PostgreSQL cannot run, its cases are skipped
+ * with the reason printed (`beforeEach(backend.skipUnavailable)`).
+ */
+import { join } from "node:path";
+import { afterAll } from "vitest";
+import { type PostgresCluster, startPostgres } from "./postgres";
+import { tempDir } from "./temp";
+
+export interface TestBackend {
+  name: "sqlite" | "postgres";
+  /** A new empty place for a database: a file path, or the URL of an empty PostgreSQL database. */
+  newDb(): Promise<string>;
+  /** Why this backend cannot run here, or undefined. */
+  unavailable: string | undefined;
+  /** For beforeEach: skips the case, with the reason, where the backend cannot run. */
+  skipUnavailable(context: { skip(note?: string): never }): void;
+}
+
+let cluster: Promise<PostgresCluster | string> | undefined;
+let files = 0;
+
+/** Starts the cluster once per test file (on first call) and stops it after the file. */
+function postgres(): Promise<PostgresCluster | string> {
+  if (!cluster) {
+    cluster = startPostgres();
+    afterAll(async () => {
+      const started = await cluster;
+      if (typeof started !== "string") started.stop();
+    });
+  }
+  return cluster;
+}
+
+export function sqliteBackend(): TestBackend {
+  return {
+    name: "sqlite",
+    newDb: async () => {
+      files += 1;
+      return join(tempDir(), `test-${files}.db`);
+    },
+    unavailable: undefined,
+    skipUnavailable: () => undefined,
+  };
+}
+
+export async function postgresBackend(): Promise<TestBackend> {
+  const started = await postgres();
+  const unavailable = typeof started === "string" ? started : undefined;
+  if (unavailable) console.warn(`skipping PostgreSQL cases: ${unavailable}`);
+  return {
+    name: "postgres",
+    newDb: async () => {
+      if (typeof started === "string") throw new Error(started);
+      return await started.createDatabase();
+    },
+    unavailable,
+    skipUnavailable: (context) => {
+      if (unavailable) context.skip(unavailable);
+    },
+  };
+}
+
+/** Both backends, SQLite first. */
+export async function testBackends(): Promise<TestBackend[]> {
+  return [sqliteBackend(), await postgresBackend()];
+}
