@@ -28,7 +28,7 @@ function postgres(): Promise<PostgresCluster | string> {
     cluster = startPostgres();
     afterAll(async () => {
       const started = await cluster;
-      if (typeof started !== "string") started.stop();
+      if (started !== undefined && typeof started !== "string") started.stop();
     });
   }
   return cluster;
