@@ -5,6 +5,8 @@
  * with the reason printed (`beforeEach(backend.skipUnavailable)`).
  */
 import { join } from "node:path";
+import Database from "better-sqlite3";
+import pg from "pg";
 import { afterAll } from "vitest";
 import { type PostgresCluster, startPostgres } from "./postgres";
 import { tempDir } from "./temp";
@@ -66,4 +68,24 @@ export async function postgresBackend(): Promise<TestBackend> {
 /** Both backends, SQLite first. */
 export async function testBackends(): Promise<TestBackend[]> {
   return [sqliteBackend(), await postgresBackend()];
+}
+
+/** The first column of the first row of `sql` on either backend (a count, a sum), as a number. */
+export async function sqlNumber(db: string, sql: string): Promise<number> {
+  if (/^postgres(ql)?:\/\//.test(db)) {
+    const client = new pg.Client({ connectionString: db });
+    await client.connect();
+    try {
+      const row = (await client.query(sql)).rows[0] as Record<string, unknown>;
+      return Number(Object.values(row)[0]);
+    } finally {
+      await client.end();
+    }
+  }
+  const file = new Database(db, { readonly: true });
+  try {
+    return Number(file.prepare(sql).pluck().get());
+  } finally {
+    file.close();
+  }
 }
