@@ -85,7 +85,7 @@ A session:
       )
       .option("--faults-seed <n>", "seed of the random choices of --faults", integerOption(0, 2 ** 32 - 1), 1)
       .option(
-        "--pool-size <n>",
+        "--db-pool <n>",
         "with a postgres:// --db: connections to the database at most",
         integerOption(1, 1000),
         10,

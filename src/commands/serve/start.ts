@@ -25,7 +25,7 @@ export interface StartOptions extends DbOptions {
   faults?: string | undefined;
   faultsSeed: number;
   quiet?: true | undefined;
-  poolSize: number;
+  dbPool: number;
 }
 
 function trustedProxies(entries: readonly string[]): string[] {
@@ -68,7 +68,7 @@ export async function runServe(ctx: Context, options: StartOptions): Promise<voi
     try {
       return await startServer({
         dbPath: options.db,
-        poolSize: options.poolSize,
+        poolSize: options.dbPool,
         host: options.host,
         port: options.port,
         trustProxy,
