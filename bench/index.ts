@@ -2,6 +2,7 @@
 import { benchReport } from "./report";
 import { benchServe } from "./serve";
 import { benchServeAbuse } from "./serve-abuse";
+import { benchServePostgres } from "./serve-postgres";
 import { benchStartup } from "./startup";
 
 const benchmarks: Record<string, () => void | Promise<void>> = {
@@ -9,6 +10,7 @@ const benchmarks: Record<string, () => void | Promise<void>> = {
   serve: () => benchServe(),
   report: () => benchReport(),
   "serve-abuse": () => benchServeAbuse(),
+  "serve-postgres": () => benchServePostgres(),
 };
 
 const wanted = process.argv.slice(2);
