@@ -102,6 +102,58 @@ describe("two serve processes on one database", () => {
   });
 });
 
+describe("roles and schemas", () => {
+  it("init in a schema the URL names, and serve with a role that may only SELECT", async () => {
+    const db = await postgres.newDb();
+    const suffix = Math.random().toString(36).slice(2, 8);
+    const [owner, reader] = [`owner_${suffix}`, `reader_${suffix}`];
+    const pg = await import("pg");
+    const admin = new pg.default.Client({ connectionString: db });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE ROLE ${owner} LOGIN; CREATE ROLE ${reader} LOGIN`);
+      await admin.query(`CREATE SCHEMA adr AUTHORIZATION ${owner}`);
+      const as = (role: string) =>
+        `${db.replace("postgres://adreport@", `postgres://${role}@`)}?options=-c%20search_path%3Dadr`;
+      expect((await runInProcess(["serve", "init", "--db", as(owner)])).code).toBe(0);
+      expect((await runInProcess(["serve", "load", "--db", as(owner), ndjson("r.ndjson", [LINE])])).code).toBe(0);
+      const issued = await runInProcess([
+        "serve",
+        "key",
+        "issue",
+        "--db",
+        as(owner),
+        "--advertiser",
+        "Acme",
+        "--ip",
+        "127.0.0.1",
+      ]);
+      expect(issued.code).toBe(0);
+      const tables = await admin.query(
+        "SELECT schemaname, count(*)::int AS n FROM pg_tables WHERE tablename = 'ad_hours' GROUP BY 1",
+      );
+      expect(tables.rows).toEqual([{ schemaname: "adr", n: 1 }]);
+
+      // Before any grant the reader cannot serve: exit 2, naming the database, not an unexpected error.
+      const refused = await runInProcess(["serve", "--db", as(reader), "--port", "0"]);
+      expect(refused.code).toBe(2);
+      await admin.query(
+        `GRANT USAGE ON SCHEMA adr TO ${reader}; GRANT SELECT ON ALL TABLES IN SCHEMA adr TO ${reader}`,
+      );
+      const serve = await serveInProcess(["--db", as(reader), "--quiet"]);
+      const answer = await httpGet(`${serve.url}${REPORT}`, { key: issued.stdout.trim() });
+      expect(answer.status).toBe(200);
+      expect((await serve.stop()).code).toBe(0);
+      // The reader may not write: an operator verb with its URL fails as an operator mistake.
+      const write = await runInProcess(["serve", "key", "revoke", "--db", as(reader), "1"]);
+      expect(write.code).toBe(2);
+      expect(write.stderr).toContain("permission denied");
+    } finally {
+      await admin.end();
+    }
+  });
+});
+
 describe("the same answers as SQLite", () => {
   const queries = [
     "metrics=views,clicks,spending,conversions,ctr,cpc",
