@@ -19,6 +19,8 @@ export interface TestBackend {
   unavailable: string | undefined;
   /** For beforeEach: skips the case, with the reason, where the backend cannot run. */
   skipUnavailable(context: { skip(note?: string): never }): void;
+  /** PostgreSQL only: runs SQL as the cluster's superuser. */
+  admin(): (sql: string) => Promise<unknown>;
 }
 
 let cluster: Promise<PostgresCluster | string> | undefined;
@@ -45,6 +47,9 @@ export function sqliteBackend(): TestBackend {
     },
     unavailable: undefined,
     skipUnavailable: () => undefined,
+    admin: () => {
+      throw new Error("SQLite has no administrator");
+    },
   };
 }
 
@@ -61,6 +66,10 @@ export async function postgresBackend(): Promise<TestBackend> {
     unavailable,
     skipUnavailable: (context) => {
       if (unavailable) context.skip(unavailable);
+    },
+    admin: () => {
+      if (typeof started === "string") throw new Error(started);
+      return (sql) => started.sql(sql);
     },
   };
 }

@@ -102,6 +102,37 @@ describe("two serve processes on one database", () => {
   });
 });
 
+describe("a database that goes away while serving", () => {
+  it("is answered 503 with Retry-After, never 500, and served again once it is back", async () => {
+    const db = await postgres.newDb();
+    const name = new URL(db).pathname.slice(1);
+    expect((await runInProcess(["serve", "init", "--db", db])).code).toBe(0);
+    expect((await runInProcess(["serve", "load", "--db", db, ndjson("d.ndjson", [LINE])])).code).toBe(0);
+    const key = (
+      await runInProcess(["serve", "key", "issue", "--db", db, "--advertiser", "Acme", "--ip", "127.0.0.1"])
+    ).stdout.trim();
+    let clock = 0;
+    const notices: string[] = [];
+    const served = await serveDatabase(db, { serve: { nowMs: () => clock, notice: (line) => notices.push(line) } });
+    const get = (extra = "") => httpGet(`${served.url}${REPORT}${extra}`, { key });
+    expect((await get()).status).toBe(200);
+    const admin = postgres.admin();
+    await admin(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS false`);
+    await admin(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${name}'`);
+    clock += FRESHNESS_MS;
+    for (const extra of ["", "&dimensions=campaign"]) {
+      const down = await get(extra);
+      expect(down.status).toBe(503);
+      expect(down.headers["retry-after"]).toBe("1");
+      expect((down.json as { error: { code: string } }).error.code).toBe("service_unavailable");
+    }
+    await admin(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS true`);
+    clock += 1_000;
+    expect((await get()).status).toBe(200);
+    expect(notices.filter((line) => line.startsWith("database error"))).toHaveLength(1);
+  });
+});
+
 describe("roles and schemas", () => {
   it("init in a schema the URL names, and serve with a role that may only SELECT", async () => {
     const db = await postgres.newDb();

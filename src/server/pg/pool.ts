@@ -20,8 +20,11 @@ export class DatabaseUnreachableError extends Error {
   override readonly name = "DatabaseUnreachableError";
 }
 
-/** SQLSTATE classes of a server going away: 08 connection exception, 57P admin/crash shutdown. */
-const GONE_STATES = /^(08|57P)/;
+/**
+ * SQLSTATEs of a server going away or too busy: 08 connection exception, 57P admin/crash shutdown,
+ * 57014 a statement cancelled (by statement_timeout), 53 insufficient resources (too many connections).
+ */
+const GONE_STATES = /^(08|57P|57014|53)/;
 const GONE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH"]);
 
 /** True when the error says the server (or the way to it) failed, rather than the statement. */
@@ -48,6 +51,10 @@ export function databaseFailure(error: unknown, label: string): unknown {
 export interface PoolOptions {
   /** Connections at most (default 10). */
   max?: number | undefined;
+  /** A statement running longer is cancelled (default: none). */
+  statementTimeoutMs?: number | undefined;
+  /** Time to connect before giving up (default 10 s). */
+  connectTimeoutMs?: number | undefined;
 }
 
 export function createPool(url: string, options: PoolOptions = {}): pg.Pool {
@@ -55,7 +62,8 @@ export function createPool(url: string, options: PoolOptions = {}): pg.Pool {
     connectionString: url,
     types,
     max: options.max ?? 10,
-    connectionTimeoutMillis: 10_000,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
+    ...(options.statementTimeoutMs === undefined ? {} : { statement_timeout: options.statementTimeoutMs }),
     idleTimeoutMillis: 30_000,
     application_name: "adreport",
   });

@@ -10,10 +10,9 @@ import type { ReportQuery } from "../../contract";
 import { type CacheUsage, databaseLabel, type ReportPage, type ServeStore } from "../backend";
 import { Whitelist } from "../db/ip";
 import { DatabaseUnavailableError, FRESHNESS_MS, type StoredKey } from "../db/live-connection";
-import { DatabaseError } from "../db/schema";
 import { ByteBudgetCache, stringBytes } from "../report/cache";
 import { canonicalQueryKey } from "../report/query-key";
-import { createPool, DatabaseUnreachableError, databaseFailure, inTransaction } from "./pool";
+import { createPool, databaseFailure, inTransaction } from "./pool";
 import { postgresReportPlan } from "./report-sql";
 import { checkSchema } from "./schema";
 
@@ -24,6 +23,12 @@ export interface PostgresStoreOptions {
   nowMs?: (() => number) | undefined;
   log?: ((line: string) => void) | undefined;
 }
+
+/** A report statement running longer is cancelled and answered 503: a caller waits no longer than this. */
+const STATEMENT_TIMEOUT_MS = 30_000;
+const CONNECT_TIMEOUT_MS = 5_000;
+/** After the database failed, requests are answered 503 at once for this long, not each left to wait for it. */
+const DOWN_MS = 1_000;
 
 /** A statement's name for PostgreSQL to keep it prepared on each connection; the text varies with the query's shape only. */
 function statementName(text: string): string {
@@ -37,6 +42,8 @@ export class PostgresServeStore implements ServeStore {
   private version: number | undefined;
   private checkedAt = Number.NEGATIVE_INFINITY;
   private checking: Promise<void> | undefined;
+  /** Until then (nowMs), the database is taken as down. */
+  private downUntil = Number.NEGATIVE_INFINITY;
   private readonly nowMs: () => number;
 
   private constructor(
@@ -51,7 +58,11 @@ export class PostgresServeStore implements ServeStore {
   /** Connects and checks the layout at once: a database that cannot be served fails here, before anything listens. */
   static async open(url: string, options: PostgresStoreOptions): Promise<PostgresServeStore> {
     const label = databaseLabel(url);
-    const pool = createPool(url, { max: options.poolSize });
+    const pool = createPool(url, {
+      max: options.poolSize,
+      statementTimeoutMs: STATEMENT_TIMEOUT_MS,
+      connectTimeoutMs: CONNECT_TIMEOUT_MS,
+    });
     try {
       await inTransaction(pool, label, (client) => checkSchema(client, label));
     } catch (error) {
@@ -143,7 +154,11 @@ export class PostgresServeStore implements ServeStore {
 
   /** Reads data_version at most every FRESHNESS_MS; when another process wrote, forgets what was read. */
   private async fresh(): Promise<void> {
-    if (this.nowMs() - this.checkedAt < FRESHNESS_MS) return;
+    const now = this.nowMs();
+    if (now - this.checkedAt < FRESHNESS_MS) return;
+    if (now < this.downUntil) {
+      throw new DatabaseUnavailableError("the database cannot be used now; try again shortly", 1);
+    }
     this.checking ??= (async () => {
       try {
         const rows = await this.query<{ version: number }>("SELECT version FROM data_version WHERE id = 1");
@@ -169,13 +184,18 @@ export class PostgresServeStore implements ServeStore {
       const config: pg.QueryConfig = prepared ? { name: statementName(text), text, values } : { text, values };
       return (await this.pool.query<R>(config)).rows;
     } catch (error) {
-      const failure = databaseFailure(error, this.label);
-      if (!(failure instanceof DatabaseError || failure instanceof DatabaseUnreachableError)) throw failure;
+      // A statement of ours PostgreSQL cannot run (syntax, data: classes 42 and 22, bar a missing right) is a bug
+      // and answered 500; anything else (down, busy, restarting, refusing connections) is 503 until it passes.
+      const code = (error as { code?: unknown }).code;
+      if (typeof code === "string" && /^(42|22)/.test(code) && code !== "42501") throw error;
+      const failure = databaseFailure(error, this.label) as Error;
       // Keys may be revoked while the database is out of reach: nothing read before is trusted after.
       this.forget();
       this.version = undefined;
       this.checkedAt = Number.NEGATIVE_INFINITY;
-      this.options.log?.(`database error: ${failure.message}; answering 503 meanwhile`);
+      const now = this.nowMs();
+      if (now >= this.downUntil) this.options.log?.(`database error: ${failure.message}; answering 503 meanwhile`);
+      this.downUntil = now + DOWN_MS;
       throw new DatabaseUnavailableError("the database cannot be used now; try again shortly", 1);
     }
   }
