@@ -7,22 +7,25 @@ import { ConflictError, FactWriter } from "./writer";
 async function writeFacts(db: Db, lines: Iterable<NumberedLine> | AsyncIterable<NumberedLine>): Promise<WriteResult> {
   const writer = new FactWriter(db);
   const result: WriteResult = { adHours: 0, keywordHours: 0 };
+  const write = ({ line, at }: NumberedLine) => {
+    try {
+      if (line.kind === "ad") {
+        writer.writeAdHour(line.fact);
+        result.adHours += 1;
+      } else {
+        writer.writeKeywordHour(line.fact);
+        result.keywordHours += 1;
+      }
+    } catch (error) {
+      if (error instanceof ConflictError) error.at = at;
+      throw error;
+    }
+  };
   db.exec("BEGIN IMMEDIATE");
   try {
-    for await (const { line, at } of lines) {
-      try {
-        if (line.kind === "ad") {
-          writer.writeAdHour(line.fact);
-          result.adHours += 1;
-        } else {
-          writer.writeKeywordHour(line.fact);
-          result.keywordHours += 1;
-        }
-      } catch (error) {
-        if (error instanceof ConflictError) error.at = at;
-        throw error;
-      }
-    }
+    // A generated stream (demo) is written without a turn of the event loop a fact.
+    if (Symbol.iterator in lines) for (const entry of lines) write(entry);
+    else for await (const entry of lines) write(entry);
     writer.finish();
     db.exec("COMMIT");
   } catch (error) {
