@@ -3,13 +3,14 @@
  * through one is seen by the others), the same answers as SQLite byte for byte, the URL's password never
  * shown, and a shared database's other tables left alone.
  */
-import { writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { createWriteStream, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { FRESHNESS_MS } from "../../src/server/db/live-connection";
-import { postgresBackend, sqliteBackend } from "../helpers/backends";
+import { postgresBackend, sqliteBackend, sqlNumber } from "../helpers/backends";
 import { httpGet } from "../helpers/http";
-import { runInProcess } from "../helpers/run-cli";
+import { runInProcess, startInProcess } from "../helpers/run-cli";
 import { serveDatabase, startTestService } from "../helpers/serve";
 import { serveInProcess } from "../helpers/serve-in-process";
 import { tempDir } from "../helpers/temp";
@@ -130,6 +131,36 @@ describe("a database that goes away while serving", () => {
     clock += 1_000;
     expect((await get()).status).toBe(200);
     expect(notices.filter((line) => line.startsWith("database error"))).toHaveLength(1);
+  });
+});
+
+describe("a connection cut in the middle of a load", () => {
+  it("is exit 5, keeps nothing of the file, and the process lives on", async () => {
+    const db = await postgres.newDb();
+    const name = new URL(db).pathname.slice(1);
+    expect((await runInProcess(["serve", "init", "--db", db])).code).toBe(0);
+    const fifo = join(dir, "slow.ndjson");
+    execFileSync("mkfifo", [fifo]);
+    const run = startInProcess(["serve", "load", "--db", db, fifo]);
+    const writer = createWriteStream(fifo);
+    writer.write(`${JSON.stringify(LINE)}\n`);
+    const admin = postgres.admin();
+    // The load's transaction is open and waits for more lines.
+    for (let tries = 0; tries < 500; tries += 1) {
+      const open = (await admin(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = '${name}' AND state = 'idle in transaction'`,
+      )) as { rows: Array<{ n: number }> };
+      if ((open.rows[0]?.n ?? 0) > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await admin(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${name}'`);
+    writer.end(`${JSON.stringify({ ...LINE, hour: "2026-11-01T14:00:00Z" })}\n`);
+    const result = await run.result;
+    expect(result.code).toBe(5);
+    expect(result.stderr).toMatch(
+      /^adreport: lost the connection to postgres:\/\/.*nothing of this change was kept\n$/,
+    );
+    expect(await sqlNumber(db, "SELECT count(*) FROM ad_hours")).toBe(0);
   });
 });
 

@@ -81,6 +81,12 @@ export async function inTransaction<T>(pool: pg.Pool, label: string, work: (clie
     throw databaseFailure(error, label);
   }
   let broken = false;
+  // Between statements (while a load reads its file, say) the connection is idle and out of the pool: a
+  // server dropping it then raises an error with nobody listening. The next statement fails with it instead.
+  const dropped = () => {
+    broken = true;
+  };
+  client.on("error", dropped);
   try {
     await client.query("BEGIN");
     const result = await work(client);
@@ -88,12 +94,18 @@ export async function inTransaction<T>(pool: pg.Pool, label: string, work: (clie
     return result;
   } catch (error) {
     try {
-      await client.query("ROLLBACK");
+      if (!broken) await client.query("ROLLBACK");
     } catch {
       broken = true;
     }
-    throw databaseFailure(error, label);
+    const failure = databaseFailure(error, label);
+    // The server dropped the connection: the transaction is gone with it, nothing of it was kept.
+    if (broken && !(failure instanceof DatabaseError)) {
+      throw new DatabaseUnreachableError(`lost the connection to ${label}; nothing of this change was kept`);
+    }
+    throw failure;
   } finally {
+    client.off("error", dropped);
     client.release(broken);
   }
 }

@@ -11,10 +11,12 @@ const POSTGRES_DIALECT: SqlDialect = {
 };
 
 export interface PostgresPlan {
-  /** A page of rows' JSON with the report's row count: parameters `limit` and `offset` are the last two. */
+  /** A page of rows' JSON with the report's row count: append the limit and the offset to `values`. */
   page: { text: string; values: number[] };
   /** The report's row count alone, for a page past its end. */
   count: { text: string; values: number[] };
+  /** Fills a table (n, json) named where `{{table}}` stands with the report's rows, numbered from 1. */
+  fill: { text: string; values: number[] };
 }
 
 /** `@name` parameters as `$n`, in order of first use. */
@@ -29,17 +31,19 @@ function numbered(sql: string, params: Record<string, number>): { text: string; 
 }
 
 /** Undefined when the range holds no whole hour (the report has no rows). */
-export function postgresReportPlan(
-  query: ReportQuery,
-  advertiserId: number,
-  start: number,
-  count: number,
-): PostgresPlan | undefined {
+export function postgresReportPlan(query: ReportQuery, advertiserId: number): PostgresPlan | undefined {
   const plan = reportSql(query, advertiserId, POSTGRES_DIALECT);
   if (!plan) return undefined;
-  const page = numbered(
-    `SELECT ${rowJsonSql(query, POSTGRES_DIALECT)} AS json, count(*) OVER () AS total FROM (${plan.sql}) r ORDER BY eid, bucket LIMIT @limit OFFSET @offset`,
-    { ...plan.params, limit: count, offset: start },
+  const json = rowJsonSql(query, POSTGRES_DIALECT);
+  const rows = numbered(`SELECT ${json} AS json, count(*) OVER () AS total FROM (${plan.sql}) r`, plan.params);
+  const n = rows.values.length;
+  const fill = numbered(
+    `INSERT INTO {{table}} SELECT row_number() OVER (ORDER BY eid, bucket), ${json} FROM (${plan.sql}) r`,
+    plan.params,
   );
-  return { page, count: numbered(`SELECT count(*) AS total FROM (${plan.sql}) r`, plan.params) };
+  return {
+    page: { text: `${rows.text} ORDER BY eid, bucket LIMIT $${n + 1} OFFSET $${n + 2}`, values: rows.values },
+    count: numbered(`SELECT count(*) AS total FROM (${plan.sql}) r`, plan.params),
+    fill,
+  };
 }

@@ -2,22 +2,27 @@
  * The read side of `serve` on PostgreSQL. Keys, whitelists and response bodies are kept in memory, as on
  * SQLite, and forgotten when data_version (bumped by every write, from any process) changes: it is read at
  * most every FRESHNESS_MS, one read shared by the requests waiting for it. Reports are computed by the
- * database from the rollups a page at a time; no rows are kept besides the rendered pages.
+ * database from the rollups into temporary tables of a connection of its own, a page read at a time from
+ * there (report-tables.ts), as on SQLite.
  */
-import { createHash } from "node:crypto";
 import type pg from "pg";
 import type { ReportQuery } from "../../contract";
 import { type CacheUsage, databaseLabel, type ReportPage, type ServeStore } from "../backend";
 import { Whitelist } from "../db/ip";
 import { DatabaseUnavailableError, FRESHNESS_MS, type StoredKey } from "../db/live-connection";
+import { timeSegments } from "../db/report-sql";
 import { ByteBudgetCache, stringBytes } from "../report/cache";
 import { canonicalQueryKey } from "../report/query-key";
 import { createPool, databaseFailure, inTransaction } from "./pool";
 import { postgresReportPlan } from "./report-sql";
+import { ReportTables } from "./report-tables";
 import { checkSchema } from "./schema";
 
 export interface PostgresStoreOptions {
+  /** Bytes the computed reports and the rendered pages may hold together. */
   cacheBytes: number;
+  /** Rows the computed reports may hold together. */
+  cacheRows: number;
   /** Connections to the database at most. */
   poolSize: number;
   nowMs?: (() => number) | undefined;
@@ -30,15 +35,11 @@ const CONNECT_TIMEOUT_MS = 5_000;
 /** After the database failed, requests are answered 503 at once for this long, not each left to wait for it. */
 const DOWN_MS = 1_000;
 
-/** A statement's name for PostgreSQL to keep it prepared on each connection; the text varies with the query's shape only. */
-function statementName(text: string): string {
-  return `adr_${createHash("sha1").update(text).digest("hex").slice(0, 20)}`;
-}
-
 export class PostgresServeStore implements ServeStore {
   private readonly keys = new Map<string, StoredKey>();
   private readonly whitelists = new Map<number, Whitelist>();
   private readonly pages: ByteBudgetCache<string>;
+  private readonly reports: ReportTables;
   private version: number | undefined;
   private checkedAt = Number.NEGATIVE_INFINITY;
   private checking: Promise<void> | undefined;
@@ -51,7 +52,10 @@ export class PostgresServeStore implements ServeStore {
     private readonly label: string,
     private readonly options: PostgresStoreOptions,
   ) {
-    this.pages = new ByteBudgetCache<string>(options.cacheBytes, stringBytes);
+    // As on SQLite: pages are cheap to rebuild from a kept report, so reports get most of the budget.
+    const pageBytes = Math.floor(options.cacheBytes / 4);
+    this.pages = new ByteBudgetCache<string>(pageBytes, stringBytes);
+    this.reports = new ReportTables(pool, { cacheBytes: options.cacheBytes - pageBytes, cacheRows: options.cacheRows });
     this.nowMs = options.nowMs ?? (() => performance.now());
   }
 
@@ -59,7 +63,8 @@ export class PostgresServeStore implements ServeStore {
   static async open(url: string, options: PostgresStoreOptions): Promise<PostgresServeStore> {
     const label = databaseLabel(url);
     const pool = createPool(url, {
-      max: options.poolSize,
+      // One more for the connection that holds the computed reports.
+      max: options.poolSize + 1,
       statementTimeoutMs: STATEMENT_TIMEOUT_MS,
       connectTimeoutMs: CONNECT_TIMEOUT_MS,
     });
@@ -119,13 +124,20 @@ export class PostgresServeStore implements ServeStore {
 
   async reportPage(query: ReportQuery, advertiserId: number, start: number, count: number): Promise<ReportPage> {
     await this.fresh();
-    const plan = postgresReportPlan(query, advertiserId, start, count);
+    const plan = postgresReportPlan(query, advertiserId);
     if (!plan) return { total: 0, rows: [] };
-    const rows = await this.query<{ json: string; total: number }>(plan.page.text, plan.page.values, true);
-    if (rows.length > 0) return { total: (rows[0] as { total: number }).total, rows: rows.map((r) => r.json) };
-    if (start === 0) return { total: 0, rows: [] };
-    const counted = await this.query<{ total: number }>(plan.count.text, plan.count.values, true);
-    return { total: counted[0]?.total ?? 0, rows: [] };
+    const segments = timeSegments(query, false);
+    const key = JSON.stringify([
+      advertiserId,
+      query.entity,
+      query.byDate && query.granularity,
+      segments?.hourly,
+      segments?.daily,
+      query.campaignId,
+      query.adId,
+      query.metrics,
+    ]);
+    return await this.guard(() => this.reports.page(key, plan, start, count));
   }
 
   async cachedPage(advertiserId: number, query: ReportQuery): Promise<string | undefined> {
@@ -139,16 +151,17 @@ export class PostgresServeStore implements ServeStore {
 
   cacheUsage(): CacheUsage {
     return {
-      bytes: this.pages.usedBytes,
-      budget: this.pages.maxBytes,
-      reports: 0,
+      bytes: this.pages.usedBytes + this.reports.usedBytes,
+      budget: this.pages.maxBytes + this.reports.maxBytes,
+      reports: this.reports.size,
       pages: this.pages.size,
-      reportRows: 0,
+      reportRows: this.reports.rows,
     };
   }
 
   async close(): Promise<void> {
     this.forget();
+    this.reports.release(false);
     await this.pool.end();
   }
 
@@ -175,14 +188,14 @@ export class PostgresServeStore implements ServeStore {
     await this.checking;
   }
 
-  private async query<R extends pg.QueryResultRow>(
-    text: string,
-    values: unknown[] = [],
-    prepared = false,
-  ): Promise<R[]> {
+  private async query<R extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<R[]> {
+    return await this.guard(async () => (await this.pool.query<R>({ text, values })).rows);
+  }
+
+  /** Runs work on the database; its failures become 503 (or, for a statement PostgreSQL cannot run, 500). */
+  private async guard<T>(work: () => Promise<T>): Promise<T> {
     try {
-      const config: pg.QueryConfig = prepared ? { name: statementName(text), text, values } : { text, values };
-      return (await this.pool.query<R>(config)).rows;
+      return await work();
     } catch (error) {
       // A statement of ours PostgreSQL cannot run (syntax, data: classes 42 and 22, bar a missing right) is a bug
       // and answered 500; anything else (down, busy, restarting, refusing connections) is 503 until it passes.
@@ -204,5 +217,6 @@ export class PostgresServeStore implements ServeStore {
     this.keys.clear();
     this.whitelists.clear();
     this.pages.clear();
+    this.reports.clear();
   }
 }
