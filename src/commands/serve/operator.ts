@@ -4,9 +4,11 @@ import {
   ConflictError,
   DatabaseError,
   DatabaseUnreachableError,
+  type Db,
   KeyAdminError,
   LoadError,
   type OperatorStore,
+  openForWriting,
   openOperatorStore,
 } from "../../server";
 import type { Context } from "../context";
@@ -32,6 +34,26 @@ export async function operatorVerb<T>(work: () => T | Promise<T>): Promise<T> {
     if (error instanceof DatabaseUnreachableError) throw new UnavailableError(error.message);
     throw error;
   }
+}
+
+/**
+ * Opens a SQLite database for an operator verb, runs `work`, and closes it. SQLite only: a verb that
+ * should also work on PostgreSQL uses withStore.
+ */
+export function withDatabase<T>(
+  ctx: Context,
+  path: string,
+  create: boolean,
+  work: (db: Db) => T | Promise<T>,
+): Promise<T> {
+  return operatorVerb(async () => {
+    const db = openForWriting(path, { create, nativeBinding: ctx.sqliteAddon() });
+    try {
+      return await work(db);
+    } finally {
+      db.close();
+    }
+  });
 }
 
 /** Opens the database `--db` names (a SQLite file or a postgres:// URL), runs `work`, and closes it. */
