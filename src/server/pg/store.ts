@@ -30,7 +30,7 @@ export interface PostgresStoreOptions {
 }
 
 /** A report statement running longer is cancelled and answered 503: a caller waits no longer than this. */
-const STATEMENT_TIMEOUT_MS = 30_000;
+const STATEMENT_TIMEOUT_MS = 300_000;
 const CONNECT_TIMEOUT_MS = 5_000;
 /** After the database failed, requests are answered 503 at once for this long, not each left to wait for it. */
 const DOWN_MS = 1_000;
