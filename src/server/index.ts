@@ -1,6 +1,12 @@
 /** What the `serve` command may use of the server: listening, and the operator verbs. */
 
-export { databaseLabel, isPostgresUrl, type NumberedLine, type OperatorStore, type ServeStore } from "./backend";
+export {
+  databaseLabel,
+  FACT_BATCH,
+  isPostgresUrl,
+  type NumberedLine,
+  type OperatorStore,
+} from "./backend";
 export { type DemoOptions, demoFacts } from "./db/demo";
 export { canonicalEntry } from "./db/ip";
 export { addIps, issueKey, KeyAdminError, listKeys, removeIps, revokeKey, rotateKey } from "./db/keys";

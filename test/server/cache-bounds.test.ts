@@ -78,7 +78,10 @@ describe.each(await testBackends())("on $name", (backend) => {
       const usage = s.usage();
       expect(usage.bytes).toBeLessThanOrEqual(BUDGET);
       expect(usage.reports).toBeLessThan(800);
-      expect(usage.reports).toBeGreaterThan(0);
+      // PostgreSQL makes a report a table only when a second page of it is asked; its pages are cached alike.
+      if (backend.name === "sqlite") expect(usage.reports).toBeGreaterThan(0);
+      expect(usage.pages).toBeLessThan(800);
+      expect(usage.pages).toBeGreaterThan(0);
     });
 
     it("keeps answering every page right when a report alone is larger than the budget", async () => {

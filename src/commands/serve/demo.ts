@@ -2,7 +2,7 @@
 import { formatDateTime, parseInstant } from "../../contract";
 import { UsageError } from "../../core/errors";
 import { writeChunk } from "../../io/write";
-import { databaseLabel, demoFacts, formatLoadLine, type LoadLine, type NumberedLine } from "../../server";
+import { databaseLabel, demoFacts, FACT_BATCH, formatLoadLine, type LoadLine, type NumberedLine } from "../../server";
 import type { Context } from "../context";
 import { openOutput, outputError } from "../shared/output";
 import { type DbOptions, withStore } from "./operator";
@@ -42,12 +42,18 @@ async function writeNdjson(ctx: Context, file: string, facts: Iterable<LoadLine>
   }
 }
 
-function* numbered(facts: Iterable<LoadLine>): Generator<NumberedLine> {
+function* numbered(facts: Iterable<LoadLine>): Generator<NumberedLine[]> {
   let at = 0;
+  let batch: NumberedLine[] = [];
   for (const line of facts) {
     at += 1;
-    yield { line, at };
+    batch.push({ line, at });
+    if (batch.length >= FACT_BATCH) {
+      yield batch;
+      batch = [];
+    }
   }
+  if (batch.length > 0) yield batch;
 }
 
 export async function runDemo(ctx: Context, options: DemoCommandOptions): Promise<void> {

@@ -1,7 +1,7 @@
 /** `serve load`: NDJSON files into the database, each file all or nothing. */
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
-import type { NumberedLine, OperatorStore } from "../backend";
+import { FACT_BATCH, type NumberedLine, type OperatorStore } from "../backend";
 import { parseLoadLine } from "./load-format";
 import type { Db } from "./schema";
 import { sqliteOperator } from "./sqlite-operator";
@@ -17,13 +17,17 @@ export interface LoadResult {
   keywordHours: number;
 }
 
-/** The facts of an NDJSON file, numbered by line; a line that is not one throws LoadError naming it. */
-export async function* readLoadLines(file: string): AsyncGenerator<NumberedLine> {
+/**
+ * The facts of an NDJSON file in batches, numbered by line; a line that is not one throws LoadError naming
+ * it, after the lines before it were handed over (a contradiction among them is reported first).
+ */
+export async function* readLoadLines(file: string): AsyncGenerator<NumberedLine[]> {
   const lines = createInterface({
     input: createReadStream(file, { encoding: "utf8" }),
     crlfDelay: Number.POSITIVE_INFINITY,
   });
   let lineNumber = 0;
+  let batch: NumberedLine[] = [];
   try {
     for await (const raw of lines) {
       lineNumber += 1;
@@ -33,12 +37,21 @@ export async function* readLoadLines(file: string): AsyncGenerator<NumberedLine>
       try {
         value = JSON.parse(text);
       } catch {
-        throw new LoadError(`${file}:${lineNumber}: not a JSON value`);
+        value = undefined;
       }
-      const parsed = parseLoadLine(value);
-      if (!parsed.ok) throw new LoadError(`${file}:${lineNumber}: ${parsed.message}`);
-      yield { line: parsed.line, at: lineNumber };
+      const parsed = value === undefined ? undefined : parseLoadLine(value);
+      if (!parsed?.ok) {
+        if (batch.length > 0) yield batch;
+        batch = [];
+        throw new LoadError(`${file}:${lineNumber}: ${parsed ? parsed.message : "not a JSON value"}`);
+      }
+      batch.push({ line: parsed.line, at: lineNumber });
+      if (batch.length >= FACT_BATCH) {
+        yield batch;
+        batch = [];
+      }
     }
+    if (batch.length > 0) yield batch;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new LoadError(`${file}: no such file`);
     if ((error as NodeJS.ErrnoException).code === "EISDIR") throw new LoadError(`${file}: is a folder`);

@@ -1,10 +1,10 @@
 /** The operator verbs on a SQLite database: the synchronous functions of keys.ts and writer.ts, one transaction each. */
-import type { IssueRequest, NumberedLine, OperatorStore, WriteResult } from "../backend";
+import type { FactBatches, IssueRequest, NumberedLine, OperatorStore, WriteResult } from "../backend";
 import { addIps, issueKey, listKeys, removeIps, revokeKey, rotateKey } from "./keys";
 import type { Db } from "./schema";
 import { ConflictError, FactWriter } from "./writer";
 
-async function writeFacts(db: Db, lines: Iterable<NumberedLine> | AsyncIterable<NumberedLine>): Promise<WriteResult> {
+async function writeFacts(db: Db, batches: FactBatches): Promise<WriteResult> {
   const writer = new FactWriter(db);
   const result: WriteResult = { adHours: 0, keywordHours: 0 };
   const write = ({ line, at }: NumberedLine) => {
@@ -23,9 +23,7 @@ async function writeFacts(db: Db, lines: Iterable<NumberedLine> | AsyncIterable<
   };
   db.exec("BEGIN IMMEDIATE");
   try {
-    // A generated stream (demo) is written without a turn of the event loop a fact.
-    if (Symbol.iterator in lines) for (const entry of lines) write(entry);
-    else for await (const entry of lines) write(entry);
+    for await (const batch of batches) for (const entry of batch) write(entry);
     writer.finish();
     db.exec("COMMIT");
   } catch (error) {
@@ -45,7 +43,7 @@ export function sqliteOperator(db: Db, label: string): OperatorStore {
     addIps: async (id, ips) => addIps(db, id, ips),
     removeIps: async (id, ips) => removeIps(db, id, ips),
     listKeys: async (now) => listKeys(db, now),
-    writeFacts: (lines) => writeFacts(db, lines),
+    writeFacts: (batches) => writeFacts(db, batches),
     close: async () => {
       db.close();
     },

@@ -35,7 +35,7 @@ export async function openPostgresOperator(url: string, create: boolean): Promis
     addIps: (id, ips) => write((c) => addIps(c, id, ips)),
     removeIps: (id, ips) => write((c) => removeIps(c, id, ips)),
     listKeys: (now) => read((c) => listKeys(c, now)),
-    writeFacts: (lines) => write((c) => writeFacts(c, lines)),
+    writeFacts: (batches) => write((c) => writeFacts(c, batches)),
     close: async () => {
       try {
         await pool.end();

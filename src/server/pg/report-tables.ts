@@ -1,10 +1,12 @@
 /**
  * Computed reports kept as temporary tables of their rows' JSON on one connection of `serve`'s own, as the
- * SQLite backend keeps them (db/report-table.ts): the pages of one report cost one aggregation, and this
- * process holds none of its rows. All work on that connection runs one piece at a time, so a report is
- * never dropped while a page of it is read. Tables of reports evicted or forgotten are dropped at the
- * start of the next piece of work. Without the TEMPORARY right, every page is its own query instead.
+ * SQLite backend keeps them (db/report-table.ts): paging through a report costs two aggregations (the
+ * first page asked is a query of its own, see page()), and this process holds none of its rows. All work
+ * on that connection runs one piece at a time, so a report is never dropped while a page of it is read.
+ * Tables of reports evicted or forgotten are dropped at the start of the next piece of work. Without the
+ * TEMPORARY right, every page is its own query instead.
  */
+import { LRUCache } from "lru-cache";
 import type pg from "pg";
 import type { ReportPage } from "../backend";
 import { ByteBudgetCache } from "../report/cache";
@@ -15,6 +17,8 @@ const TABLE_OVERHEAD_BYTES = 16 * 1024;
 /** A stored row's header and index entry, besides its JSON text. */
 const ROW_OVERHEAD_BYTES = 40;
 const SIZE_SAMPLE_ROWS = 64;
+/** Reports remembered as asked once: enough for the callers paging at any one time. */
+const ASKED_REPORTS = 4096;
 
 interface ReportTable {
   table: string | undefined;
@@ -33,6 +37,8 @@ export class ReportTables {
   private reportRows = 0;
   private tables = 0;
   private readonly toDrop: string[] = [];
+  /** Reports asked for once and not made a table yet. */
+  private readonly asked = new LRUCache<string, true>({ max: ASKED_REPORTS });
   private queue: Promise<unknown> = Promise.resolve();
   /** False once the role was found to lack the TEMPORARY right. */
   private temporary = true;
@@ -51,8 +57,15 @@ export class ReportTables {
     );
   }
 
-  /** A page of the report `key` names, computed once while the budget keeps it. */
+  /**
+   * A page of the report `key` names. The first page asked of a report is one query over the pool (most
+   * reports are read one page, once); a second page asked makes it a table, kept while the budget allows.
+   */
   page(key: string, plan: PostgresPlan, start: number, count: number): Promise<ReportPage> {
+    if (!this.reports.get(key) && !this.asked.has(key)) {
+      this.asked.set(key, true);
+      return this.direct(plan, start, count);
+    }
     const work = this.queue.then(() => this.pageNow(key, plan, start, count));
     this.queue = work.catch(() => undefined);
     return work;
@@ -76,6 +89,7 @@ export class ReportTables {
 
   /** Forgets every report (the data changed); their tables go at the next piece of work. */
   clear(): void {
+    this.asked.clear();
     this.reports.clear();
   }
 

@@ -5,7 +5,7 @@
  * name renames) and the rollups of the touched days recomputed, all in the caller's transaction.
  */
 import type pg from "pg";
-import type { NumberedLine, WriteResult } from "../backend";
+import type { FactBatches, NumberedLine, WriteResult } from "../backend";
 import { ConflictError } from "../db/writer";
 
 /** Facts a staging statement carries: large enough to amortise the round trip, small in memory. */
@@ -162,10 +162,7 @@ async function firstConflict(client: pg.ClientBase): Promise<ConflictError | und
 }
 
 /** Writes the facts in the caller's transaction, which must hold the write lock. */
-export async function writeFacts(
-  client: pg.ClientBase,
-  lines: Iterable<NumberedLine> | AsyncIterable<NumberedLine>,
-): Promise<WriteResult> {
+export async function writeFacts(client: pg.ClientBase, batches: FactBatches): Promise<WriteResult> {
   const result: WriteResult = { adHours: 0, keywordHours: 0 };
   await client.query(STAGE_SQL);
   let batch = new Batch();
@@ -176,12 +173,14 @@ export async function writeFacts(
     batch = new Batch();
   };
   try {
-    for await (const entry of lines) {
-      checkNames(entry);
-      seq += 1;
-      batch.add(seq, entry);
-      if (entry.line.kind === "ad") result.adHours += 1;
-      else result.keywordHours += 1;
+    for await (const facts of batches) {
+      for (const entry of facts) {
+        checkNames(entry);
+        seq += 1;
+        batch.add(seq, entry);
+        if (entry.line.kind === "ad") result.adHours += 1;
+        else result.keywordHours += 1;
+      }
       if (batch.size >= BATCH) await flush();
     }
   } catch (error) {
