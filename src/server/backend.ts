@@ -88,6 +88,14 @@ export interface OperatorStore {
   close(): Promise<void>;
 }
 
+/**
+ * The database cannot be reached now (refused, reset, shut down): worth trying again later. Declared here,
+ * not beside the pg code, so the commands can name it without loading PostgreSQL's driver.
+ */
+export class DatabaseUnreachableError extends Error {
+  override readonly name = "DatabaseUnreachableError";
+}
+
 /** True when `--db` names a PostgreSQL database rather than a SQLite file. */
 export function isPostgresUrl(db: string): boolean {
   return /^postgres(ql)?:\/\//i.test(db);

@@ -1,6 +1,7 @@
 /** What the `serve` command may use of the server: listening, and the operator verbs. */
 
 export {
+  DatabaseUnreachableError,
   databaseLabel,
   FACT_BATCH,
   isPostgresUrl,
@@ -17,4 +18,3 @@ export { ConflictError, FactWriter } from "./db/writer";
 export { FaultSpecError, faultHook, parseFaults } from "./http/faults";
 export { type RunningServer, type ServeOptions, startServer } from "./http/listen";
 export { openOperatorStore } from "./open-store";
-export { DatabaseUnreachableError } from "./pg/pool";

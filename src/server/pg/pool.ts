@@ -4,6 +4,7 @@
  * through here), and pg's errors in the operator's terms, with the URL's password never shown.
  */
 import pg from "pg";
+import { DatabaseUnreachableError } from "../backend";
 import { DatabaseError } from "../db/schema";
 
 const INT8_OID = 20;
@@ -14,11 +15,6 @@ const types = {
       ? (text: string) => Number(text)
       : pg.types.getTypeParser(oid, format ?? "text")) as typeof pg.types.getTypeParser,
 };
-
-/** The database cannot be reached now (refused, reset, shut down): worth trying again later. */
-export class DatabaseUnreachableError extends Error {
-  override readonly name = "DatabaseUnreachableError";
-}
 
 /**
  * SQLSTATEs of a server going away or too busy: 08 connection exception, 57P admin/crash shutdown,
