@@ -29,11 +29,17 @@ let files = 0;
 /** Starts the cluster once per test file (on first call) and stops it after the file. */
 function postgres(): Promise<PostgresCluster | string> {
   if (!cluster) {
-    cluster = startPostgres();
-    afterAll(async () => {
-      const started = await cluster;
-      if (started !== undefined && typeof started !== "string") started.stop();
-    });
+    const starting = startPostgres();
+    cluster = starting;
+    let stopped = false;
+    const stop = (started: PostgresCluster | string) => {
+      if (stopped || typeof started === "string") return;
+      stopped = true;
+      started.stop();
+    };
+    afterAll(async () => stop(await starting));
+    // A file that fails while its cases are collected runs no afterAll: the cluster still goes at exit.
+    void starting.then((started) => process.once("exit", () => stop(started)));
   }
   return cluster;
 }
