@@ -6,7 +6,7 @@ import { cli, ROOT } from "./lib";
 export const WORK = join(ROOT, ".bench");
 export const BIG_DB = join(WORK, "serve-5000-ads-90-days.db");
 export const ADVERTISER = "Acme Outdoor";
-const DATA = [
+export const DATA = [
   "--advertisers",
   "2",
   "--campaigns",

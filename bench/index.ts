@@ -6,6 +6,7 @@ import { benchReport } from "./report";
 import { benchReportTop } from "./report-top";
 import { benchServe } from "./serve";
 import { benchServeAbuse } from "./serve-abuse";
+import { benchServePostgres } from "./serve-postgres";
 import { benchStartup } from "./startup";
 import { benchTargets } from "./targets";
 import { benchTz } from "./tz";
@@ -20,6 +21,7 @@ const benchmarks: Record<string, () => void | Promise<void>> = {
   accounts: () => benchAccounts(),
   tz: () => benchTz(),
   targets: () => benchTargets(),
+  "serve-postgres": () => benchServePostgres(),
 };
 
 const wanted = process.argv.slice(2);

@@ -49,7 +49,7 @@ describe("the rest of the surface", () => {
   it("`serve --help` shows the flags of the verb it runs by default", async () => {
     const help = await runInProcess(["serve", "--help"]);
     expect(help.stdout).toContain("Options of `serve start`, which runs when no command is named");
-    for (const flag of ["--db <file>", "--port <n>", "--host <address>", "--faults <spec>"]) {
+    for (const flag of ["--db <file|url>", "--port <n>", "--host <address>", "--faults <spec>"]) {
       expect(help.stdout).toContain(flag);
     }
   });

@@ -10,15 +10,14 @@ import {
   demoFacts,
   faultHook,
   formatLoadLine,
-  issueKey,
-  loadNdjsonFile,
-  openForWriting,
+  loadNdjsonInto,
+  openOperatorStore,
   parseFaults,
   type RunningServer,
-  revokeKey,
   type ServeOptions,
   startServer,
 } from "../../src/server";
+import type { TestBackend } from "./backends";
 import type { RefLine } from "./reference";
 import { tempDir } from "./temp";
 
@@ -49,6 +48,7 @@ export interface KeySpec {
 
 export interface TestService {
   url: string;
+  /** The SQLite file or the PostgreSQL URL. */
   dbPath: string;
   lines: RefLine[];
   keys: string[];
@@ -73,24 +73,33 @@ export function demoNdjson(dir: string, options: DemoOptions = SMALL_DEMO): { pa
   return { path, lines: text.map((t) => JSON.parse(t) as RefLine) };
 }
 
+/** `backend` says where the database goes: a new SQLite file in a temporary folder unless given. */
 export async function startTestService(
-  options: { keys: KeySpec[]; demo?: DemoOptions } & ListenOptions = { keys: [] },
+  options: { keys: KeySpec[]; demo?: DemoOptions; backend?: TestBackend } & ListenOptions = { keys: [] },
 ): Promise<TestService> {
   const dir = tempDir();
-  const dbPath = join(dir, "test.db");
+  const dbPath = options.backend ? await options.backend.newDb() : join(dir, "test.db");
   const { path, lines } = demoNdjson(dir, options.demo ?? SMALL_DEMO);
-  const db = openForWriting(dbPath, { create: true });
-  await loadNdjsonFile(db, path);
+  const store = await openOperatorStore(dbPath, { create: true });
   const keys: string[] = [];
   const keyIds: number[] = [];
-  const now = Math.floor(Date.now() / 1000);
-  for (const spec of options.keys) {
-    const issued = issueKey(db, { advertiser: spec.advertiser, ips: spec.ips, expiresAt: spec.expiresAt, now });
-    if (spec.revoked) revokeKey(db, issued.id, now);
-    keys.push(issued.key);
-    keyIds.push(issued.id);
+  try {
+    await loadNdjsonInto(store, path);
+    const now = Math.floor(Date.now() / 1000);
+    for (const spec of options.keys) {
+      const issued = await store.issueKey({
+        advertiser: spec.advertiser,
+        ips: spec.ips,
+        expiresAt: spec.expiresAt,
+        now,
+      });
+      if (spec.revoked) await store.revokeKey(issued.id, now);
+      keys.push(issued.key);
+      keyIds.push(issued.id);
+    }
+  } finally {
+    await store.close();
   }
-  db.close();
   const listening = await serveDatabase(dbPath, options);
   return { ...listening, dbPath, lines, keys, keyIds };
 }

@@ -13,8 +13,8 @@ function dbOption<Args extends unknown[], Opts extends OptionValues, Globals ext
   ctx: Context,
 ) {
   return cmd.option(
-    "--db <file>",
-    "the SQLite database (env ADREPORT_DB)",
+    "--db <file|url>",
+    "the SQLite database file, or a postgres://user@host/db URL for a shared instance (env ADREPORT_DB)",
     ctx.env.ADREPORT_DB && ctx.env.ADREPORT_DB !== "" ? ctx.env.ADREPORT_DB : "adreport.db",
   );
 }
@@ -22,7 +22,9 @@ function dbOption<Args extends unknown[], Opts extends OptionValues, Globals ext
 export function registerServe(program: Command, ctx: Context): void {
   const serve = program
     .command("serve")
-    .description("run a local instance of the reporting service from a SQLite file, and manage that file")
+    .description(
+      "run an instance of the reporting service from a SQLite file or PostgreSQL, and manage its data and keys",
+    )
     .addHelpText(
       "after",
       `
@@ -82,6 +84,12 @@ A session:
         "inject failures, e.g. 500:0.2,429:every3,drop:0.1,delay:50ms,reset-body:0.1,hang:every5 (see README)",
       )
       .option("--faults-seed <n>", "seed of the random choices of --faults", integerOption(0, 2 ** 32 - 1), 1)
+      .option(
+        "--db-pool <n>",
+        "with a postgres:// --db: connections to the database at most",
+        integerOption(1, 1000),
+        10,
+      )
       .option("-q, --quiet", "no access log"),
     ctx,
   ).action(async (options) => (await import("./start")).runServe(ctx, options));

@@ -2,10 +2,10 @@
 import { formatDateTime, parseInstant } from "../../contract";
 import { UsageError } from "../../core/errors";
 import { writeChunk } from "../../io/write";
-import { demoFacts, FactWriter, formatLoadLine, type LoadLine } from "../../server";
+import { databaseLabel, demoFacts, FACT_BATCH, formatLoadLine, type LoadLine, type NumberedLine } from "../../server";
 import type { Context } from "../context";
 import { openOutput, outputError } from "../shared/output";
-import { type DbOptions, withDatabase } from "./operator";
+import { type DbOptions, withStore } from "./operator";
 
 export interface DemoCommandOptions extends DbOptions {
   seed: number;
@@ -42,6 +42,20 @@ async function writeNdjson(ctx: Context, file: string, facts: Iterable<LoadLine>
   }
 }
 
+function* numbered(facts: Iterable<LoadLine>): Generator<NumberedLine[]> {
+  let at = 0;
+  let batch: NumberedLine[] = [];
+  for (const line of facts) {
+    at += 1;
+    batch.push({ line, at });
+    if (batch.length >= FACT_BATCH) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
+}
+
 export async function runDemo(ctx: Context, options: DemoCommandOptions): Promise<void> {
   const end = /^\d{4}-\d{2}-\d{2}$/.test(options.end) ? parseInstant(options.end, "from") : undefined;
   if (!end) throw new UsageError(`--end: ${JSON.stringify(options.end)} is not a date (YYYY-MM-DD)`);
@@ -59,20 +73,12 @@ export async function runDemo(ctx: Context, options: DemoCommandOptions): Promis
     await writeNdjson(ctx, options.ndjson, facts);
     return;
   }
-  await withDatabase(ctx, options.db, true, (db) => {
-    const writer = new FactWriter(db);
-    let count = 0;
-    db.transaction(() => {
-      for (const line of facts) {
-        if (line.kind === "ad") writer.writeAdHour(line.fact);
-        else writer.writeKeywordHour(line.fact);
-        count += 1;
-      }
-      writer.finish();
-    })();
+  await withStore(ctx, options.db, true, async (store) => {
+    const written = await store.writeFacts(numbered(facts));
+    const count = written.adHours + written.keywordHours;
     const first = formatDateTime(end.sec - options.days * 86_400);
     ctx.io.err.write(
-      `adreport serve: demo data in ${options.db}: ${count} hourly rows from ${first} to ${formatDateTime(end.sec - 3600)}\n`,
+      `adreport serve: demo data in ${databaseLabel(options.db)}: ${count} hourly rows from ${first} to ${formatDateTime(end.sec - 3600)}\n`,
     );
   });
 }

@@ -1,8 +1,9 @@
 /** `adreport serve init`: creates an empty database; one that exists is left as it is. */
+import { databaseLabel } from "../../server";
 import type { Context } from "../context";
-import { type DbOptions, withDatabase } from "./operator";
+import { type DbOptions, withStore } from "./operator";
 
 export async function runInit(ctx: Context, options: DbOptions): Promise<void> {
-  await withDatabase(ctx, options.db, true, () => undefined);
-  ctx.io.err.write(`adreport serve: ${options.db} is ready\n`);
+  await withStore(ctx, options.db, true, async () => undefined);
+  ctx.io.err.write(`adreport serve: ${databaseLabel(options.db)} is ready\n`);
 }

@@ -1,7 +1,6 @@
 /** `adreport serve ip add|remove`: a key's whitelist, printed as it stands afterwards. */
-import { addIps, removeIps } from "../../server";
 import type { Context } from "../context";
-import { type DbOptions, withDatabase } from "./operator";
+import { type DbOptions, withStore } from "./operator";
 
 export async function runIp(
   ctx: Context,
@@ -10,8 +9,8 @@ export async function runIp(
   addresses: string[],
   options: DbOptions,
 ): Promise<void> {
-  const ips = await withDatabase(ctx, options.db, false, (db) => {
-    return action === "add" ? addIps(db, id, addresses) : removeIps(db, id, addresses);
-  });
+  const ips = await withStore(ctx, options.db, false, (store) =>
+    action === "add" ? store.addIps(id, addresses) : store.removeIps(id, addresses),
+  );
   ctx.io.err.write(`adreport serve: key #${id} whitelist: ${ips.join(", ") || "(empty)"}\n`);
 }

@@ -2,9 +2,8 @@
 import { formatDateTime, parseInstant } from "../../contract";
 import { UsageError } from "../../core/errors";
 import { printable } from "../../core/printable";
-import { issueKey } from "../../server";
 import type { Context } from "../context";
-import { type DbOptions, nowSeconds, withDatabase } from "./operator";
+import { type DbOptions, nowSeconds, withStore } from "./operator";
 
 export interface KeyIssueOptions extends DbOptions {
   advertiser: string;
@@ -31,9 +30,9 @@ export async function runKeyIssue(ctx: Context, options: KeyIssueOptions): Promi
   const now = nowSeconds(ctx);
   const expiresAt = expiryOf(options, now);
   const ips = options.ip ?? [];
-  const issued = await withDatabase(ctx, options.db, false, (db) => {
-    return issueKey(db, { advertiser: options.advertiser, ips, expiresAt, now });
-  });
+  const issued = await withStore(ctx, options.db, false, (store) =>
+    store.issueKey({ advertiser: options.advertiser, ips, expiresAt, now }),
+  );
   ctx.io.out.write(`${issued.key}\n`);
   ctx.io.err.write(
     `adreport serve: key #${issued.id} for ${printable(JSON.stringify(issued.advertiser))}, whitelist ${issued.ips.join(", ") || "(empty: no address may use it yet)"}, expires ${issued.expiresAt === undefined ? "never" : formatDateTime(issued.expiresAt)}\n` +

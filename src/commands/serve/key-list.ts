@@ -1,18 +1,15 @@
 /** `adreport serve key list`: the keys as a table or JSON lines, each shown masked, never whole. */
 import { formatDateTime } from "../../contract";
 import { printable } from "../../core/printable";
-import { listKeys } from "../../server";
 import type { Context } from "../context";
-import { type DbOptions, nowSeconds, withDatabase } from "./operator";
+import { type DbOptions, nowSeconds, withStore } from "./operator";
 
 export interface KeyListOptions extends DbOptions {
   json?: true | undefined;
 }
 
 export async function runKeyList(ctx: Context, options: KeyListOptions): Promise<void> {
-  const keys = await withDatabase(ctx, options.db, false, (db) => {
-    return listKeys(db, nowSeconds(ctx));
-  });
+  const keys = await withStore(ctx, options.db, false, (store) => store.listKeys(nowSeconds(ctx)));
   if (options.json) {
     for (const k of keys) ctx.io.out.write(`${JSON.stringify(k)}\n`);
     return;

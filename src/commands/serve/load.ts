@@ -1,7 +1,7 @@
 /** `adreport serve load`: NDJSON files into the database, each whole or not at all. */
-import { loadNdjsonFile } from "../../server";
+import { loadNdjsonInto } from "../../server";
 import type { Context } from "../context";
-import { type DbOptions, withDatabase } from "./operator";
+import { type DbOptions, withStore } from "./operator";
 
 /** `shown` names a file in messages when it is not the one the user gave (see load-from-export.ts). */
 export async function runLoad(
@@ -10,10 +10,10 @@ export async function runLoad(
   options: DbOptions,
   shown: (file: string) => string = (file) => file,
 ): Promise<void> {
-  await withDatabase(ctx, options.db, false, async (db) => {
+  await withStore(ctx, options.db, false, async (store) => {
     for (const file of files) {
       const started = performance.now();
-      const result = await loadNdjsonFile(db, file, shown(file));
+      const result = await loadNdjsonInto(store, file, shown(file));
       const seconds = (performance.now() - started) / 1000;
       const lines = result.adHours + result.keywordHours;
       ctx.io.err.write(

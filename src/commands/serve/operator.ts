@@ -1,6 +1,16 @@
 /** What every operator verb of `serve` shares: its error mapping, the database it opens, and the clock. */
-import { UsageError } from "../../core/errors";
-import { ConflictError, DatabaseError, type Db, KeyAdminError, LoadError, openForWriting } from "../../server";
+import { UnavailableError, UsageError } from "../../core/errors";
+import {
+  ConflictError,
+  DatabaseError,
+  DatabaseUnreachableError,
+  type Db,
+  KeyAdminError,
+  LoadError,
+  type OperatorStore,
+  openForWriting,
+  openOperatorStore,
+} from "../../server";
 import type { Context } from "../context";
 
 export interface DbOptions {
@@ -20,11 +30,16 @@ export async function operatorVerb<T>(work: () => T | Promise<T>): Promise<T> {
     ) {
       throw new UsageError(error.message);
     }
+    // A PostgreSQL server that is down or out of reach: worth trying again, as a network failure is.
+    if (error instanceof DatabaseUnreachableError) throw new UnavailableError(error.message);
     throw error;
   }
 }
 
-/** Opens the database for an operator verb, runs `work`, and closes it. */
+/**
+ * Opens a SQLite database for an operator verb, runs `work`, and closes it. SQLite only: a verb that
+ * should also work on PostgreSQL uses withStore.
+ */
 export function withDatabase<T>(
   ctx: Context,
   path: string,
@@ -37,6 +52,23 @@ export function withDatabase<T>(
       return await work(db);
     } finally {
       db.close();
+    }
+  });
+}
+
+/** Opens the database `--db` names (a SQLite file or a postgres:// URL), runs `work`, and closes it. */
+export function withStore<T>(
+  ctx: Context,
+  db: string,
+  create: boolean,
+  work: (store: OperatorStore) => Promise<T>,
+): Promise<T> {
+  return operatorVerb(async () => {
+    const store = await openOperatorStore(db, { create, nativeBinding: ctx.sqliteAddon() });
+    try {
+      return await work(store);
+    } finally {
+      await store.close();
     }
   });
 }

@@ -1,6 +1,14 @@
 /** `adreport serve` (`serve start`): listens until SIGINT/SIGTERM, then drains and closes. */
 import { UsageError } from "../../core/errors";
-import { canonicalEntry, FaultSpecError, faultHook, parseFaults, startServer } from "../../server";
+import {
+  canonicalEntry,
+  databaseLabel,
+  FaultSpecError,
+  faultHook,
+  isPostgresUrl,
+  parseFaults,
+  startServer,
+} from "../../server";
 import type { Context } from "../context";
 import { type DbOptions, operatorVerb } from "./operator";
 
@@ -17,6 +25,7 @@ export interface StartOptions extends DbOptions {
   faults?: string | undefined;
   faultsSeed: number;
   quiet?: true | undefined;
+  dbPool: number;
 }
 
 function trustedProxies(entries: readonly string[]): string[] {
@@ -59,6 +68,7 @@ export async function runServe(ctx: Context, options: StartOptions): Promise<voi
     try {
       return await startServer({
         dbPath: options.db,
+        poolSize: options.dbPool,
         host: options.host,
         port: options.port,
         trustProxy,
@@ -88,6 +98,8 @@ export async function runServe(ctx: Context, options: StartOptions): Promise<voi
     });
   });
   ctx.io.out.write(`${server.url}\n`);
-  ctx.io.err.write(`adreport serve: listening on ${server.url} (database ${options.db}, read-only); Ctrl-C stops\n`);
+  ctx.io.err.write(
+    `adreport serve: listening on ${server.url} (database ${databaseLabel(options.db)}, ${isPostgresUrl(options.db) ? "reads only" : "read-only"}); Ctrl-C stops\n`,
+  );
   await stopped;
 }

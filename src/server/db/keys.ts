@@ -17,11 +17,11 @@ export function hashKey(key: string): string {
   return createHash("sha256").update(key).digest("hex");
 }
 
-function newKey(): string {
+export function newKey(): string {
   return `adr_${randomBytes(32).toString("base64url")}`;
 }
 
-function normaliseIps(ips: readonly string[]): string[] {
+export function normaliseIps(ips: readonly string[]): string[] {
   return ips.map((ip) => {
     const entry = canonicalEntry(ip);
     if (!entry) throw new KeyAdminError(`${JSON.stringify(ip)} is not an IPv4 or IPv6 address or CIDR range`);

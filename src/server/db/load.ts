@@ -1,9 +1,11 @@
 /** `serve load`: NDJSON files into the database, each file all or nothing. */
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
+import { FACT_BATCH, type NumberedLine, type OperatorStore } from "../backend";
 import { parseLoadLine } from "./load-format";
 import type { Db } from "./schema";
-import { ConflictError, FactWriter } from "./writer";
+import { sqliteOperator } from "./sqlite-operator";
+import { ConflictError } from "./writer";
 
 export class LoadError extends Error {
   override readonly name = "LoadError";
@@ -15,16 +17,17 @@ export interface LoadResult {
   keywordHours: number;
 }
 
-/** `shown` names the file in messages (the export a temporary load file was made from). */
-export async function loadNdjsonFile(db: Db, file: string, shown = file): Promise<LoadResult> {
-  const writer = new FactWriter(db);
-  const result: LoadResult = { file, adHours: 0, keywordHours: 0 };
+/**
+ * The facts of an NDJSON file in batches, numbered by line; a line that is not one throws LoadError naming
+ * it, after the lines before it were handed over (a contradiction among them is reported first).
+ */
+export async function* readLoadLines(file: string, shown = file): AsyncGenerator<NumberedLine[]> {
   const lines = createInterface({
     input: createReadStream(file, { encoding: "utf8" }),
     crlfDelay: Number.POSITIVE_INFINITY,
   });
   let lineNumber = 0;
-  db.exec("BEGIN IMMEDIATE");
+  let batch: NumberedLine[] = [];
   try {
     for await (const raw of lines) {
       lineNumber += 1;
@@ -34,31 +37,44 @@ export async function loadNdjsonFile(db: Db, file: string, shown = file): Promis
       try {
         value = JSON.parse(text);
       } catch {
-        throw new LoadError(`${shown}:${lineNumber}: not a JSON value`);
+        value = undefined;
       }
-      const parsed = parseLoadLine(value);
-      if (!parsed.ok) throw new LoadError(`${shown}:${lineNumber}: ${parsed.message}`);
-      try {
-        if (parsed.line.kind === "ad") {
-          writer.writeAdHour(parsed.line.fact);
-          result.adHours += 1;
-        } else {
-          writer.writeKeywordHour(parsed.line.fact);
-          result.keywordHours += 1;
-        }
-      } catch (error) {
-        if (error instanceof ConflictError) throw new LoadError(`${shown}:${lineNumber}: ${error.message}`);
-        throw error;
+      const parsed = value === undefined ? undefined : parseLoadLine(value);
+      if (!parsed?.ok) {
+        if (batch.length > 0) yield batch;
+        batch = [];
+        throw new LoadError(`${shown}:${lineNumber}: ${parsed ? parsed.message : "not a JSON value"}`);
+      }
+      batch.push({ line: parsed.line, at: lineNumber });
+      if (batch.length >= FACT_BATCH) {
+        yield batch;
+        batch = [];
       }
     }
-    writer.finish();
-    db.exec("COMMIT");
+    if (batch.length > 0) yield batch;
   } catch (error) {
-    db.exec("ROLLBACK");
-    lines.close();
     if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new LoadError(`${shown}: no such file`);
     if ((error as NodeJS.ErrnoException).code === "EISDIR") throw new LoadError(`${shown}: is a folder`);
     throw error;
+  } finally {
+    lines.close();
   }
-  return result;
+}
+
+/**
+ * Loads one NDJSON file into either backend, in one transaction. `shown` names the file in messages (the
+ * export a temporary load file was made from).
+ */
+export async function loadNdjsonInto(store: OperatorStore, file: string, shown = file): Promise<LoadResult> {
+  try {
+    return { file, ...(await store.writeFacts(readLoadLines(file, shown))) };
+  } catch (error) {
+    if (error instanceof ConflictError) throw new LoadError(`${shown}:${error.at ?? "?"}: ${error.message}`);
+    throw error;
+  }
+}
+
+/** Loads one NDJSON file into an open SQLite database. */
+export async function loadNdjsonFile(db: Db, file: string, shown = file): Promise<LoadResult> {
+  return await loadNdjsonInto(sqliteOperator(db, shown), file, shown);
 }

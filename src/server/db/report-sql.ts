@@ -56,12 +56,32 @@ const SCOPE: Record<Level, { from: string; factKey: string }> = {
 /** The id rows are grouped by: the requested entity's, which may be coarser than the facts' level. */
 const ENTITY_ID: Record<Level, string> = { campaign: "c.id", ad: "a.id", keyword: "k.id" };
 
-const BUCKET: Record<Granularity, string> = {
-  hour: "t",
-  day: "t - t % 86400",
-  week: "(t - t % 86400) - ((t / 86400 + 3) % 7) * 86400",
-  month: "unixepoch(t, 'unixepoch', 'start of month')",
+/** What differs between SQLite and PostgreSQL in a report's SQL; everything else is written once. */
+export interface SqlDialect {
+  /** The first second of the UTC month holding second `t`. */
+  monthStart: string;
+  /** `spending` (integer millionths) as a JSON number with no binary rounding: `3.25`, `0.000001`, `12`. */
+  spendingText: string;
+  /** A text expression as a JSON string literal. */
+  quote(expression: string): string;
+  /** A condition that never holds. */
+  never: string;
+}
+
+export const SQLITE_DIALECT: SqlDialect = {
+  monthStart: "unixepoch(t, 'unixepoch', 'start of month')",
+  spendingText:
+    "CASE WHEN spending % 1000000 = 0 THEN spending / 1000000 ELSE rtrim(printf('%d.%06d', spending / 1000000, spending % 1000000), '0') END",
+  quote: (expression) => `json_quote(${expression})`,
+  never: "0",
 };
+
+function bucketSql(granularity: Granularity, dialect: SqlDialect): string {
+  if (granularity === "hour") return "t";
+  if (granularity === "day") return "t - t % 86400";
+  if (granularity === "week") return "(t - t % 86400) - ((t / 86400 + 3) % 7) * 86400";
+  return dialect.monthStart;
+}
 
 const NAMES: Record<Level, { join: string; columns: string }> = {
   campaign: { join: "JOIN campaigns n ON n.id = g.eid", columns: "n.name AS name, NULL AS campaign_id" },
@@ -81,14 +101,10 @@ export interface TimeSegments {
   daily: [number, number] | undefined;
 }
 
-/** Spending in millionths as a JSON number with no binary rounding: `3.25`, `0.000001`, `12`. */
-const SPENDING_TEXT =
-  "CASE WHEN spending % 1000000 = 0 THEN spending / 1000000 ELSE rtrim(printf('%d.%06d', spending / 1000000, spending % 1000000), '0') END";
-
 /** The SQL of each key of a row's `dimensions`; the keys and their order come from the contract. */
-function dimensionValueSql(entity: Level | undefined, key: string): string {
+function dimensionValueSql(entity: Level | undefined, key: string, dialect: SqlDialect): string {
   if (key === "date") return "bucket";
-  if (key === "name") return "json_quote(coalesce(name, ''))";
+  if (key === "name") return dialect.quote("coalesce(name, '')");
   if (entity !== undefined && key === `${entity}_id`) return "eid";
   if (key === "campaign_id") return "campaign_id";
   throw new Error(`no SQL for the dimension key ${key}`);
@@ -98,11 +114,11 @@ function dimensionValueSql(entity: Level | undefined, key: string): string {
  * The API row (docs/service.md §4) as JSON text, built by SQLite while the report is computed, so a page is
  * only read, never serialised again. Its columns are those reportSql returns.
  */
-export function rowJsonSql(query: ReportQuery): string {
+export function rowJsonSql(query: ReportQuery, dialect: SqlDialect = SQLITE_DIALECT): string {
   const dimensions = query.dimensions.flatMap((dimension) =>
-    DIMENSION_KEYS[dimension].map((key) => `'"${key}":' || ${dimensionValueSql(query.entity, key)}`),
+    DIMENSION_KEYS[dimension].map((key) => `'"${key}":' || ${dimensionValueSql(query.entity, key, dialect)}`),
   );
-  const metrics = query.metrics.map((m) => `'"${m}":' || ${m === "spending" ? SPENDING_TEXT : m}`);
+  const metrics = query.metrics.map((m) => `'"${m}":' || ${m === "spending" ? dialect.spendingText : m}`);
   return `'{"dimensions":{' || ${dimensions.length > 0 ? dimensions.join(" || ',' || ") : "''"} || '},"metrics":{' || ${metrics.join(" || ',' || ")} || '}}'`;
 }
 
@@ -132,7 +148,11 @@ function levelOf(query: ReportQuery): Level {
  * eid, bucket, views, clicks, conversions, spending, name, campaign_id (the caller orders by eid, bucket).
  * Parameters: `adv`, and `campaign` / `ad` when the query filters on them.
  */
-export function reportSql(query: ReportQuery, advertiserId: number): SqlPlan | undefined {
+export function reportSql(
+  query: ReportQuery,
+  advertiserId: number,
+  dialect: SqlDialect = SQLITE_DIALECT,
+): SqlPlan | undefined {
   const level = levelOf(query);
   const segments = timeSegments(query, query.byDate && query.granularity === "hour");
   const params: Record<string, number> = { adv: advertiserId };
@@ -168,15 +188,18 @@ export function reportSql(query: ReportQuery, advertiserId: number): SqlPlan | u
     const source =
       parts.length > 0
         ? parts.join(" UNION ALL ")
-        : "SELECT 0 AS views, 0 AS clicks, 0 AS conversions, 0 AS spending WHERE 0";
-    return { sql: `SELECT 0 AS eid, 0 AS bucket, ${sums}, NULL AS name, NULL AS campaign_id FROM (${source})`, params };
+        : `SELECT 0 AS views, 0 AS clicks, 0 AS conversions, 0 AS spending WHERE ${dialect.never}`;
+    return {
+      sql: `SELECT 0 AS eid, 0 AS bucket, ${sums}, NULL AS name, NULL AS campaign_id FROM (${source}) s`,
+      params,
+    };
   }
   if (parts.length === 0) return undefined;
   const source = parts.join(" UNION ALL ");
-  const bucket = query.byDate ? BUCKET[query.granularity] : "0";
+  const bucket = query.byDate ? bucketSql(query.granularity, dialect) : "0";
   const groupBy = [query.entity ? "eid" : undefined, query.byDate ? "bucket" : undefined].filter(Boolean).join(", ");
-  const grouped = `SELECT ${query.entity ? "eid" : "0 AS eid"}, ${bucket} AS bucket, ${sums} FROM (${source}) GROUP BY ${groupBy}`;
-  if (!query.entity) return { sql: `SELECT *, NULL AS name, NULL AS campaign_id FROM (${grouped})`, params };
+  const grouped = `SELECT ${query.entity ? "eid" : "0 AS eid"}, ${bucket} AS bucket, ${sums} FROM (${source}) s GROUP BY ${groupBy}`;
+  if (!query.entity) return { sql: `SELECT *, NULL AS name, NULL AS campaign_id FROM (${grouped}) g`, params };
   const names = NAMES[query.entity];
   return { sql: `SELECT g.*, ${names.columns} FROM (${grouped}) g ${names.join}`, params };
 }

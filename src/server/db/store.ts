@@ -3,6 +3,7 @@
  * to the file (live-connection.ts), with what it read kept in memory until the data changes.
  */
 import type { ReportQuery } from "../../contract";
+import type { CacheUsage, ReportPage, ServeStore } from "../backend";
 import { ByteBudgetCache, stringBytes } from "../report/cache";
 import { canonicalQueryKey } from "../report/query-key";
 import { Whitelist } from "./ip";
@@ -10,12 +11,6 @@ import { LiveConnection, type StoredKey } from "./live-connection";
 import { timeSegments } from "./report-sql";
 import { dropReportTable, materializeReport, type ReportTable } from "./report-table";
 import type { Db } from "./schema";
-
-/** One page of a report: the rows' JSON and the report's row count. */
-interface ReportPage {
-  total: number;
-  rows: string[];
-}
 
 interface StoreOptions {
   /** Bytes the computed reports and the rendered pages may hold together. */
@@ -28,7 +23,7 @@ interface StoreOptions {
   log?: ((line: string) => void) | undefined;
 }
 
-export class ReportStore {
+export class ReportStore implements ServeStore {
   private readonly live: LiveConnection;
   private readonly keys = new Map<string, StoredKey>();
   private readonly whitelists = new Map<number, Whitelist>();
@@ -132,7 +127,7 @@ export class ReportStore {
   }
 
   /** What the caches hold now, for tests and the operator. */
-  cacheUsage(): { bytes: number; budget: number; reports: number; pages: number; reportRows: number } {
+  cacheUsage(): CacheUsage {
     return {
       bytes: this.reports.usedBytes + this.pages.usedBytes,
       budget: this.reports.maxBytes + this.pages.maxBytes,

@@ -36,6 +36,8 @@ export interface KeywordFact extends Entities {
 /** A fact that contradicts what the database already says (an ad moving to another advertiser, say). */
 export class ConflictError extends Error {
   override readonly name = "ConflictError";
+  /** The line (or position) of the fact, where the writer knows it. */
+  at: number | undefined;
 }
 
 interface Owner {

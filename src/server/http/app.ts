@@ -2,8 +2,8 @@
 import { createServer } from "node:http";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { ERROR_STATUS, type ErrorCode, errorBody, OPENAPI_PATH, REPORT_PATH } from "../../contract";
+import type { ServeStore } from "../backend";
 import { DatabaseUnavailableError } from "../db/live-connection";
-import type { ReportStore } from "../db/store";
 import { accessLine } from "./access-log";
 import { authenticate } from "./auth";
 import { AuthFailureThrottle } from "./auth-throttle";
@@ -12,7 +12,7 @@ import { registerOpenApiRoute } from "./openapi-route";
 import { reportHandler } from "./report-route";
 
 export interface AppOptions {
-  store: ReportStore;
+  store: ServeStore;
   /** Peers whose X-Forwarded-For is believed; empty: the socket's address is the caller. */
   trustProxy: readonly string[];
   nowSeconds: () => number;

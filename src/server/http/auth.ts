@@ -1,9 +1,9 @@
 /** Check 1 and 2 of docs/service.md §3: the key, then the caller's address against the key's whitelist. */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ErrorCode } from "../../contract";
+import type { ServeStore } from "../backend";
 import { canonicalAddress } from "../db/ip";
 import { hashKey, KEY_PATTERN } from "../db/keys";
-import type { ReportStore } from "../db/store";
 import type { AuthFailureThrottle } from "./auth-throttle";
 import { sendError } from "./errors";
 
@@ -16,7 +16,7 @@ declare module "fastify" {
   }
 }
 
-export function authenticate(store: ReportStore, nowSeconds: () => number, throttle?: AuthFailureThrottle) {
+export function authenticate(store: ServeStore, nowSeconds: () => number, throttle?: AuthFailureThrottle) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const caller = canonicalAddress(request.ip) ?? request.ip;
     const wait = throttle?.retryAfter(caller) ?? 0;
@@ -43,7 +43,7 @@ export function authenticate(store: ReportStore, nowSeconds: () => number, throt
       await refuse("invalid_key", "the Authorization header must be: Bearer <key>");
       return;
     }
-    const key = KEY_PATTERN.test(token) ? store.findKey(hashKey(token)) : undefined;
+    const key = KEY_PATTERN.test(token) ? await store.findKey(hashKey(token)) : undefined;
     if (!key) {
       await refuse("invalid_key", "the API key is not valid");
       return;
@@ -56,7 +56,7 @@ export function authenticate(store: ReportStore, nowSeconds: () => number, throt
       await refuse("key_expired", "the API key has expired; ask the operator for a rotation");
       return;
     }
-    if (!store.whitelist(key.id).allows(caller)) {
+    if (!(await store.whitelist(key.id)).allows(caller)) {
       await sendError(reply, "ip_not_allowed", `requests from ${caller} are not on this key's IP whitelist`);
       return;
     }

@@ -1,12 +1,16 @@
 /** Opens the database read-only, builds the app and listens; `close()` drains and closes both. */
 import type { Socket } from "node:net";
 import type { FastifyInstance } from "fastify";
-import { type NativeBinding, openForReading } from "../db/schema";
-import { ReportStore } from "../db/store";
+import type { ServeStore } from "../backend";
+import type { NativeBinding } from "../db/schema";
+import { openServeStore } from "../open-store";
 import { type AppOptions, buildApp } from "./app";
 
 export interface ServeOptions {
+  /** A SQLite file, or a postgres:// URL. */
   dbPath: string;
+  /** Connections to PostgreSQL at most (default 10); SQLite has one. */
+  poolSize?: number | undefined;
   host: string;
   port: number;
   trustProxy: readonly string[];
@@ -36,7 +40,7 @@ export interface ServeOptions {
 export interface RunningServer {
   url: string;
   app: FastifyInstance;
-  store: ReportStore;
+  store: ServeStore;
   close(): Promise<void>;
 }
 
@@ -46,17 +50,20 @@ const SERVE_DEFAULTS = {
   maxConnections: 4096,
   authFailureLimit: 20,
   shutdownTimeoutMs: 10_000,
+  poolSize: 10,
 } as const;
 
 /** Logs refused connections at most this often, with how many there were since the last line. */
 const DROP_LOG_INTERVAL_MS = 10_000;
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
-  const store = new ReportStore(options.dbPath, (path) => openForReading(path, options.nativeBinding), {
+  const store = await openServeStore(options.dbPath, {
     cacheBytes: Math.floor((options.cacheMb ?? SERVE_DEFAULTS.cacheMb) * 1024 * 1024),
     cacheRows: options.cacheRows,
+    poolSize: options.poolSize ?? SERVE_DEFAULTS.poolSize,
     nowMs: options.nowMs,
     log: options.notice,
+    nativeBinding: options.nativeBinding,
   });
   let closing = false;
   const app = buildApp({
@@ -94,7 +101,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     await app.listen({ host: options.host, port: options.port });
   } catch (error) {
     await app.close();
-    store.close();
+    await store.close();
     throw error;
   }
   const address = app.server.address();
@@ -116,7 +123,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       await app.close();
     } finally {
       clearTimeout(grace);
-      store.close();
+      await store.close();
     }
   };
   return {

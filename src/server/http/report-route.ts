@@ -1,12 +1,12 @@
 /** `GET /v1/report`: checks 3 and 4 of docs/service.md §3, then one page of the report. */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { GRANULARITY_WORDS, parseReportQuery, TOTAL_GRANULARITY_WORD } from "../../contract";
-import type { ReportStore } from "../db/store";
+import type { ServeStore } from "../backend";
 import { sendError } from "./errors";
 
 const JSON_TYPE = "application/json; charset=utf-8";
 
-export function reportHandler(store: ReportStore) {
+export function reportHandler(store: ServeStore) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const queryStart = request.url.indexOf("?");
     const queryString = queryStart < 0 ? "" : request.url.slice(queryStart + 1);
@@ -14,10 +14,10 @@ export function reportHandler(store: ReportStore) {
     const parsed = parseReportQuery(new URLSearchParams(queryString));
     if (!parsed.ok) return sendError(reply, parsed.error.code, parsed.error.message, parsed.error.param);
     const query = parsed.query;
-    const cached = store.cachedPage(advertiserId, query);
+    const cached = await store.cachedPage(advertiserId, query);
     if (cached !== undefined) return reply.type(JSON_TYPE).send(cached);
 
-    if (query.campaignId !== undefined && store.campaignAdvertiser(query.campaignId) !== advertiserId) {
+    if (query.campaignId !== undefined && (await store.campaignAdvertiser(query.campaignId)) !== advertiserId) {
       return sendError(
         reply,
         "forbidden",
@@ -25,13 +25,13 @@ export function reportHandler(store: ReportStore) {
         "campaign_id",
       );
     }
-    if (query.adId !== undefined && store.adAdvertiser(query.adId) !== advertiserId) {
+    if (query.adId !== undefined && (await store.adAdvertiser(query.adId)) !== advertiserId) {
       return sendError(reply, "forbidden", `ad_id ${query.adId} is not available to this key`, "ad_id");
     }
 
     // Both ids and an ad outside that campaign: the report's own filters leave no rows (and a zero total).
     const start = (query.page - 1) * query.limit;
-    const report = store.reportPage(query, advertiserId, start, query.limit);
+    const report = await store.reportPage(query, advertiserId, start, query.limit);
     const data = report.rows;
     const meta = {
       granularity: query.byDate ? GRANULARITY_WORDS[query.granularity] : TOTAL_GRANULARITY_WORD,

@@ -1,0 +1,119 @@
+/**
+ * `serve` on PostgreSQL against `serve` on SQLite (issue 18), the same 5,000 ads x 90 days in both: the
+ * first page of a 90-day campaign,date report, and throughput with 32 connections on a small report.
+ * PostgreSQL is a throwaway cluster of Debian's binaries (test/helpers/postgres-cluster.ts, fsync off),
+ * on this machine, loaded once per run through `serve demo --db postgres://...`.
+ */
+import autocannon from "autocannon";
+import { startPostgres } from "../test/helpers/postgres-cluster";
+import { ADVERTISER, BIG_DB, DATA, ensureBigDb, issueBenchKey } from "./data";
+import { BIN, cli, ensureBuilt, figure, median, timeAsync, timeCommand } from "./lib";
+import { type ServerProcess, startProcess } from "./serve-process";
+
+/** The 90-day range of the data set, ending k hours early: the same work, never served from a cache. */
+function range(k: number): { from: string; to: string } {
+  return { from: "2026-08-03", to: `2026-10-31T${String(23 - k).padStart(2, "0")}:59:59Z` };
+}
+
+async function get(url: string, key: string): Promise<{ meta: { total: number } }> {
+  const response = await fetch(url, { headers: { authorization: `Bearer ${key}` } });
+  if (response.status !== 200) throw new Error(`${url}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as { meta: { total: number } };
+}
+
+interface Side {
+  name: string;
+  server: ServerProcess;
+  key: string;
+}
+
+async function throughput(side: Side, target: string): Promise<number> {
+  const result = await autocannon({
+    url: `${side.server.url}${target}`,
+    connections: 32,
+    duration: 5,
+    headers: { authorization: `Bearer ${side.key}` },
+  });
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${side.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return result.requests.average;
+}
+
+export async function benchServePostgres(): Promise<void> {
+  ensureBuilt();
+  ensureBigDb();
+  const cluster = await startPostgres();
+  if (typeof cluster === "string") {
+    console.log(`  skipped: ${cluster}`);
+    return;
+  }
+  const sides: Side[] = [];
+  try {
+    const url = await cluster.createDatabase("bench");
+    console.log("  (loading the data set into PostgreSQL: a few minutes)");
+    const loadMs = timeCommand(process.execPath, [BIN, "serve", "demo", "--db", url, ...DATA]);
+    figure("serve demo into PostgreSQL, about 5.4M hourly rows", `${(loadMs / 1000).toFixed(0)} s`);
+    const pgKey = cli(["serve", "key", "issue", "--db", url, "--advertiser", ADVERTISER, "--ip", "127.0.0.1"]).trim();
+    for (const [name, db, key] of [
+      ["SQLite", BIG_DB, issueBenchKey()],
+      ["PostgreSQL", url, pgKey],
+    ] as const) {
+      const server = await startProcess(process.execPath, [BIN, "serve", "--db", db, "--port", "0", "--quiet"]);
+      sides.push({ name, server, key });
+    }
+    const [lite, pg] = sides as [Side, Side];
+
+    // 1. First page of the 90-day campaign,date report, a fresh query each run, the two interleaved.
+    const metrics = "views,clicks,spending,conversions";
+    const firsts = new Map<string, number[]>(sides.map((s) => [s.name, []]));
+    for (let k = 0; k < 7; k += 1) {
+      for (const side of sides) {
+        const params = new URLSearchParams({ ...range(k), metrics, dimensions: "campaign,date", limit: "1000" });
+        const ms = await timeAsync(() => get(`${side.server.url}/v1/report?${params}`, side.key));
+        firsts.get(side.name)?.push(ms);
+      }
+    }
+    const liteFirst = median(firsts.get("SQLite") ?? []);
+    const pgFirst = median(firsts.get("PostgreSQL") ?? []);
+    figure("SQLite: first page, 90-day campaign,date (median of 7)", `${liteFirst.toFixed(1)} ms`);
+    figure(
+      "PostgreSQL: the same",
+      `${pgFirst.toFixed(1)} ms  ${(pgFirst / liteFirst).toFixed(2)}x SQLite`,
+      pgFirst / liteFirst <= 2,
+    );
+
+    // 2. Throughput with 32 connections on a small report (the serve benchmark's), each warmed up first.
+    const small = `/v1/report?${new URLSearchParams({ from: "2026-10-25", to: "2026-10-31", metrics: "views,clicks,spending" })}`;
+    for (const side of sides) await throughput(side, small);
+    const liteRps = [await throughput(lite, small)];
+    const pgRps = [await throughput(pg, small)];
+    liteRps.push(await throughput(lite, small));
+    pgRps.push(await throughput(pg, small));
+    const l = median(liteRps);
+    const p = median(pgRps);
+    figure("SQLite: 7-day total, 32 connections (2 runs of 5 s)", `${Math.round(l)} req/s`);
+    figure("PostgreSQL: the same", `${Math.round(p)} req/s  ${(p / l).toFixed(2)}x SQLite`, p / l >= 1 / 1.5);
+
+    // 3. Every page of a 225-page report (ad,date daily) against its first page: each page is its own query.
+    for (const side of sides) {
+      const params = (page: number) =>
+        new URLSearchParams({ ...range(9), metrics, dimensions: "ad,date", limit: "1000", page: String(page) });
+      let firstMs = 0;
+      const totalMs = await timeAsync(async () => {
+        const started = performance.now();
+        const first = await get(`${side.server.url}/v1/report?${params(1)}`, side.key);
+        firstMs = performance.now() - started;
+        for (let page = 2; page <= Math.ceil(first.meta.total / 1000); page += 1) {
+          await get(`${side.server.url}/v1/report?${params(page)}`, side.key);
+        }
+      });
+      figure(
+        `${side.name}: all pages of ad,date daily / first page`,
+        `${(totalMs / firstMs).toFixed(2)}x (${(totalMs / 1000).toFixed(1)} s)`,
+      );
+    }
+  } finally {
+    for (const side of sides) await side.server.stop();
+    cluster.stop();
+  }
+}

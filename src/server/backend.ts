@@ -1,0 +1,118 @@
+/**
+ * The two sides of a `serve` database, whatever holds it: what `serve` reads while answering (ServeStore)
+ * and what the operator verbs write (OperatorStore). SQLite (a file path) and PostgreSQL (a postgres://
+ * URL) each implement both; the HTTP layer and the commands see only these.
+ */
+import type { ReportQuery } from "../contract";
+import type { Whitelist } from "./db/ip";
+import type { IssuedKey, KeyListing } from "./db/keys";
+import type { StoredKey } from "./db/live-connection";
+import type { LoadLine } from "./db/load-format";
+
+/** SQLite answers at once, PostgreSQL over the network: callers await either. */
+export type Awaitable<T> = T | Promise<T>;
+
+/** One page of a report: the rows' JSON and the report's row count. */
+export interface ReportPage {
+  total: number;
+  rows: string[];
+}
+
+export interface CacheUsage {
+  bytes: number;
+  budget: number;
+  reports: number;
+  pages: number;
+  reportRows: number;
+}
+
+/** The read side `serve` answers from. Everything read may be kept in memory until the data changes. */
+export interface ServeStore {
+  findKey(hash: string): Awaitable<StoredKey | undefined>;
+  whitelist(keyId: number): Awaitable<Whitelist>;
+  campaignAdvertiser(campaignId: number): Awaitable<number | undefined>;
+  adAdvertiser(adId: number): Awaitable<number | undefined>;
+  reportPage(query: ReportQuery, advertiserId: number, start: number, count: number): Awaitable<ReportPage>;
+  /** A response body given before to this advertiser for this query, while the data is unchanged. */
+  cachedPage(advertiserId: number, query: ReportQuery): Awaitable<string | undefined>;
+  rememberPage(advertiserId: number, query: ReportQuery, body: string): void;
+  cacheUsage(): CacheUsage;
+  close(): Awaitable<void>;
+}
+
+/** A fact to write, with the line of its file (or its position in a generated stream) for error messages. */
+export interface NumberedLine {
+  line: LoadLine;
+  at: number;
+}
+
+/**
+ * Facts in batches, in order: a step of an async iterator per batch rather than per fact.
+ */
+export type FactBatches = Iterable<readonly NumberedLine[]> | AsyncIterable<readonly NumberedLine[]>;
+
+/**
+ * Facts per batch, for whoever makes them: small, so a batch dies young. At 1024, the parsed lines held
+ * outlived V8's young generation (kept small, see cli/entry.ts) and doubled a load's garbage collection.
+ */
+export const FACT_BATCH = 64;
+
+export interface WriteResult {
+  adHours: number;
+  keywordHours: number;
+}
+
+export interface IssueRequest {
+  advertiser: string;
+  ips: readonly string[];
+  expiresAt?: number | undefined;
+  now: number;
+}
+
+/** The write side the operator verbs use; every method is one transaction. */
+export interface OperatorStore {
+  /** The database as it may be shown: a path, or a URL without its password. */
+  readonly label: string;
+  issueKey(request: IssueRequest): Promise<IssuedKey>;
+  rotateKey(id: number, now: number): Promise<IssuedKey>;
+  revokeKey(id: number, now: number): Promise<void>;
+  addIps(id: number, ips: readonly string[]): Promise<string[]>;
+  removeIps(id: number, ips: readonly string[]): Promise<string[]>;
+  listKeys(now: number): Promise<KeyListing[]>;
+  /**
+   * Writes the facts and their entities, and the rollups of the days they touch, all or nothing. A fact
+   * that contradicts the database throws ConflictError with its `at`; an error the iterable throws is
+   * passed on (after a contradiction in an earlier fact, which is reported first).
+   */
+  writeFacts(batches: FactBatches): Promise<WriteResult>;
+  close(): Promise<void>;
+}
+
+/**
+ * The database cannot be reached now (refused, reset, shut down): worth trying again later. Declared here,
+ * not beside the pg code, so the commands can name it without loading PostgreSQL's driver.
+ */
+export class DatabaseUnreachableError extends Error {
+  override readonly name = "DatabaseUnreachableError";
+}
+
+/** True when `--db` names a PostgreSQL database rather than a SQLite file. */
+export function isPostgresUrl(db: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(db);
+}
+
+/** `--db` as it may be printed: a URL's password becomes `***`; a path is itself. */
+export function databaseLabel(db: string): string {
+  if (!isPostgresUrl(db)) return db;
+  try {
+    const url = new URL(db);
+    if (url.password !== "") url.password = "***";
+    for (const name of [...url.searchParams.keys()]) {
+      if (/pass|secret|key/i.test(name)) url.searchParams.set(name, "***");
+    }
+    return url.toString();
+  } catch {
+    // Not a URL Node can read: show nothing past the scheme, it may hold the password.
+    return `${db.slice(0, db.indexOf("://") + 3)}***`;
+  }
+}

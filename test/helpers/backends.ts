@@ -1,0 +1,106 @@
+/**
+ * The two backends of `serve`, for tests that must hold on both: `describe.each(await testBackends())`.
+ * SQLite gets a new file in a temporary folder, PostgreSQL a new database on a throwaway cluster started
+ * once for the test file (test/helpers/postgres.ts). Where PostgreSQL cannot run, its cases are skipped
+ * with the reason printed (`beforeEach(backend.skipUnavailable)`).
+ */
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import pg from "pg";
+import { afterAll } from "vitest";
+import { type PostgresCluster, startPostgres } from "./postgres";
+import { tempDir } from "./temp";
+
+export interface TestBackend {
+  name: "sqlite" | "postgres";
+  /** A new empty place for a database: a file path, or the URL of an empty PostgreSQL database. */
+  newDb(): Promise<string>;
+  /** Why this backend cannot run here, or undefined. */
+  unavailable: string | undefined;
+  /** For beforeEach: skips the case, with the reason, where the backend cannot run. */
+  skipUnavailable(context: { skip(note?: string): never }): void;
+  /** PostgreSQL only: runs SQL as the cluster's superuser. */
+  admin(): (sql: string) => Promise<unknown>;
+}
+
+let cluster: Promise<PostgresCluster | string> | undefined;
+let files = 0;
+
+/** Starts the cluster once per test file (on first call) and stops it after the file. */
+function postgres(): Promise<PostgresCluster | string> {
+  if (!cluster) {
+    const starting = startPostgres();
+    cluster = starting;
+    let stopped = false;
+    const stop = (started: PostgresCluster | string) => {
+      if (stopped || typeof started === "string") return;
+      stopped = true;
+      started.stop();
+    };
+    afterAll(async () => stop(await starting));
+    // A file that fails while its cases are collected runs no afterAll: the cluster still goes at exit.
+    void starting.then((started) => process.once("exit", () => stop(started)));
+  }
+  return cluster;
+}
+
+export function sqliteBackend(): TestBackend {
+  return {
+    name: "sqlite",
+    newDb: async () => {
+      files += 1;
+      return join(tempDir(), `test-${files}.db`);
+    },
+    unavailable: undefined,
+    skipUnavailable: () => undefined,
+    admin: () => {
+      throw new Error("SQLite has no administrator");
+    },
+  };
+}
+
+export async function postgresBackend(): Promise<TestBackend> {
+  const started = await postgres();
+  const unavailable = typeof started === "string" ? started : undefined;
+  if (unavailable) console.warn(`skipping PostgreSQL cases: ${unavailable}`);
+  return {
+    name: "postgres",
+    newDb: async () => {
+      if (typeof started === "string") throw new Error(started);
+      return await started.createDatabase();
+    },
+    unavailable,
+    skipUnavailable: (context) => {
+      if (unavailable) context.skip(unavailable);
+    },
+    admin: () => {
+      if (typeof started === "string") throw new Error(started);
+      return (sql) => started.sql(sql);
+    },
+  };
+}
+
+/** Both backends, SQLite first. */
+export async function testBackends(): Promise<TestBackend[]> {
+  return [sqliteBackend(), await postgresBackend()];
+}
+
+/** The first column of the first row of `sql` on either backend (a count, a sum), as a number. */
+export async function sqlNumber(db: string, sql: string): Promise<number> {
+  if (/^postgres(ql)?:\/\//.test(db)) {
+    const client = new pg.Client({ connectionString: db });
+    await client.connect();
+    try {
+      const row = (await client.query(sql)).rows[0] as Record<string, unknown>;
+      return Number(Object.values(row)[0]);
+    } finally {
+      await client.end();
+    }
+  }
+  const file = new Database(db, { readonly: true });
+  try {
+    return Number(file.prepare(sql).pluck().get());
+  } finally {
+    file.close();
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * A throwaway PostgreSQL server: Debian's binaries, a cluster made by `initdb` in a temporary folder,
+ * `pg_ctl` on a free loopback port (fsync off: for tests and benchmarks only). As root (CI), the cluster
+ * belongs to the `postgres` user, since PostgreSQL refuses to run as root. No vitest here, so the
+ * benchmarks can use it too; tests use postgres.ts.
+ */
+import { execFileSync } from "node:child_process";
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+
+export interface PostgresCluster {
+  /** postgres://adreport@127.0.0.1:PORT/postgres: the superuser's URL (trust auth on loopback). */
+  readonly adminUrl: string;
+  readonly port: number;
+  /** Runs SQL as the superuser on `database` (default postgres). */
+  sql(text: string, database?: string): Promise<pg.QueryResult>;
+  /** A new empty database; returns its URL. */
+  createDatabase(name?: string): Promise<string>;
+  stop(): void;
+}
+
+function binDir(): string | undefined {
+  const root = "/usr/lib/postgresql";
+  if (!existsSync(root)) return undefined;
+  const versions = readdirSync(root)
+    .filter((v) => existsSync(join(root, v, "bin", "initdb")))
+    .sort((a, b) => Number(b) - Number(a));
+  return versions[0] === undefined ? undefined : join(root, versions[0], "bin");
+}
+
+async function freePort(): Promise<number> {
+  return await new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function postgresUser(): { uid: number; gid: number } | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  const line = execFileSync("getent", ["passwd", "postgres"], { encoding: "utf8" }).trim();
+  const [, , uid, gid] = line.split(":");
+  return { uid: Number(uid), gid: Number(gid) };
+}
+
+let counter = 0;
+
+/** Starts a cluster, or returns why it cannot run here. */
+export async function startPostgres(): Promise<PostgresCluster | string> {
+  const bin = binDir();
+  if (bin === undefined)
+    return "PostgreSQL server binaries not found under /usr/lib/postgresql (Debian package postgresql)";
+  let owner: { uid: number; gid: number } | undefined;
+  try {
+    owner = postgresUser();
+  } catch {
+    return "running as root and there is no postgres user to own the cluster";
+  }
+  const dir = mkdtempSync(join(tmpdir(), "adreport-pg-"));
+  chmodSync(dir, 0o755);
+  if (owner) chownSync(dir, owner.uid, owner.gid);
+  const data = join(dir, "data");
+  const run = (tool: string, args: string[]) => {
+    const command = owner ? "runuser" : join(bin, tool);
+    const argv = owner ? ["-u", "postgres", "--", join(bin, tool), ...args] : args;
+    execFileSync(command, argv, { stdio: ["ignore", "pipe", "pipe"], cwd: dir });
+  };
+  const port = await freePort();
+  try {
+    run("initdb", ["-D", data, "-U", "adreport", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"]);
+    const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+    run("pg_ctl", ["-D", data, "-o", options, "-l", join(dir, "log"), "-w", "-t", "60", "start"]);
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    const stderr = (error as { stderr?: Buffer }).stderr?.toString().trim();
+    return `could not start a PostgreSQL cluster: ${stderr || String(error)}`;
+  }
+  const urlOf = (database: string) => `postgres://adreport@127.0.0.1:${port}/${database}`;
+  const sql = async (text: string, database = "postgres") => {
+    const client = new pg.Client({ connectionString: urlOf(database) });
+    await client.connect();
+    try {
+      return await client.query(text);
+    } finally {
+      await client.end();
+    }
+  };
+  return {
+    adminUrl: urlOf("postgres"),
+    port,
+    sql,
+    async createDatabase(name) {
+      counter += 1;
+      const database = name ?? `t_${process.pid}_${counter}`;
+      await sql(`CREATE DATABASE "${database}"`);
+      return urlOf(database);
+    },
+    stop() {
+      try {
+        run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
+      } catch {
+        // already gone
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
