@@ -5,9 +5,10 @@
  * on this machine, loaded once per run through `serve demo --db postgres://...`.
  */
 import autocannon from "autocannon";
-import { startPostgres } from "../test/helpers/postgres-cluster";
+
 import { ADVERTISER, BIG_DB, DATA, ensureBigDb, issueBenchKey } from "./data";
 import { BIN, cli, ensureBuilt, figure, median, timeAsync, timeCommand } from "./lib";
+import { startBenchCluster } from "./postgres-cluster";
 import { type ServerProcess, startProcess } from "./serve-process";
 
 /** The 90-day range of the data set, ending k hours early: the same work, never served from a cache. */
@@ -42,7 +43,7 @@ async function throughput(side: Side, target: string): Promise<number> {
 export async function benchServePostgres(): Promise<void> {
   ensureBuilt();
   ensureBigDb();
-  const cluster = await startPostgres();
+  const cluster = await startBenchCluster();
   if (typeof cluster === "string") {
     console.log(`  skipped: ${cluster}`);
     return;

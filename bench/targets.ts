@@ -56,10 +56,10 @@ export async function benchTargets(): Promise<void> {
   mkdirSync(out, { recursive: true });
   const config = join(out, "config");
   const env = { ADREPORT_API_KEY: key, ADREPORT_BASE_URL: server.url, ADREPORT_CONFIG_DIR: config };
-  const cluster = await startBenchCluster();
+  const cluster = await startBenchCluster({ durable: true });
   if (typeof cluster === "string") console.log(`  (PostgreSQL figures skipped: ${cluster})`);
   try {
-    await benchTargetWriters(out, typeof cluster === "string" ? undefined : cluster.url);
+    await benchTargetWriters(out, typeof cluster === "string" ? undefined : cluster.adminUrl);
     const export1M = (output: string, extra: string[] = []) =>
       measureCommand(process.execPath, [BIN, "report", ...HOURLY, "-o", output, ...extra], env).seconds;
     export1M(join(out, "warm.csv"), ["--timeout", "5m"]); // the service computes the report once; every run after reads its cache
@@ -69,7 +69,7 @@ export async function benchTargets(): Promise<void> {
     for (let i = 0; i < 3; i += 1) {
       csv.push(export1M(join(out, `run${i}.csv`)));
       sqlite.push(export1M(`sqlite:${join(out, `run${i}.db`)}`, ["--table", "ads_hourly"]));
-      if (typeof cluster !== "string") postgres.push(export1M(cluster.url, ["--table", `ads_hourly_${i}`]));
+      if (typeof cluster !== "string") postgres.push(export1M(cluster.adminUrl, ["--table", `ads_hourly_${i}`]));
     }
     figure(`${ROWS_LABEL} export to a CSV file (median of 3)`, `${median(csv).toFixed(2)} s`);
     const sqliteRatio = median(sqlite) / median(csv);

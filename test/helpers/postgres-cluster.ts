@@ -52,8 +52,15 @@ function postgresUser(): { uid: number; gid: number } | undefined {
 
 let counter = 0;
 
-/** Starts a cluster, or returns why it cannot run here. */
-export async function startPostgres(): Promise<PostgresCluster | string> {
+/**
+ * Starts a cluster, or returns why it cannot run here. Tests give up durability for speed; `durable` keeps
+ * PostgreSQL's defaults (fsync on), for benchmarks that measure writes as a team's server would make them.
+ */
+export async function startPostgres({
+  durable = false,
+}: {
+  durable?: boolean;
+} = {}): Promise<PostgresCluster | string> {
   const bin = binDir();
   if (bin === undefined)
     return "PostgreSQL server binaries not found under /usr/lib/postgresql (Debian package postgresql)";
@@ -75,7 +82,8 @@ export async function startPostgres(): Promise<PostgresCluster | string> {
   const port = await freePort();
   try {
     run("initdb", ["-D", data, "-U", "adreport", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"]);
-    const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+    const fast = durable ? "" : " -c fsync=off -c synchronous_commit=off -c full_page_writes=off";
+    const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1${fast}`;
     run("pg_ctl", ["-D", data, "-o", options, "-l", join(dir, "log"), "-w", "-t", "60", "start"]);
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });

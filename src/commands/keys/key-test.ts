@@ -2,13 +2,14 @@
  * `adreport keys test`: one cheap request with a profile's key (today's total views) and, when it fails, a
  * verdict the user can act on: the key refused, this host's address not whitelisted, the service unreachable.
  */
-import { AccessRefusedError, ReportApi } from "../../api";
+import { AccessRefusedError } from "../../api";
 import { requireApiKey } from "../../config/resolve";
 import { encodeReportQuery } from "../../contract";
 import { AuthError, ForbiddenError, UnavailableError } from "../../core/errors";
 import type { Context } from "../context";
 import { deadline } from "../shared/deadline";
 import { withCliHints } from "../shared/hints";
+import { reportApiFor } from "../shared/report-api";
 import { loadSettings } from "../shared/settings";
 import { resolveWhen } from "../shared/when";
 import type { KeysTestOptions } from "./command";
@@ -31,16 +32,7 @@ export async function testKey(
       ? `the key from ${settings["api-key"].source}`
       : `profile ${settings.profile.value}`;
   const baseUrl = settings["base-url"].value;
-  const api = new ReportApi({
-    baseUrl,
-    apiKey: key,
-    userAgent: `adreport/${ctx.version}`,
-    timeoutMs: settings.timeout.value * 1000,
-    retries: 1,
-    maxPageBytes: settings["max-page-mb"].value * 1024 * 1024,
-    dispatcher: ctx.dispatcher,
-    route: { setting: settings.proxy.value, env: ctx.env },
-  });
+  const api = reportApiFor(ctx, settings, key, { retries: 1 });
   const limit = deadline(settings["max-time"].value, () => "no answer had come");
   const today = resolveWhen("today", ctx.now(), "--from");
   const account = settings.profile.value ?? "<account name>";

@@ -18,7 +18,7 @@ import { chooseOutputFormat, type OutputFormat } from "./output-format";
 import { checkPictureRequest } from "./picture-options";
 import { openRecordFolder } from "./record";
 import { planRequest, type RequestPlan } from "./request";
-import { outputPath, tzGiven } from "./run";
+import { outputPath, reportSettingFlags, tzGiven } from "./run";
 import { planShape } from "./shape";
 import { requestWarnings } from "./warnings";
 
@@ -103,22 +103,7 @@ export async function planAccounts(ctx: Context, flags: ReportFlags): Promise<Ac
     ctx.io.err.write("adreport: warning: ADREPORT_API_KEY is ignored: each account uses its profile's key\n");
   }
   for (const name of ONE_ACCOUNT_ENV) delete env[name];
-  const settings = await loadSettings(
-    { ...ctx, env },
-    {
-      "base-url": flags.baseUrl,
-      profile: names[0],
-      format: flags.format,
-      "page-size": flags.pageSize,
-      concurrency: flags.concurrency,
-      timeout: flags.timeout,
-      retries: flags.retries,
-      "max-time": flags.maxTime,
-      delimiter: flags.delimiter,
-      spreadsheet: flags.spreadsheet,
-      tz: flags.tz,
-    },
-  );
+  const settings = await loadSettings({ ...ctx, env }, reportSettingFlags(flags, names[0]));
   // A zone from --tz or ADREPORT_TZ is every account's: refused once here. A profile's own is its account's.
   const { tz } = settings;
   const shared = tz.value !== undefined && (tz.source === "flag" || tz.source === "environment");

@@ -4,7 +4,7 @@
  * hourly buckets), staged, compared with the job's state, and put in place together at the end: a failed
  * or interrupted run leaves every file, the table and the state as they were.
  */
-import { type ApiEvent, openReport, openSplitReport, type Progress, ReportApi } from "../../api";
+import { type ApiEvent, openReport, openSplitReport, type Progress } from "../../api";
 import type { ResolvedSettings } from "../../config/resolve";
 import { requireApiKey } from "../../config/resolve";
 import { isDerivedMetric } from "../../core/derived-metrics";
@@ -16,6 +16,7 @@ import type { Context } from "../context";
 import { deadline } from "../shared/deadline";
 import { withCliHints } from "../shared/hints";
 import { outputError } from "../shared/output";
+import { reportApiFor } from "../shared/report-api";
 import type { ReportFlags } from "./command";
 import { dayNumber, daysBetween } from "./incremental";
 import { type IncrementalJob, openIncrementalJob } from "./incremental-job";
@@ -140,15 +141,7 @@ async function fetchAndWrite(
   summary: DaySummary,
 ): Promise<void> {
   const view = await progressView(ctx.io, { quiet: flags.quiet === true, verbose: flags.verbose === true });
-  const api = new ReportApi({
-    baseUrl: settings["base-url"].value,
-    apiKey,
-    userAgent: `adreport/${ctx.version}`,
-    timeoutMs: settings.timeout.value * 1000,
-    retries: settings.retries.value,
-    maxPageBytes: settings["max-page-mb"].value * 1024 * 1024,
-    dispatcher: ctx.dispatcher,
-    route: { setting: settings.proxy.value, env: ctx.env },
+  const api = reportApiFor(ctx, settings, apiKey, {
     onEvent: (event: ApiEvent) => {
       countEvent(summary, event);
       view.onEvent(event);

@@ -10,6 +10,7 @@ import type { Context } from "../context";
 import { deadline } from "../shared/deadline";
 import { withCliHints } from "../shared/hints";
 import { checkOutput, isStdoutPath, openOutput, outputError } from "../shared/output";
+import { reportApiFor } from "../shared/report-api";
 import { loadSettings } from "../shared/settings";
 import type { ReportFlags } from "./command";
 import { planComparedPeriod } from "./compare-plan";
@@ -31,6 +32,24 @@ export function outputPath(template: string, plan: RequestPlan): string {
 /** Where --tz's zone came from, for its messages. */
 export function tzGiven(source: string): string {
   return source === "flag" ? "--tz" : source === "environment" ? "ADREPORT_TZ" : `the tz setting (${source})`;
+}
+
+/** The settings a report's flags give, over the environment, the profile and the config file. */
+export function reportSettingFlags(flags: ReportFlags, profile = flags.profile) {
+  return {
+    "base-url": flags.baseUrl,
+    profile,
+    format: flags.format,
+    "page-size": flags.pageSize,
+    concurrency: flags.concurrency,
+    timeout: flags.timeout,
+    retries: flags.retries,
+    "max-time": flags.maxTime,
+    delimiter: flags.delimiter,
+    spreadsheet: flags.spreadsheet,
+    "api-key": flags.apiKey,
+    tz: flags.tz,
+  };
 }
 
 function errorText(error: unknown): string {
@@ -64,20 +83,7 @@ export async function runReport(
       "adreport: warning: --api-key is visible to other users of this machine (ps); prefer ADREPORT_API_KEY or a profile\n",
     );
   }
-  const settings = await loadSettings(ctx, {
-    "base-url": flags.baseUrl,
-    profile: flags.profile,
-    format: flags.format,
-    "page-size": flags.pageSize,
-    concurrency: flags.concurrency,
-    timeout: flags.timeout,
-    retries: flags.retries,
-    "max-time": flags.maxTime,
-    delimiter: flags.delimiter,
-    spreadsheet: flags.spreadsheet,
-    "api-key": flags.apiKey,
-    tz: flags.tz,
-  });
+  const settings = await loadSettings(ctx, reportSettingFlags(flags));
   const days = chooseDayTarget(flags, ctx.cwd);
   if (days) return await (await import("./day-run")).runDayReport(ctx, flags, settings, days);
   const pageSize = settings["page-size"].value;
@@ -100,15 +106,7 @@ export async function runReport(
   const recorder = flags.record === undefined ? undefined : openRecorder(ctx, flags.record, apiKey);
   const counts = { requests: 0, retries: 0 };
   const view = await progressView(ctx.io, { quiet: flags.quiet === true, verbose: flags.verbose === true });
-  const api = new ReportApi({
-    baseUrl: settings["base-url"].value,
-    apiKey,
-    userAgent: `adreport/${ctx.version}`,
-    timeoutMs: settings.timeout.value * 1000,
-    retries: settings.retries.value,
-    maxPageBytes: settings["max-page-mb"].value * 1024 * 1024,
-    dispatcher: ctx.dispatcher,
-    route: { setting: settings.proxy.value, env: ctx.env },
+  const api = reportApiFor(ctx, settings, apiKey, {
     onEvent: (event) => {
       countEvent(counts, event);
       view.onEvent(event);
