@@ -74,7 +74,11 @@ export async function inTransaction<T>(pool: pg.Pool, label: string, work: (clie
   try {
     client = await pool.connect();
   } catch (error) {
-    throw databaseFailure(error, label);
+    const failure = databaseFailure(error, label);
+    if (failure !== error) throw failure;
+    // Whatever else stops a connection being set up (TLS refused or required, a certificate file the URL
+    // names) is the URL's or the server's setup: the operator's to fix, not an unexpected error.
+    throw new DatabaseError(`cannot use ${label}: ${(error as Error | null)?.message ?? String(error)}`);
   }
   let broken = false;
   // Between statements (while a load reads its file, say) the connection is idle and out of the pool: a
