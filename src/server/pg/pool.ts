@@ -21,7 +21,16 @@ const types = {
  * 57014 a statement cancelled (by statement_timeout), 53 insufficient resources (too many connections).
  */
 const GONE_STATES = /^(08|57P|57014|53)/;
-const GONE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH"]);
+/** EAI_AGAIN: the name cannot be resolved now (DNS down), unlike ENOTFOUND (no such name). */
+const GONE_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EAI_AGAIN",
+]);
 
 /** True when the error says the server (or the way to it) failed, rather than the statement. */
 export function isConnectionFailure(error: unknown): boolean {
@@ -38,7 +47,7 @@ export function databaseFailure(error: unknown, label: string): unknown {
   if (isConnectionFailure(error)) return new DatabaseUnreachableError(`cannot reach ${label}: ${message}`);
   const code = (error as { code?: unknown } | null)?.code;
   // 28: authorisation; 3D000: no such database; 42501: no privilege; 3F000: no such schema.
-  if (typeof code === "string" && /^(28|3D|3F|42501|ENOTFOUND|EAI_AGAIN)/.test(code)) {
+  if (typeof code === "string" && /^(28|3D|3F|42501|ENOTFOUND)/.test(code)) {
     return new DatabaseError(`cannot use ${label}: ${message}`);
   }
   return error;
