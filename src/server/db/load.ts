@@ -22,11 +22,7 @@ export interface LoadResult {
  * The facts of an NDJSON file in batches, numbered by line; a line that is not one throws LoadError naming
  * it, after the lines before it were handed over (a contradiction among them is reported first).
  */
-export async function* readLoadLines(
-  file: string,
-  shown = file,
-  stop?: AbortSignal,
-): AsyncGenerator<NumberedLine[]> {
+export async function* readLoadLines(file: string, shown = file, stop?: AbortSignal): AsyncGenerator<NumberedLine[]> {
   const lines = createInterface({
     input: createReadStream(file, { encoding: "utf8" }),
     crlfDelay: Number.POSITIVE_INFINITY,
