@@ -3,7 +3,8 @@
  * Each action imports its verb's module (and with it fastify and SQLite) only when it runs, so
  * `adreport --help` loads neither. The options each action receives are typed from these declarations.
  */
-import type { Command, OptionValues } from "@commander-js/extra-typings";
+import { type Command, Option, type OptionValues } from "@commander-js/extra-typings";
+import { databaseLabel } from "../../core/database-label";
 import type { Context } from "../context";
 import { collect, fractionOption, integerOption, secondsOption } from "../shared/parse";
 
@@ -12,10 +13,13 @@ function dbOption<Args extends unknown[], Opts extends OptionValues, Globals ext
   cmd: Command<Args, Opts, Globals>,
   ctx: Context,
 ) {
-  return cmd.option(
-    "--db <file|url>",
-    "the SQLite database file, or a postgres://user@host/db URL for a shared instance (env ADREPORT_DB)",
-    ctx.env.ADREPORT_DB && ctx.env.ADREPORT_DB !== "" ? ctx.env.ADREPORT_DB : "adreport.db",
+  const db = ctx.env.ADREPORT_DB && ctx.env.ADREPORT_DB !== "" ? ctx.env.ADREPORT_DB : "adreport.db";
+  return cmd.addOption(
+    new Option(
+      "--db <file|url>",
+      "the SQLite database file, or a postgres://user@host/db URL for a shared instance (env ADREPORT_DB)",
+      // --help shows ADREPORT_DB's value as the default: with its password as ***.
+    ).default(db, JSON.stringify(databaseLabel(db))),
   );
 }
 

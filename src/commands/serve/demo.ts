@@ -1,6 +1,6 @@
 /** `adreport serve demo`: the deterministic demo data, into the database or as NDJSON. */
 import { formatDateTime, parseInstant } from "../../contract";
-import { UsageError } from "../../core/errors";
+import { InterruptedError, UsageError } from "../../core/errors";
 import { writeChunk } from "../../io/write";
 import { databaseLabel, demoFacts, FACT_BATCH, formatLoadLine, type LoadLine, type NumberedLine } from "../../server";
 import type { Context } from "../context";
@@ -23,22 +23,35 @@ export interface DemoCommandOptions extends DbOptions {
 const BATCH_CHARS = 1 << 16;
 
 async function writeNdjson(ctx: Context, file: string, facts: Iterable<LoadLine>): Promise<void> {
-  const sink = await openOutput(ctx, file);
+  // SIGINT/SIGTERM: exit 130, and a file is left as it was (its temporary file removed).
+  let interrupted = false;
+  const stopListening = ctx.onSignal(() => {
+    interrupted = true;
+  });
   try {
-    let batch = "";
-    for (const line of facts) {
-      batch += `${formatLoadLine(line)}\n`;
-      if (batch.length > BATCH_CHARS) {
-        await writeChunk(sink.stream, batch);
-        batch = "";
+    const sink = await openOutput(ctx, file);
+    const stopped = () =>
+      new InterruptedError(sink.atomic === false ? "interrupted" : `interrupted; ${file} was left as it was`);
+    try {
+      let batch = "";
+      for (const line of facts) {
+        batch += `${formatLoadLine(line)}\n`;
+        if (batch.length > BATCH_CHARS) {
+          await writeChunk(sink.stream, batch);
+          batch = "";
+          if (interrupted) throw stopped();
+        }
       }
+      await writeChunk(sink.stream, batch);
+      if (interrupted) throw stopped();
+      await sink.commit();
+    } catch (error) {
+      const failed = outputError(error, sink);
+      await sink.abort();
+      throw failed ?? error;
     }
-    await writeChunk(sink.stream, batch);
-    await sink.commit();
-  } catch (error) {
-    const failed = outputError(error, sink);
-    await sink.abort();
-    throw failed ?? error;
+  } finally {
+    stopListening();
   }
 }
 

@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { UsageError } from "../../core/errors";
+import { InterruptedError, UsageError } from "../../core/errors";
 import { printable } from "../../core/printable";
 import { convertExport, describeSpan, type ExportGranularity, ExportShapeError } from "../../server";
 import type { Context } from "../context";
@@ -50,6 +50,11 @@ export async function runLoadVerb(ctx: Context, files: string[], options: LoadOp
     throw new UsageError("--advertiser: a name of 1 to 1000 characters");
   }
   const exportPath = resolve(ctx.cwd, options.fromExport);
+  // SIGINT/SIGTERM while converting: exit 130, the temporary load file removed (the load has its own handler).
+  const stop = new AbortController();
+  const stopListening = ctx.onSignal(() =>
+    stop.abort(new InterruptedError(`interrupted; nothing of ${options.fromExport} was loaded`)),
+  );
   const folder = mkdtempSync(join(tmpdir(), "adreport-load-"));
   try {
     const loadPath = join(folder, "from-export.ndjson");
@@ -59,6 +64,7 @@ export async function runLoadVerb(ctx: Context, files: string[], options: LoadOp
         advertiser,
         advertiserGiven: options.advertiser !== undefined,
         granularity: granularity as ExportGranularity | undefined,
+        stop: stop.signal,
       });
     } catch (error) {
       if (error instanceof ExportShapeError) {
@@ -69,6 +75,8 @@ export async function runLoadVerb(ctx: Context, files: string[], options: LoadOp
         });
       }
       throw error;
+    } finally {
+      stopListening();
     }
     const notes = [
       `${conversion.rows} ${conversion.entity},date rows (${describeSpan(conversion)}), ${conversion.granularity === "hour" ? "hourly" : "daily"}${conversion.granularityGiven ? " (--granularity)" : ""}, ${forWhom(conversion.profiles, advertiser, options.advertiser !== undefined)}`,

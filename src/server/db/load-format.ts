@@ -8,7 +8,16 @@ import type { AdFact, KeywordFact } from "./writer";
 
 const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const count = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
-const name = z.string().min(1).max(1000);
+/**
+ * A lone UTF-16 surrogate (JSON allows "\ud800") becomes U+FFFD, as PostgreSQL's driver makes it: SQLite
+ * would keep its three bytes, which are not UTF-8, and serve them.
+ */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const name = z
+  .string()
+  .min(1)
+  .max(1000)
+  .transform((text) => text.replace(LONE_SURROGATE, "\uFFFD"));
 
 const hour = z.string().transform((text, ctx) => {
   const instant = parseInstant(text, "from");

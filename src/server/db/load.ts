@@ -1,6 +1,7 @@
 /** `serve load`: NDJSON files into the database, each file all or nothing. */
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
+import { InterruptedError } from "../../core/errors";
 import { FACT_BATCH, type NumberedLine, type OperatorStore } from "../backend";
 import { parseLoadLine } from "./load-format";
 import type { Db } from "./schema";
@@ -21,7 +22,7 @@ export interface LoadResult {
  * The facts of an NDJSON file in batches, numbered by line; a line that is not one throws LoadError naming
  * it, after the lines before it were handed over (a contradiction among them is reported first).
  */
-export async function* readLoadLines(file: string, shown = file): AsyncGenerator<NumberedLine[]> {
+export async function* readLoadLines(file: string, shown = file, stop?: AbortSignal): AsyncGenerator<NumberedLine[]> {
   const lines = createInterface({
     input: createReadStream(file, { encoding: "utf8" }),
     crlfDelay: Number.POSITIVE_INFINITY,
@@ -30,6 +31,8 @@ export async function* readLoadLines(file: string, shown = file): AsyncGenerator
   let batch: NumberedLine[] = [];
   try {
     for await (const raw of lines) {
+      // Thrown into the load's transaction, which is rolled back: nothing of the file is kept.
+      if (stop?.aborted) throw new InterruptedError(`${shown}: interrupted; nothing of it was loaded`);
       lineNumber += 1;
       const text = lineNumber === 1 ? raw.replace(/^\uFEFF/, "") : raw;
       if (text.trim() === "") continue;
@@ -63,11 +66,16 @@ export async function* readLoadLines(file: string, shown = file): AsyncGenerator
 
 /**
  * Loads one NDJSON file into either backend, in one transaction. `shown` names the file in messages (the
- * export a temporary load file was made from).
+ * export a temporary load file was made from). Once `stop` is aborted, the load fails with InterruptedError.
  */
-export async function loadNdjsonInto(store: OperatorStore, file: string, shown = file): Promise<LoadResult> {
+export async function loadNdjsonInto(
+  store: OperatorStore,
+  file: string,
+  shown = file,
+  stop?: AbortSignal,
+): Promise<LoadResult> {
   try {
-    return { file, ...(await store.writeFacts(readLoadLines(file, shown))) };
+    return { file, ...(await store.writeFacts(readLoadLines(file, shown, stop))) };
   } catch (error) {
     if (error instanceof ConflictError) throw new LoadError(`${shown}:${error.at ?? "?"}: ${error.message}`);
     throw error;

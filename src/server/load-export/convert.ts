@@ -211,7 +211,13 @@ function decideGranularity(evidence: GranularityEvidence, given: ExportGranulari
 export async function convertExport(
   exportPath: string,
   loadPath: string,
-  options: { advertiser: string; advertiserGiven?: boolean; granularity?: ExportGranularity | undefined },
+  options: {
+    advertiser: string;
+    advertiserGiven?: boolean;
+    granularity?: ExportGranularity | undefined;
+    /** Once aborted, the conversion stops by throwing the signal's reason. */
+    stop?: AbortSignal | undefined;
+  },
 ): Promise<ExportConversion> {
   const input = createReadStream(exportPath, { encoding: "utf8" });
   const output = createWriteStream(loadPath, { mode: 0o600, flags: "wx" });
@@ -247,6 +253,7 @@ export async function convertExport(
   failed.catch(() => undefined);
   try {
     for await (const raw of lines) {
+      options.stop?.throwIfAborted();
       lineNumber += 1;
       const text = lineNumber === 1 ? raw.replace(/^\uFEFF/, "") : raw;
       let out = "";

@@ -21,7 +21,16 @@ const types = {
  * 57014 a statement cancelled (by statement_timeout), 53 insufficient resources (too many connections).
  */
 const GONE_STATES = /^(08|57P|57014|53)/;
-const GONE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH"]);
+/** EAI_AGAIN: the name cannot be resolved now (DNS down), unlike ENOTFOUND (no such name). */
+const GONE_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EAI_AGAIN",
+]);
 
 /** True when the error says the server (or the way to it) failed, rather than the statement. */
 export function isConnectionFailure(error: unknown): boolean {
@@ -38,7 +47,7 @@ export function databaseFailure(error: unknown, label: string): unknown {
   if (isConnectionFailure(error)) return new DatabaseUnreachableError(`cannot reach ${label}: ${message}`);
   const code = (error as { code?: unknown } | null)?.code;
   // 28: authorisation; 3D000: no such database; 42501: no privilege; 3F000: no such schema.
-  if (typeof code === "string" && /^(28|3D|3F|42501|ENOTFOUND|EAI_AGAIN)/.test(code)) {
+  if (typeof code === "string" && /^(28|3D|3F|42501|ENOTFOUND)/.test(code)) {
     return new DatabaseError(`cannot use ${label}: ${message}`);
   }
   return error;
@@ -74,7 +83,11 @@ export async function inTransaction<T>(pool: pg.Pool, label: string, work: (clie
   try {
     client = await pool.connect();
   } catch (error) {
-    throw databaseFailure(error, label);
+    const failure = databaseFailure(error, label);
+    if (failure !== error) throw failure;
+    // Whatever else stops a connection being set up (TLS refused or required, a certificate file the URL
+    // names) is the URL's or the server's setup: the operator's to fix, not an unexpected error.
+    throw new DatabaseError(`cannot use ${label}: ${(error as Error | null)?.message ?? String(error)}`);
   }
   let broken = false;
   // Between statements (while a load reads its file, say) the connection is idle and out of the pool: a

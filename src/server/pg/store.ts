@@ -197,10 +197,11 @@ export class PostgresServeStore implements ServeStore {
     try {
       return await work();
     } catch (error) {
-      // A statement of ours PostgreSQL cannot run (syntax, data: classes 42 and 22, bar a missing right) is a bug
-      // and answered 500; anything else (down, busy, restarting, refusing connections) is 503 until it passes.
+      // A statement of ours PostgreSQL cannot run (syntax, data: classes 42 and 22, bar a missing right or a
+      // table gone, as in a restore) is a bug and answered 500; anything else (down, busy, restarting,
+      // refusing connections) is 503 until it passes, as SQLite answers a table gone.
       const code = (error as { code?: unknown }).code;
-      if (typeof code === "string" && /^(42|22)/.test(code) && code !== "42501") throw error;
+      if (typeof code === "string" && /^(42|22)/.test(code) && code !== "42501" && code !== "42P01") throw error;
       const failure = databaseFailure(error, this.label) as Error;
       // Keys may be revoked while the database is out of reach: nothing read before is trusted after.
       this.forget();
