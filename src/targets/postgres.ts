@@ -61,8 +61,20 @@ export async function postgresEngine(url: string, shownUrl: string, table: strin
       await client.query("SET TIME ZONE 'UTC'");
       await client.query("BEGIN");
       open = true;
-      const exists = await client.query<{ found: string | null }>("SELECT to_regclass($1)::text AS found", [table]);
-      if (exists.rows[0]?.found) return;
+      // The table's exact name (it is created quoted: MyTable is not mytable) in the schemas of the search path,
+      // read from pg_class by a fresh snapshot: to_regclass may answer from a cache that misses a table just
+      // committed by another run.
+      const exists = async () =>
+        (
+          await client.query(
+            "SELECT 1 FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE c.relname = $1 AND n.nspname = ANY (current_schemas(false))",
+            [table],
+          )
+        ).rows.length > 0;
+      if (await exists()) return;
+      // Several runs (accounts) may find it missing at once: one creates it, the others wait for its commit.
+      await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`adreport:${table}`]);
+      if (await exists()) return;
       const columns = [
         ...layout.columns.map((c) => `${quoteName(c.name)} ${pgType(c.kind, layout.hourly)}`),
         "profile TEXT NOT NULL",

@@ -1,0 +1,180 @@
+/**
+ * Whole-day targets used the way real cron jobs and hostile set-ups use them: a mixed-case PostgreSQL
+ * table, several accounts creating one new table at once, a PostgreSQL server that never answers,
+ * month and week buckets into a table run twice, a state file that is corrupt.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import pg from "pg";
+import { describe, expect, it } from "vitest";
+import { configDirWith } from "../helpers/config";
+import { usePostgres } from "../helpers/postgres";
+import { runInProcess } from "../helpers/run-cli";
+import { SMALL_DEMO, startTestService } from "../helpers/serve";
+import { tempDir } from "../helpers/temp";
+
+const postgres = usePostgres();
+const NOW = new Date("2026-11-20T06:00:00Z");
+
+async function newService() {
+  const service = await startTestService({ keys: [{ advertiser: "Acme Outdoor", ips: ["127.0.0.1"] }] });
+  const dir = tempDir();
+  const env = {
+    ADREPORT_CONFIG_DIR: join(dir, "config"),
+    ADREPORT_API_KEY: service.keys[0] as string,
+    ADREPORT_BASE_URL: service.url,
+  };
+  const run = (args: string[], now = NOW) => runInProcess(args, { env, now, cwd: dir });
+  return { dir, run };
+}
+
+async function query(url: string, text: string): Promise<unknown[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(text)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+const RANGE = ["--dims", "campaign,date", "--from", "2026-10-25", "--to", "2026-10-27"];
+
+describe("postgres targets", () => {
+  it("a mixed-case --table is found again on the next run (it was created a second time: exit 1)", async (context) => {
+    const url = await postgres.database(context);
+    const { run } = await newService();
+    for (let i = 0; i < 2; i += 1) {
+      const result = await run(["report", ...RANGE, "-o", url, "--table", "MyTable"]);
+      expect(result.code, result.stderr).toBe(0);
+    }
+    const rows = await query(url, 'SELECT count(*)::int AS n FROM "MyTable"');
+    const plain = await run(["report", ...RANGE, "-f", "ndjson"]);
+    expect(rows).toEqual([{ n: plain.stdout.trim().split("\n").length }]);
+  });
+
+  it("--all-profiles into a new table: every account fills it (the second failed creating it too)", async (context) => {
+    const url = await postgres.database(context);
+    const service = await startTestService({
+      demo: { ...SMALL_DEMO, advertisers: 3 },
+      keys: [
+        { advertiser: "Acme Outdoor", ips: ["127.0.0.1"] },
+        { advertiser: "Globex, Inc.", ips: ["127.0.0.1"] },
+      ],
+    });
+    const config = configDirWith(
+      {},
+      {
+        acme: { "api-key": service.keys[0] as string, "base-url": service.url },
+        globex: { "api-key": service.keys[1] as string, "base-url": service.url },
+      },
+    );
+    const result = await runInProcess(
+      ["report", "--all-profiles", "--dims", "campaign,date", "--from", "2026-10-01", "--to", "2026-10-31", "-o", url],
+      { now: NOW, env: { ADREPORT_CONFIG_DIR: config, TMPDIR: tempDir("adreport-spool-") } },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const profiles = await query(url, "SELECT DISTINCT profile FROM adreport_campaign_date ORDER BY 1");
+    expect(profiles).toEqual([{ profile: "acme" }, { profile: "globex" }]);
+  });
+
+  it("a server that accepts and never answers: --timeout ends the connection attempt, the password unsaid", async () => {
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", () => resolve()));
+    const port = (silent.address() as { port: number }).port;
+    try {
+      const { run } = await newService();
+      const result = await run([
+        "report",
+        ...RANGE,
+        "-o",
+        `postgres://u:sekret@127.0.0.1:${port}/db`,
+        "--timeout",
+        "1s",
+      ]);
+      expect(result.code, result.stderr).toBe(1);
+      expect(result.stderr).toMatch(/^adreport: cannot write postgres:\/\/u@127\.0\.0\.1:\d+\/db: .*timeout/m);
+      expect(result.stderr).not.toContain("sekret");
+    } finally {
+      silent.close();
+    }
+  }, 15_000);
+});
+
+describe("sqlite targets, week and month buckets", () => {
+  it.each(["month", "week"])(
+    "--granularity %s from mid-bucket, run twice: the same rows (were doubled)",
+    async (unit) => {
+      const { dir, run } = await newService();
+      const args = [
+        "report",
+        "--dims",
+        "campaign,date",
+        "--granularity",
+        unit,
+        "--from",
+        "2026-10-15",
+        "--to",
+        "2026-10-28",
+      ];
+      const output = ["-o", "sqlite:ads.db"];
+      const plain = await run([...args, "-f", "ndjson"]);
+      expect(plain.code, plain.stderr).toBe(0);
+      for (let i = 0; i < 2; i += 1) {
+        const result = await run([...args, ...output]);
+        expect(result.code, result.stderr).toBe(0);
+      }
+      const db = new Database(join(dir, "ads.db"), { readonly: true });
+      try {
+        const rows = db.prepare("SELECT count(*) AS n FROM adreport_campaign_date").get();
+        expect(rows).toEqual({ n: plain.stdout.trim().split("\n").length });
+      } finally {
+        db.close();
+      }
+    },
+  );
+});
+
+describe("a corrupt state file", () => {
+  it("state list still lists the other jobs and names it; state reset JOB removes it, as the hint says", async () => {
+    const { dir, run } = await newService();
+    for (const output of ["a/{date}.csv", "b/{date}.csv"]) {
+      mkdirSync(join(dir, output.slice(0, 1)));
+      const first = await run([
+        "report",
+        "--dims",
+        "campaign,date",
+        "--incremental",
+        "--start",
+        "2026-11-17",
+        "-o",
+        output,
+      ]);
+      expect(first.code, first.stderr).toBe(0);
+    }
+    const list = await run(["state", "list", "--json"]);
+    const ids = list.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line).job as string);
+    expect(ids).toHaveLength(2);
+    const broken = ids[0] as string;
+    writeFileSync(join(dir, "config", "state", `${broken}.json`), '{"version":1,');
+
+    const refused = await run(["report", "--dims", "campaign,date", "--incremental", "-o", "a/{date}.csv"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("adreport state reset");
+
+    const after = await run(["state", "list"]);
+    expect(after.code, after.stderr).toBe(0);
+    expect(after.stdout).toContain(ids[1]);
+    expect(after.stderr).toMatch(new RegExp(`^adreport: warning: .*${broken}\\.json`, "m"));
+
+    const reset = await run(["state", "reset", broken]);
+    expect(reset.code, reset.stderr).toBe(0);
+    const list2 = await run(["state", "list"]);
+    expect(list2.stderr).toBe("");
+  });
+});
