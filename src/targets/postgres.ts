@@ -47,8 +47,18 @@ function drained(stream: Writable): Promise<void> {
   });
 }
 
-export async function postgresEngine(url: string, shownUrl: string, table: string): Promise<TableEngine> {
-  const client = new pg.Client({ connectionString: url, application_name: "adreport" });
+export async function postgresEngine(
+  url: string,
+  shownUrl: string,
+  table: string,
+  connectTimeoutMs: number,
+): Promise<TableEngine> {
+  // A server that accepts and never answers would hold a cron run forever: --timeout bounds the connection.
+  const client = new pg.Client({
+    connectionString: url,
+    application_name: "adreport",
+    connectionTimeoutMillis: connectTimeoutMs,
+  });
   // A connection lost between queries: the next query fails with it; no unhandled 'error' event.
   client.on("error", () => undefined);
   await client.connect();

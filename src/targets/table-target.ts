@@ -14,7 +14,7 @@ import type { TableEngine } from "./table-engine";
 
 export type TableChoice =
   | { kind: "sqlite"; path: string; table: string }
-  | { kind: "postgres"; url: string; table: string; shown: string };
+  | { kind: "postgres"; url: string; table: string; shown: string; connectTimeoutMs: number };
 
 export interface TableOptions {
   profile: string;
@@ -45,7 +45,7 @@ export async function openTableTarget(
       engine = sqliteEngine(resolve(options.cwd, choice.path), choice.path, choice.table, options.sqliteAddon);
     } else {
       const { postgresEngine } = await import("./postgres");
-      engine = await postgresEngine(choice.url, choice.shown, choice.table);
+      engine = await postgresEngine(choice.url, choice.shown, choice.table, choice.connectTimeoutMs);
     }
   } catch (error) {
     throw failure(undefined, where, error);

@@ -132,7 +132,13 @@ export async function openDayTarget(
   const table =
     choice.kind === "sqlite"
       ? { kind: choice.kind, path: choice.path, table: choice.table }
-      : { kind: choice.kind, url: choice.url, table: choice.table, shown: withoutPassword(choice.url) };
+      : {
+          kind: choice.kind,
+          url: choice.url,
+          table: choice.table,
+          shown: withoutPassword(choice.url),
+          connectTimeoutMs: settings.timeout.value * 1000,
+        };
   return openTableTarget(table, {
     profile: settings.profile.value ?? "",
     request,
