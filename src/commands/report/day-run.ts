@@ -17,7 +17,7 @@ import { deadline } from "../shared/deadline";
 import { withCliHints } from "../shared/hints";
 import { outputError } from "../shared/output";
 import type { ReportFlags } from "./command";
-import { dayNumber, daysBetween } from "./incremental";
+import { bucketStart, dayNumber, daysBetween, dayText } from "./incremental";
 import { type IncrementalJob, openIncrementalJob } from "./incremental-job";
 import { progressView } from "./progress";
 import { planRequest, type RequestPlan } from "./request";
@@ -179,10 +179,10 @@ async function fetchAndWrite(
   const windows = plan.windows ?? [{ from: plan.request.from, to: plan.request.to }];
   const passes: Array<{ windows: Array<{ from: string; to: string }>; span: DaySpan }> = daily
     ? windows.map((w) => {
-        const span = spanOf(w.from, w.to, true);
+        const span = spanOf(w.from, w.to, granularity);
         return { windows: [w], span };
       })
-    : [{ windows, span: spanOf(plan.request.from, plan.request.to, false) }];
+    : [{ windows, span: spanOf(plan.request.from, plan.request.to, granularity) }];
   const records = new Map<string, DayRecord>();
   try {
     for (let attempt = 1; ; attempt += 1) {
@@ -239,10 +239,15 @@ async function fetchAndWrite(
   }
 }
 
-function spanOf(from: string, to: string, daily: boolean): DaySpan {
-  const first = from.slice(0, 10);
+function spanOf(from: string, to: string, granularity: string): DaySpan {
+  const daily = granularity === "day" || granularity === "daily" || granularity === "hour" || granularity === "hourly";
+  let first = from.slice(0, 10);
   let last = to.slice(0, 10);
   // A window ends on its last second: 23:59:59 of its last day.
   if (dayNumber(first) !== undefined && dayNumber(last) === undefined) last = first;
+  // A week or month that starts before --from is dated by its first day: a table's rows of that bucket are
+  // replaced too, or a run repeated would add them a second time.
+  const firstDay = dayNumber(first);
+  if (!daily && firstDay !== undefined) first = dayText(bucketStart(firstDay, granularity));
   return { from: first, to: last, everyDay: daily ? daysBetween(first, last) : [] };
 }
