@@ -106,8 +106,8 @@ export async function writeLastRun(path: string, run: LastRun): Promise<void> {
   await writePrivateFile(path, `${JSON.stringify(run)}\n`);
 }
 
-/** Every job whose state is in the folder, in id order. */
-export async function listStates(folder: string): Promise<JobState[]> {
+/** Every job whose state is in the folder, in id order; `unreadable` is told about each one that cannot be used. */
+export async function listStates(folder: string, unreadable: (error: Error) => void): Promise<JobState[]> {
   let names: string[];
   try {
     names = await readdir(folder);
@@ -117,8 +117,14 @@ export async function listStates(folder: string): Promise<JobState[]> {
   }
   const states: JobState[] = [];
   for (const name of names.filter((n) => /^[0-9a-f]{8}\.json$/.test(n)).sort()) {
-    const state = await readState(join(folder, name));
-    if (state) states.push(state);
+    try {
+      const state = await readState(join(folder, name));
+      if (state) states.push(state);
+    } catch (error) {
+      // One corrupt job must not hide the others, nor its own id, which `state reset` needs.
+      if (!(error instanceof UsageError)) throw error;
+      unreadable(error);
+    }
   }
   return states;
 }

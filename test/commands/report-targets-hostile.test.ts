@@ -155,10 +155,11 @@ describe("a corrupt state file", () => {
       expect(first.code, first.stderr).toBe(0);
     }
     const list = await run(["state", "list", "--json"]);
-    const ids = list.stdout
+    const jobs = list.stdout
       .trim()
       .split("\n")
-      .map((line) => JSON.parse(line).job as string);
+      .map((line) => JSON.parse(line) as { job: string; output: string });
+    const ids = jobs.sort((x, y) => (x.output < y.output ? -1 : 1)).map((job) => job.job);
     expect(ids).toHaveLength(2);
     const broken = ids[0] as string;
     writeFileSync(join(dir, "config", "state", `${broken}.json`), '{"version":1,');
