@@ -3,7 +3,7 @@
  * table, several accounts creating one new table at once, a PostgreSQL server that never answers,
  * month and week buckets into a table run twice, a state file that is corrupt.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -101,6 +101,36 @@ describe("postgres targets", () => {
       silent.close();
     }
   }, 15_000);
+});
+
+describe("a password in the query of a postgres URL", () => {
+  it("is in no message, state file or state list (?password= was printed and kept)", async (context) => {
+    const url = new URL(await postgres.database(context));
+    url.searchParams.set("password", "sekret1");
+    url.searchParams.set("sslpassword", "sekret2");
+    const { dir, run } = await newService();
+    const first = await run([
+      "report",
+      "--dims",
+      "campaign,date",
+      "--incremental",
+      "--start",
+      "2026-11-18",
+      "-o",
+      url.toString(),
+    ]);
+    expect(first.code, first.stderr).toBe(0);
+    const list = await run(["state", "list"]);
+    expect(list.stdout).toContain("#adreport_campaign_date");
+    const denied = new URL(url);
+    denied.username = "nobody";
+    const failed = await run(["report", ...RANGE, "-o", denied.toString(), "--summary", "json"]);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(/^adreport: cannot write postgres:\/\/nobody@/m);
+    const states = join(dir, "config", "state");
+    const kept = readdirSync(states).map((name) => readFileSync(join(states, name), "utf8"));
+    for (const text of [first.stderr, list.stdout, failed.stderr, ...kept]) expect(text).not.toMatch(/sekret/);
+  });
 });
 
 describe("sqlite targets, week and month buckets", () => {

@@ -38,6 +38,10 @@ export function withoutPassword(url: string): string {
   try {
     const parsed = new URL(url);
     parsed.password = "";
+    // node-postgres also takes the password (and a client key's passphrase) from the query: ?password=...
+    for (const name of [...parsed.searchParams.keys()]) {
+      if (/pass/i.test(name)) parsed.searchParams.delete(name);
+    }
     return parsed.toString();
   } catch {
     return "postgres://…";
