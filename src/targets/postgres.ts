@@ -71,6 +71,11 @@ export async function postgresEngine(
       await client.query("SET TIME ZONE 'UTC'");
       await client.query("BEGIN");
       open = true;
+      // Two runs replacing the same days' rows at once (overlapping cron lines, two hosts): the second waits for
+      // the first's commit, or its delete would miss the rows the first inserts and the days would be doubled.
+      await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [
+        `adreport:${table}#${layout.profile}#${layout.scope}`,
+      ]);
       // The table's exact name (it is created quoted: MyTable is not mytable) in the schemas of the search path,
       // read from pg_class by a fresh snapshot: to_regclass may answer from a cache that misses a table just
       // committed by another run.

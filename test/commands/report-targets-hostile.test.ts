@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { configDirWith } from "../helpers/config";
 import { usePostgres } from "../helpers/postgres";
 import { runInProcess } from "../helpers/run-cli";
-import { SMALL_DEMO, startTestService } from "../helpers/serve";
+import { SMALL_DEMO, serveDatabase, startTestService } from "../helpers/serve";
 import { tempDir } from "../helpers/temp";
 
 const postgres = usePostgres();
@@ -101,6 +101,44 @@ describe("postgres targets", () => {
       silent.close();
     }
   }, 15_000);
+});
+
+describe("two runs of the same days into one PostgreSQL table at once", () => {
+  it("hold the rows once (the second's delete missed the first's rows: doubled)", async (context) => {
+    const url = await postgres.database(context);
+    const service = await startTestService({ keys: [{ advertiser: "Acme Outdoor", ips: ["127.0.0.1"] }] });
+    const slow = await serveDatabase(service.dbPath, { faults: "delay:150ms" });
+    const dir = tempDir();
+    const env = (base: string) => ({
+      ADREPORT_CONFIG_DIR: join(dir, "config"),
+      ADREPORT_API_KEY: service.keys[0] as string,
+      ADREPORT_BASE_URL: base,
+    });
+    const args = ["report", ...RANGE, "-o", url, "--page-size", "1", "--concurrency", "1"];
+    const before = await runInProcess(args, { env: env(service.url), now: NOW, cwd: dir });
+    expect(before.code, before.stderr).toBe(0);
+    const first = runInProcess(args, { env: env(slow.url), now: NOW, cwd: dir });
+    // The second starts while the first has deleted the days and is still inserting them.
+    for (;;) {
+      const open = await query(
+        url,
+        "SELECT 1 FROM pg_stat_activity WHERE application_name = 'adreport' AND xact_start IS NOT NULL",
+      );
+      if (open.length > 0) break;
+    }
+    const second = await runInProcess(args, { env: env(service.url), now: NOW, cwd: dir });
+    const done = await first;
+    expect(done.code, done.stderr).toBe(0);
+    expect(second.code, second.stderr).toBe(0);
+    const plain = await runInProcess(["report", ...RANGE, "-f", "ndjson"], {
+      env: env(service.url),
+      now: NOW,
+      cwd: dir,
+    });
+    const rows = await query(url, "SELECT count(*)::int AS n FROM adreport_campaign_date");
+    expect(rows).toEqual([{ n: plain.stdout.trim().split("\n").length }]);
+    await slow.server.close();
+  });
 });
 
 describe("a password in the query of a postgres URL", () => {
