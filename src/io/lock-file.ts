@@ -1,13 +1,16 @@
 /**
- * One writer at a time: a lock file created with O_EXCL holding the owner's pid. A lock whose pid no
- * longer runs (a run killed with SIGKILL, a host that rebooted) is stale and taken over; a live one is
- * not waited for: the caller is told which pid holds it.
+ * One writer at a time: a lock file created with O_EXCL holding the owner's pid and host name. A lock of
+ * this host whose pid no longer runs (a run killed with SIGKILL, a host that rebooted) is stale and taken
+ * over; a live one is not waited for: the caller is told which pid holds it. A lock of another host (a
+ * state file on a shared volume, another container) is never taken over: its pid means nothing here.
  */
 import { constants } from "node:fs";
 import { mkdir, open, readFile, unlink } from "node:fs/promises";
+import { hostname } from "node:os";
 import { dirname } from "node:path";
 
-export type LockResult = { ok: true; release: () => Promise<void> } | { ok: false; holder: number };
+/** `holder`: who holds the lock, as `4242` or `4242 on build-2`. */
+export type LockResult = { ok: true; release: () => Promise<void> } | { ok: false; holder: string };
 
 function running(pid: number): boolean {
   try {
@@ -18,10 +21,24 @@ function running(pid: number): boolean {
   }
 }
 
-async function holderOf(path: string): Promise<number | undefined> {
+interface Holder {
+  pid: number;
+  /** Undefined for this host (or a lock written before the host was recorded). */
+  host: string | undefined;
+}
+
+async function holderOf(path: string): Promise<Holder | undefined> {
   const text = await readFile(path, "utf8").catch(() => "");
-  const pid = Number.parseInt(text.trim(), 10);
-  return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
+  const [pidLine, hostLine] = text.split("\n");
+  const pid = Number.parseInt(pidLine?.trim() ?? "", 10);
+  if (!Number.isSafeInteger(pid) || pid <= 0) return undefined;
+  const host = hostLine?.trim();
+  return { pid, host: host === undefined || host === "" || host === hostname() ? undefined : host };
+}
+
+function described(holder: Holder | undefined): string {
+  if (holder === undefined) return "0";
+  return holder.host === undefined ? String(holder.pid) : `${holder.pid} on ${JSON.stringify(holder.host)}`;
 }
 
 export async function takeLock(path: string): Promise<LockResult> {
@@ -30,7 +47,7 @@ export async function takeLock(path: string): Promise<LockResult> {
     try {
       const handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
       try {
-        await handle.writeFile(`${process.pid}\n`);
+        await handle.writeFile(`${process.pid}\n${hostname()}\n`);
       } finally {
         await handle.close();
       }
@@ -49,8 +66,10 @@ export async function takeLock(path: string): Promise<LockResult> {
     const holder = await holderOf(path);
     // A lock file still being written has no pid yet: its writer is alive.
     if (holder === undefined && attempt === 0) continue;
-    if (holder !== undefined && running(holder)) return { ok: false, holder };
+    if (holder !== undefined && (holder.host !== undefined || running(holder.pid))) {
+      return { ok: false, holder: described(holder) };
+    }
     await unlink(path).catch(() => undefined);
   }
-  return { ok: false, holder: (await holderOf(path)) ?? 0 };
+  return { ok: false, holder: described(await holderOf(path)) };
 }

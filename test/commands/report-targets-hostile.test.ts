@@ -247,3 +247,34 @@ describe("a corrupt state file", () => {
     expect(list2.stderr).toBe("");
   });
 });
+
+describe("--state-file on a shared volume", () => {
+  it("a lock held by a run on another host is not taken over, whatever its pid here (was: two writers)", async () => {
+    const { dir, run } = await newService();
+    mkdirSync(join(dir, "out"));
+    mkdirSync(join(dir, "shared"));
+    const cron = [
+      "report",
+      "--dims",
+      "campaign,date",
+      "--incremental",
+      "--start",
+      "2026-11-17",
+      "-o",
+      "out/{date}.csv",
+    ];
+    const state = ["--state-file", "shared/job.json"];
+    // A pid that runs nowhere here, written by the other host's run.
+    writeFileSync(join(dir, "shared", "job.lock"), "2147483646\nother-host\n");
+    const refused = await run([...cron, ...state]);
+    expect(refused.code, refused.stderr).toBe(1);
+    expect(refused.stderr).toMatch(
+      /^adreport: another run of this job \(\w+\) is under way: pid 2147483646 on "other-host" holds /m,
+    );
+    expect(readdirSync(join(dir, "out"))).toEqual([]);
+    // A dead pid of this host is stale: taken over.
+    writeFileSync(join(dir, "shared", "job.lock"), "2147483646\n");
+    const taken = await run([...cron, ...state]);
+    expect(taken.code, taken.stderr).toBe(0);
+  });
+});

@@ -72,7 +72,7 @@ export async function openIncrementalJob(
   const lock = await takeLock(paths.lock);
   if (!lock.ok) {
     throw new BusyError(`another run of this job (${id}) is under way: pid ${lock.holder} holds ${paths.lock}`, {
-      hint: "this run did nothing; if that process is not adreport, remove the lock file",
+      hint: "this run did nothing; if that process is not adreport (or, on another host, no longer runs), remove the lock file",
     });
   }
   let state: JobState | undefined;
