@@ -278,3 +278,45 @@ describe("--state-file on a shared volume", () => {
     expect(taken.code, taken.stderr).toBe(0);
   });
 });
+
+describe("--summary-file that cannot be written", () => {
+  it.each([
+    ["a {date} run", ["--dims", "campaign,date", "--from", "2026-11-17", "--to", "2026-11-18", "-o", "out/{date}.csv"]],
+    ["an ordinary export", ["--dims", "campaign", "--from", "2026-11-17", "--to", "2026-11-18", "-o", "out/a.csv"]],
+  ])("%s: /dev/full is 'cannot write', exit 1 (was 'unexpected error')", async (_name, args) => {
+    const { dir, run } = await newService();
+    mkdirSync(join(dir, "out"));
+    const result = await run(["report", ...args, "--summary-file", "/dev/full"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe("adreport: cannot write /dev/full: no space left on device\n");
+  });
+
+  it("over several accounts: the same", async () => {
+    const service = await startTestService({ keys: [{ advertiser: "Acme Outdoor", ips: ["127.0.0.1"] }] });
+    const account = { "api-key": service.keys[0] as string, "base-url": service.url };
+    const config = configDirWith({}, { acme: account, again: account });
+    const result = await runInProcess(
+      ["report", "--all-profiles", "--dims", "campaign", "--from", "2026-10-01", "--to", "2026-10-02", "-q"],
+      { now: NOW, env: { ADREPORT_CONFIG_DIR: config, TMPDIR: tempDir("adreport-spool-") } },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const full = await runInProcess(
+      [
+        "report",
+        "--all-profiles",
+        "--dims",
+        "campaign",
+        "--from",
+        "2026-10-01",
+        "--to",
+        "2026-10-02",
+        "-q",
+        "--summary-file",
+        "/dev/full",
+      ],
+      { now: NOW, env: { ADREPORT_CONFIG_DIR: config, TMPDIR: tempDir("adreport-spool-") } },
+    );
+    expect(full.code).toBe(1);
+    expect(full.stderr).toBe("adreport: cannot write /dev/full: no space left on device\n");
+  });
+});
