@@ -5,7 +5,7 @@
  */
 import { resolve } from "node:path";
 import type { ReportRequest } from "../contract";
-import { OutputError } from "../core/errors";
+import { OutputError, UnavailableError } from "../core/errors";
 import type { ReportStream } from "../format/formatter";
 import { addRow, type DayRecord, emptyRecord } from "../state/day-record";
 import type { DaySpan, DayTarget } from "./day-target";
@@ -84,6 +84,12 @@ export async function openTableTarget(
             const values = layout.values(row);
             const day = dayOfValue(values[dateIndex] ?? null);
             if (day === undefined) throw new Error("a row came without a date, so it has no day in the table");
+            // Its day would not be deleted by the next run: the table would hold it twice.
+            if (day < span.from || day > span.to) {
+              throw new UnavailableError(`the service sent a row dated ${day}, outside the days asked for`, {
+                hint: "the service does not keep to the range of the request; the table was left as it was",
+              });
+            }
             let record = records.get(day);
             if (!record) {
               record = emptyRecord(report.meta.metrics);

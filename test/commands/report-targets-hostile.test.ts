@@ -10,6 +10,7 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { configDirWith } from "../helpers/config";
+import { startHostileService } from "../helpers/hostile";
 import { usePostgres } from "../helpers/postgres";
 import { runInProcess } from "../helpers/run-cli";
 import { SMALL_DEMO, serveDatabase, startTestService } from "../helpers/serve";
@@ -318,5 +319,32 @@ describe("--summary-file that cannot be written", () => {
     );
     expect(full.code).toBe(1);
     expect(full.stderr).toBe("adreport: cannot write /dev/full: no space left on device\n");
+  });
+});
+
+describe("a service that sends a row dated outside the days asked for", () => {
+  it("into a table: the run fails and the table is left as it was (the row was kept, and doubled by the next run)", async () => {
+    const outside = {
+      dimensions: { campaign_id: 1, name: "Early", date: Date.UTC(2026, 9, 20) / 1000 },
+      metrics: { views: 10, spending: 1.5, clicks: 1, conversions: 0 },
+    };
+    const inside = { ...outside, dimensions: { ...outside.dimensions, date: Date.UTC(2026, 9, 25) / 1000 } };
+    const service = await startHostileService({ rows: 2, rowsOf: () => [inside, outside] });
+    const dir = tempDir();
+    const env = {
+      ADREPORT_CONFIG_DIR: join(dir, "config"),
+      ADREPORT_API_KEY: "k".repeat(32),
+      ADREPORT_BASE_URL: service.url,
+    };
+    for (let i = 0; i < 2; i += 1) {
+      const result = await runInProcess(["report", ...RANGE, "-o", "sqlite:ads.db", "--retries", "0"], {
+        env,
+        now: NOW,
+        cwd: dir,
+      });
+      expect(result.code).toBe(5);
+      expect(result.stderr).toMatch(/^adreport: the service sent a row dated 2026-10-20, outside the days asked for/m);
+    }
+    await service.close();
   });
 });
