@@ -348,3 +348,21 @@ describe("a service that sends a row dated outside the days asked for", () => {
     await service.close();
   });
 });
+
+describe("a time zone from the environment", () => {
+  it("with {date}: a warning that the files keep UTC days (ADREPORT_TZ was dropped without a word)", async () => {
+    const service = await startTestService({ keys: [{ advertiser: "Acme Outdoor", ips: ["127.0.0.1"] }] });
+    const dir = tempDir();
+    const env = {
+      ADREPORT_CONFIG_DIR: join(dir, "config"),
+      ADREPORT_API_KEY: service.keys[0] as string,
+      ADREPORT_BASE_URL: service.url,
+      ADREPORT_TZ: "Asia/Tokyo",
+    };
+    const result = await runInProcess(["report", ...RANGE, "-o", "{date}.csv"], { env, now: NOW, cwd: dir });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(
+      /^adreport: warning: the time zone "Asia\/Tokyo" \(environment\) is not used: \{date\} in --output keeps the service's UTC days$/m,
+    );
+  });
+});

@@ -59,6 +59,13 @@ export async function runDayReport(
   choice: TargetChoice,
 ): Promise<{ rows: number }> {
   refuseShaping(flags, choice);
+  const zone = settings.tz.value;
+  if (zone !== undefined && flags.tz === undefined) {
+    // --tz is refused; a zone from ADREPORT_TZ or the config would otherwise be dropped without a word.
+    ctx.io.err.write(
+      `adreport: warning: the time zone ${JSON.stringify(zone)} (${settings.tz.source}) is not used: ${choice.what} keeps the service's UTC days\n`,
+    );
+  }
   const pageSize = settings["page-size"].value;
   const incremental = flags.incremental === true;
   if (incremental && (flags.from !== undefined || flags.to !== undefined)) {
