@@ -142,6 +142,10 @@ export async function postgresEngine(
       open = false;
       pendingIndex = false;
     },
+    abortNow() {
+      // The server rolls the transaction back when the connection goes; a waiting statement fails at once.
+      client.end().catch(() => undefined);
+    },
     async close() {
       if (open) await client.query("ROLLBACK").catch(() => undefined);
       open = false;

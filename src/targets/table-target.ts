@@ -53,6 +53,7 @@ export async function openTableTarget(
   const layout: TableLayout = tableLayout(options.request, options.profile);
   const dateIndex = layout.columns.findIndex((c) => c.kind === "date");
   let begun = false;
+  let committing = false;
   const guard = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
       return await work();
@@ -114,6 +115,7 @@ export async function openTableTarget(
     },
     present: async () => true,
     async commit() {
+      committing = true;
       await guard(async () => {
         if (!begun) {
           await engine.begin(layout);
@@ -128,7 +130,9 @@ export async function openTableTarget(
       begun = false;
     },
     abortNow() {
-      // The transaction is rolled back by abort(), which follows; nothing reached the table before commit.
+      // Nothing reached the table before commit; a statement waiting on another session's locks ends now.
+      // A COMMIT under way is let finish: dropping it would leave unknown whether the table changed.
+      if (!committing) engine.abortNow();
     },
     close: () => engine.close(),
   };

@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { configDirWith } from "../helpers/config";
 import { startHostileService } from "../helpers/hostile";
 import { usePostgres } from "../helpers/postgres";
-import { runInProcess } from "../helpers/run-cli";
+import { runInProcess, startInProcess } from "../helpers/run-cli";
 import { SMALL_DEMO, serveDatabase, startTestService } from "../helpers/serve";
 import { tempDir } from "../helpers/temp";
 
@@ -140,6 +140,49 @@ describe("two runs of the same days into one PostgreSQL table at once", () => {
     expect(rows).toEqual([{ n: plain.stdout.trim().split("\n").length }]);
     await slow.server.close();
   });
+});
+
+describe("SIGTERM while PostgreSQL keeps the run waiting", () => {
+  it("exit 130 at once, the table as it was (the run waited for the other transaction to end)", async (context) => {
+    const url = await postgres.database(context);
+    const { dir } = await newService();
+    const service = await startTestService({ keys: [{ advertiser: "Acme Outdoor", ips: ["127.0.0.1"] }] });
+    const env = {
+      ADREPORT_CONFIG_DIR: join(dir, "config"),
+      ADREPORT_API_KEY: service.keys[0] as string,
+      ADREPORT_BASE_URL: service.url,
+    };
+    const args = ["report", ...RANGE, "-o", url];
+    const first = await runInProcess(args, { env, now: NOW, cwd: dir });
+    expect(first.code, first.stderr).toBe(0);
+    // Another session holds the rows' days: a BI tool's long transaction, or a run on another host.
+    const blocker = new pg.Client({ connectionString: url });
+    await blocker.connect();
+    try {
+      await blocker.query("BEGIN");
+      await blocker.query("DELETE FROM adreport_campaign_date");
+      const running = startInProcess(args, { env, now: NOW, cwd: dir });
+      for (;;) {
+        const waiting = await query(
+          url,
+          "SELECT 1 FROM pg_stat_activity WHERE application_name = 'adreport' AND wait_event_type = 'Lock'",
+        );
+        if (waiting.length > 0) break;
+      }
+      running.signal("SIGTERM");
+      const result = await running.result;
+      expect(result.code, result.stderr).toBe(130);
+      expect(result.stderr).toMatch(
+        /^adreport: interrupted; the table adreport_campaign_date in .* was left as it was$/m,
+      );
+    } finally {
+      await blocker.query("ROLLBACK");
+      await blocker.end();
+    }
+    const plain = await runInProcess(["report", ...RANGE, "-f", "ndjson"], { env, now: NOW, cwd: dir });
+    const rows = await query(url, "SELECT count(*)::int AS n FROM adreport_campaign_date");
+    expect(rows).toEqual([{ n: plain.stdout.trim().split("\n").length }]);
+  }, 20_000);
 });
 
 describe("a password in the query of a postgres URL", () => {
