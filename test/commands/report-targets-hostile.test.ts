@@ -142,8 +142,8 @@ describe("two runs of the same days into one PostgreSQL table at once", () => {
   });
 });
 
-describe("SIGTERM while PostgreSQL keeps the run waiting", () => {
-  it("exit 130 at once, the table as it was (the run waited for the other transaction to end)", async (context) => {
+describe("SIGTERM or --max-time while PostgreSQL keeps the run waiting", () => {
+  it("exit 130 (SIGTERM) or 5 (--max-time) at once, the table as it was (the run waited for the other transaction to end)", async (context) => {
     const url = await postgres.database(context);
     const { dir } = await newService();
     const service = await startTestService({ keys: [{ advertiser: "Acme Outdoor", ips: ["127.0.0.1"] }] });
@@ -172,6 +172,8 @@ describe("SIGTERM while PostgreSQL keeps the run waiting", () => {
       running.signal("SIGTERM");
       const result = await running.result;
       expect(result.code, result.stderr).toBe(130);
+      const limited = await runInProcess([...args, "--max-time", "1s"], { env, now: NOW, cwd: dir });
+      expect(limited.code, limited.stderr).toBe(5);
       expect(result.stderr).toMatch(
         /^adreport: interrupted; the table adreport_campaign_date in .* was left as it was$/m,
       );

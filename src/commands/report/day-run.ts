@@ -171,6 +171,8 @@ async function fetchAndWrite(
     interrupt.abort(new InterruptedError(`interrupted; ${target.description} was left as it was`));
   });
   const signal = AbortSignal.any([interrupt.signal, ...(limit.signal ? [limit.signal] : [])]);
+  // --max-time also ends a database statement kept waiting by another session's locks.
+  limit.signal?.addEventListener("abort", () => target.abortNow(), { once: true });
   const paging = {
     pageSize: settings["page-size"].value,
     concurrency: settings.concurrency.value,
