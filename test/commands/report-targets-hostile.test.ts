@@ -411,3 +411,13 @@ describe("a time zone from the environment", () => {
     );
   });
 });
+
+describe("{date} files named .html", () => {
+  it("are refused like --format html (exit 2, no request), not written as pages", async () => {
+    const { dir, run } = await newService();
+    const result = await run(["report", ...RANGE, "-o", "{date}.html"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^adreport: --format html cannot be used with \{date\} in --output/m);
+    expect(readdirSync(dir).filter((name) => name.endsWith(".html"))).toEqual([]);
+  });
+});

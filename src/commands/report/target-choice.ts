@@ -122,6 +122,15 @@ export async function openDayTarget(
   if (choice.kind === "days") {
     await checkDayFolder(ctx.cwd, choice.template);
     const format = chooseOutputFormat(flags, settings, choice.template, false);
+    // A picture chosen by the file's ending (x.html) or the format setting, as -f html is refused (day-run.ts).
+    if (format.entry.name === "html" || format.entry.name === "chart") {
+      throw new UsageError(
+        `--format ${format.entry.name} cannot be used with ${choice.what}: it keeps the service's UTC days and counters`,
+        {
+          hint: "write CSV, TSV, JSON or NDJSON day files (-o 'exports/{date}.csv')",
+        },
+      );
+    }
     for (const warning of format.warnings) ctx.io.err.write(`adreport: warning: ${warning}\n`);
     const formatter = await format.entry.load();
     const target = dayFileTarget(choice.template, ctx.cwd, formatter, {
