@@ -4,6 +4,7 @@
  * for the days still inside a lookback, what each was (day-record.ts). How the last run ended is kept
  * beside it (`<id>.run.json`), so a failed run leaves the state itself exactly as it was.
  */
+import type { Stats } from "node:fs";
 import { lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { UsageError } from "../core/errors";
@@ -84,8 +85,28 @@ export async function readState(path: string): Promise<JobState | undefined> {
       hint: "give --state-file a file of its own",
     });
   }
+  if (found) checkPrivate(found, path);
   const text = await readOptionalFile(path);
   return text === undefined ? undefined : parseState(text, path);
+}
+
+/**
+ * adreport writes its state 0600 as its own user: a state file someone else owns or can write was made so
+ * by someone else, who could move the last exported day and have days skipped without a word.
+ */
+function checkPrivate(found: Stats, path: string): void {
+  const uid = process.getuid?.();
+  if (uid !== undefined && found.uid !== uid) {
+    throw new UsageError(`the state file ${path} belongs to uid ${found.uid}, not to you (uid ${uid})`, {
+      hint: "give --state-file a file of your own, or remove it to start the job again from --start",
+    });
+  }
+  if ((found.mode & 0o022) !== 0) {
+    const mode = (found.mode & 0o777).toString(8).padStart(4, "0");
+    throw new UsageError(`the state file ${path} is mode ${mode}: others can change it`, {
+      hint: `chmod go-w ${path}, if its content is yours`,
+    });
+  }
 }
 
 export async function writeState(path: string, state: JobState): Promise<void> {

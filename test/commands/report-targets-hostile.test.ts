@@ -3,7 +3,7 @@
  * table, several accounts creating one new table at once, a PostgreSQL server that never answers,
  * month and week buckets into a table run twice, a state file that is corrupt.
  */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -419,5 +419,38 @@ describe("{date} files named .html", () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^adreport: --format html cannot be used with \{date\} in --output/m);
     expect(readdirSync(dir).filter((name) => name.endsWith(".html"))).toEqual([]);
+  });
+});
+
+describe("a state file others can change", () => {
+  it("group- or world-writable, or another user's: refused (exit 2); it was used", async () => {
+    const { dir, run } = await newService();
+    mkdirSync(join(dir, "out"));
+    const cron = [
+      "report",
+      "--dims",
+      "campaign,date",
+      "--incremental",
+      "-o",
+      "out/{date}.csv",
+      "--state-file",
+      "job.json",
+    ];
+    const first = await run([...cron, "--start", "2026-11-17"]);
+    expect(first.code, first.stderr).toBe(0);
+    chmodSync(join(dir, "job.json"), 0o666);
+    const writable = await run(cron);
+    expect(writable.code).toBe(2);
+    expect(writable.stderr).toMatch(/^adreport: the state file .*job\.json is mode 0666: others can change it$/m);
+    chmodSync(join(dir, "job.json"), 0o600);
+    expect((await run(cron)).code).toBe(0);
+    if (process.getuid?.() === 0) {
+      chownSync(join(dir, "job.json"), 65534, 65534);
+      const foreign = await run(cron);
+      expect(foreign.code).toBe(2);
+      expect(foreign.stderr).toMatch(
+        /^adreport: the state file .*job\.json belongs to uid 65534, not to you \(uid 0\)$/m,
+      );
+    }
   });
 });
