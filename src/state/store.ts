@@ -77,7 +77,8 @@ function parseState(text: string, path: string): JobState {
   return v as JobState;
 }
 
-export async function readState(path: string): Promise<JobState | undefined> {
+/** `user`: the user running adreport (ctx.user), whose own the state file must be; undefined on Windows. */
+export async function readState(path: string, user: { uid: number } | undefined): Promise<JobState | undefined> {
   // Replacing a device or a link's target by rename would be far worse than refusing.
   const found = await lstat(path).catch(() => undefined);
   if (found && !found.isFile()) {
@@ -85,7 +86,7 @@ export async function readState(path: string): Promise<JobState | undefined> {
       hint: "give --state-file a file of its own",
     });
   }
-  if (found) checkPrivate(found, path);
+  if (found && user) checkPrivate(found, path, user.uid);
   const text = await readOptionalFile(path);
   return text === undefined ? undefined : parseState(text, path);
 }
@@ -94,9 +95,8 @@ export async function readState(path: string): Promise<JobState | undefined> {
  * adreport writes its state 0600 as its own user: a state file someone else owns or can write was made so
  * by someone else, who could move the last exported day and have days skipped without a word.
  */
-function checkPrivate(found: Stats, path: string): void {
-  const uid = process.getuid?.();
-  if (uid !== undefined && found.uid !== uid) {
+function checkPrivate(found: Stats, path: string, uid: number): void {
+  if (found.uid !== uid) {
     throw new UsageError(`the state file ${path} belongs to uid ${found.uid}, not to you (uid ${uid})`, {
       hint: "give --state-file a file of your own, or remove it to start the job again from --start",
     });
@@ -128,7 +128,11 @@ export async function writeLastRun(path: string, run: LastRun): Promise<void> {
 }
 
 /** Every job whose state is in the folder, in id order; `unreadable` is told about each one that cannot be used. */
-export async function listStates(folder: string, unreadable: (error: Error) => void): Promise<JobState[]> {
+export async function listStates(
+  folder: string,
+  user: { uid: number } | undefined,
+  unreadable: (error: Error) => void,
+): Promise<JobState[]> {
   let names: string[];
   try {
     names = await readdir(folder);
@@ -139,7 +143,7 @@ export async function listStates(folder: string, unreadable: (error: Error) => v
   const states: JobState[] = [];
   for (const name of names.filter((n) => /^[0-9a-f]{8}\.json$/.test(n)).sort()) {
     try {
-      const state = await readState(join(folder, name));
+      const state = await readState(join(folder, name), user);
       if (state) states.push(state);
     } catch (error) {
       // One corrupt job must not hide the others, nor its own id, which `state reset` needs.

@@ -30,7 +30,7 @@ function describeTarget(state: JobState): string {
 export async function runStateList(ctx: Context, options: StateListOptions): Promise<void> {
   const folder = stateFolder(ctx);
   const lines: string[] = [];
-  const states = await listStates(folder, (error) => {
+  const states = await listStates(folder, ctx.user, (error) => {
     ctx.io.err.write(`adreport: warning: ${printable(error.message)}\n`);
   });
   if (!options.json && states.length === 0) {
@@ -74,8 +74,8 @@ async function pathsOf(ctx: Context, job: string | undefined, stateFile: string 
   return pathsInFolder(stateFolder(ctx), id);
 }
 
-async function stateAt(paths: StatePaths, job: string | undefined): Promise<JobState> {
-  const state = await readState(paths.state);
+async function stateAt(ctx: Context, paths: StatePaths, job: string | undefined): Promise<JobState> {
+  const state = await readState(paths.state, ctx.user);
   if (!state) {
     throw new UsageError(job !== undefined ? `no job ${printable(job)}` : `no state in ${paths.state}`, {
       hint: "adreport state list shows the jobs",
@@ -86,7 +86,7 @@ async function stateAt(paths: StatePaths, job: string | undefined): Promise<JobS
 
 export async function runStateShow(ctx: Context, job: string | undefined, options: StateShowOptions): Promise<void> {
   const paths = await pathsOf(ctx, job, options.stateFile);
-  const state = await stateAt(paths, job);
+  const state = await stateAt(ctx, paths, job);
   const lastRun = (await readLastRun(paths.run)) ?? null;
   await writeChunk(ctx.io.out, `${JSON.stringify({ ...state, lastRun }, null, 2)}\n`);
 }
@@ -98,7 +98,7 @@ export async function runStateReset(ctx: Context, job: string | undefined, optio
   }
   const paths = await pathsOf(ctx, job, options.stateFile);
   // A state that cannot be read can still be forgotten (the hint of the refusal says so); not moved back.
-  const state = await stateAt(paths, job).catch((error: unknown) => {
+  const state = await stateAt(ctx, paths, job).catch((error: unknown) => {
     if (from !== undefined || !(error instanceof UsageError) || !existsSync(paths.state)) throw error;
     return undefined;
   });
