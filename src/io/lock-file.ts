@@ -28,7 +28,10 @@ interface Holder {
 }
 
 async function holderOf(path: string): Promise<Holder | undefined> {
-  const text = await readFile(path, "utf8").catch(() => "");
+  return parseHolder(await readFile(path, "utf8").catch(() => ""));
+}
+
+function parseHolder(text: string): Holder | undefined {
   const [pidLine, hostLine] = text.split("\n");
   const pid = Number.parseInt(pidLine?.trim() ?? "", 10);
   if (!Number.isSafeInteger(pid) || pid <= 0) return undefined;
@@ -41,11 +44,44 @@ function described(holder: Holder | undefined): string {
   return holder.host === undefined ? String(holder.pid) : `${holder.pid} on ${JSON.stringify(holder.host)}`;
 }
 
+const EXCLUSIVE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL;
+
+/**
+ * Removes a lock judged stale (it held `judged`), one remover at a time: under `PATH.takeover`, made
+ * exclusively, and only if the lock still holds what was judged. Without it, two runs that found the same
+ * stale lock could each remove it, the second removing the first's new lock: two holders.
+ */
+async function removeStale(path: string, judged: string): Promise<void> {
+  const guard = `${path}.takeover`;
+  try {
+    const handle = await open(guard, EXCLUSIVE, 0o600);
+    try {
+      await handle.writeFile(`${process.pid}\n${hostname()}\n`);
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    // Another run is taking over now; a guard left by a run killed in these few lines is removed.
+    const remover = await holderOf(guard);
+    if (remover !== undefined && remover.host === undefined && !running(remover.pid)) {
+      await unlink(guard).catch(() => undefined);
+    }
+    return;
+  }
+  try {
+    const now = await readFile(path, "utf8").catch(() => undefined);
+    if (now === judged) await unlink(path).catch(() => undefined);
+  } finally {
+    await unlink(guard).catch(() => undefined);
+  }
+}
+
 export async function takeLock(path: string): Promise<LockResult> {
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   for (let attempt = 0; attempt < 3; attempt += 1) {
     try {
-      const handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+      const handle = await open(path, EXCLUSIVE, 0o600);
       try {
         await handle.writeFile(`${process.pid}\n${hostname()}\n`);
       } finally {
@@ -63,13 +99,15 @@ export async function takeLock(path: string): Promise<LockResult> {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }
-    const holder = await holderOf(path);
+    const text = await readFile(path, "utf8").catch(() => undefined);
+    if (text === undefined) continue; // released meanwhile
+    const holder = parseHolder(text);
     // A lock file still being written has no pid yet: its writer is alive.
     if (holder === undefined && attempt === 0) continue;
     if (holder !== undefined && (holder.host !== undefined || running(holder.pid))) {
       return { ok: false, holder: described(holder) };
     }
-    await unlink(path).catch(() => undefined);
+    await removeStale(path, text);
   }
   return { ok: false, holder: described(await holderOf(path)) };
 }
