@@ -3,6 +3,7 @@
  * filters) and inserted again in one transaction, committed only when every window is in; a failed run
  * rolls back and leaves the table as it was. Re-running a run yields the same rows.
  */
+import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { ReportRequest } from "../contract";
 import { OutputError, UnavailableError } from "../core/errors";
@@ -41,6 +42,9 @@ export async function openTableTarget(
   let engine: TableEngine;
   try {
     if (choice.kind === "sqlite") {
+      // A device or a folder is no database file: SQLite would leave its journal beside it (/dev/full-journal).
+      const found = await stat(resolve(options.cwd, choice.path)).catch(() => undefined);
+      if (found && !found.isFile()) throw new Error("not a regular file (a database file is needed)");
       const { sqliteEngine } = await import("./sqlite");
       engine = sqliteEngine(resolve(options.cwd, choice.path), choice.path, choice.table, options.sqliteAddon);
     } else {

@@ -3,7 +3,7 @@
  * table, several accounts creating one new table at once, a PostgreSQL server that never answers,
  * month and week buckets into a table run twice, a state file that is corrupt.
  */
-import { chmodSync, chownSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -452,5 +452,19 @@ describe("a state file others can change", () => {
         /^adreport: the state file .*job\.json belongs to uid 65534, not to you \(uid 0\)$/m,
       );
     }
+  });
+});
+
+describe("sqlite: a device or a folder", () => {
+  it("is refused, exit 1, and nothing is left beside it (SQLite left /dev/full-journal)", async () => {
+    const { dir, run } = await newService();
+    mkdirSync(join(dir, "folder"));
+    for (const path of ["/dev/full", join(dir, "folder")]) {
+      const result = await run(["report", ...RANGE, "-o", `sqlite:${path}`]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(`adreport: cannot write ${path}: not a regular file (a database file is needed)\n`);
+    }
+    expect(existsSync("/dev/full-journal")).toBe(false);
+    expect(readdirSync(dir).filter((name) => name.startsWith("folder"))).toEqual(["folder"]);
   });
 });
