@@ -97,7 +97,15 @@ export async function benchTargetWriters(work: string, postgresUrl: string | und
     );
     if (postgresUrl !== undefined) {
       postgres.push(
-        await timeAsync(() => table({ kind: "postgres", url: postgresUrl, shown: "bench", table: `writers_${i}` })),
+        await timeAsync(() =>
+          table({
+            kind: "postgres",
+            url: postgresUrl,
+            shown: "bench",
+            table: `writers_${i}`,
+            connectTimeoutMs: 30_000,
+          }),
+        ),
       );
     }
   }

@@ -4,6 +4,7 @@
  * for the days still inside a lookback, what each was (day-record.ts). How the last run ended is kept
  * beside it (`<id>.run.json`), so a failed run leaves the state itself exactly as it was.
  */
+import type { Stats } from "node:fs";
 import { lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { UsageError } from "../core/errors";
@@ -76,7 +77,8 @@ function parseState(text: string, path: string): JobState {
   return v as JobState;
 }
 
-export async function readState(path: string): Promise<JobState | undefined> {
+/** `user`: the user running adreport (ctx.user), whose own the state file must be; undefined on Windows. */
+export async function readState(path: string, user: { uid: number } | undefined): Promise<JobState | undefined> {
   // Replacing a device or a link's target by rename would be far worse than refusing.
   const found = await lstat(path).catch(() => undefined);
   if (found && !found.isFile()) {
@@ -84,8 +86,27 @@ export async function readState(path: string): Promise<JobState | undefined> {
       hint: "give --state-file a file of its own",
     });
   }
+  if (found && user) checkPrivate(found, path, user.uid);
   const text = await readOptionalFile(path);
   return text === undefined ? undefined : parseState(text, path);
+}
+
+/**
+ * adreport writes its state 0600 as its own user: a state file someone else owns or can write was made so
+ * by someone else, who could move the last exported day and have days skipped without a word.
+ */
+function checkPrivate(found: Stats, path: string, uid: number): void {
+  if (found.uid !== uid) {
+    throw new UsageError(`the state file ${path} belongs to uid ${found.uid}, not to you (uid ${uid})`, {
+      hint: "give --state-file a file of your own, or remove it to start the job again from --start",
+    });
+  }
+  if ((found.mode & 0o022) !== 0) {
+    const mode = (found.mode & 0o777).toString(8).padStart(4, "0");
+    throw new UsageError(`the state file ${path} is mode ${mode}: others can change it`, {
+      hint: `chmod go-w ${path}, if its content is yours`,
+    });
+  }
 }
 
 export async function writeState(path: string, state: JobState): Promise<void> {
@@ -106,8 +127,12 @@ export async function writeLastRun(path: string, run: LastRun): Promise<void> {
   await writePrivateFile(path, `${JSON.stringify(run)}\n`);
 }
 
-/** Every job whose state is in the folder, in id order. */
-export async function listStates(folder: string): Promise<JobState[]> {
+/** Every job whose state is in the folder, in id order; `unreadable` is told about each one that cannot be used. */
+export async function listStates(
+  folder: string,
+  user: { uid: number } | undefined,
+  unreadable: (error: Error) => void,
+): Promise<JobState[]> {
   let names: string[];
   try {
     names = await readdir(folder);
@@ -117,8 +142,14 @@ export async function listStates(folder: string): Promise<JobState[]> {
   }
   const states: JobState[] = [];
   for (const name of names.filter((n) => /^[0-9a-f]{8}\.json$/.test(n)).sort()) {
-    const state = await readState(join(folder, name));
-    if (state) states.push(state);
+    try {
+      const state = await readState(join(folder, name), user);
+      if (state) states.push(state);
+    } catch (error) {
+      // One corrupt job must not hide the others, nor its own id, which `state reset` needs.
+      if (!(error instanceof UsageError)) throw error;
+      unreadable(error);
+    }
   }
   return states;
 }

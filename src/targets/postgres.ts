@@ -47,8 +47,18 @@ function drained(stream: Writable): Promise<void> {
   });
 }
 
-export async function postgresEngine(url: string, shownUrl: string, table: string): Promise<TableEngine> {
-  const client = new pg.Client({ connectionString: url, application_name: "adreport" });
+export async function postgresEngine(
+  url: string,
+  shownUrl: string,
+  table: string,
+  connectTimeoutMs: number,
+): Promise<TableEngine> {
+  // A server that accepts and never answers would hold a cron run forever: --timeout bounds the connection.
+  const client = new pg.Client({
+    connectionString: url,
+    application_name: "adreport",
+    connectionTimeoutMillis: connectTimeoutMs,
+  });
   // A connection lost between queries: the next query fails with it; no unhandled 'error' event.
   client.on("error", () => undefined);
   await client.connect();
@@ -61,8 +71,25 @@ export async function postgresEngine(url: string, shownUrl: string, table: strin
       await client.query("SET TIME ZONE 'UTC'");
       await client.query("BEGIN");
       open = true;
-      const exists = await client.query<{ found: string | null }>("SELECT to_regclass($1)::text AS found", [table]);
-      if (exists.rows[0]?.found) return;
+      // Two runs replacing the same days' rows at once (overlapping cron lines, two hosts): the second waits for
+      // the first's commit, or its delete would miss the rows the first inserts and the days would be doubled.
+      await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [
+        `adreport:${table}#${layout.profile}#${layout.scope}`,
+      ]);
+      // The table's exact name (it is created quoted: MyTable is not mytable) in the schemas of the search path,
+      // read from pg_class by a fresh snapshot: to_regclass may answer from a cache that misses a table just
+      // committed by another run.
+      const exists = async () =>
+        (
+          await client.query(
+            "SELECT 1 FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE c.relname = $1 AND n.nspname = ANY (current_schemas(false))",
+            [table],
+          )
+        ).rows.length > 0;
+      if (await exists()) return;
+      // Several runs (accounts) may find it missing at once: one creates it, the others wait for its commit.
+      await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`adreport:${table}`]);
+      if (await exists()) return;
       const columns = [
         ...layout.columns.map((c) => `${quoteName(c.name)} ${pgType(c.kind, layout.hourly)}`),
         "profile TEXT NOT NULL",
@@ -114,6 +141,10 @@ export async function postgresEngine(url: string, shownUrl: string, table: strin
       if (open) await client.query("ROLLBACK").catch(() => undefined);
       open = false;
       pendingIndex = false;
+    },
+    abortNow() {
+      // The server rolls the transaction back when the connection goes; a waiting statement fails at once.
+      client.end().catch(() => undefined);
     },
     async close() {
       if (open) await client.query("ROLLBACK").catch(() => undefined);

@@ -95,6 +95,9 @@ export function sqliteEngine(path: string, shownPath: string, table: string, add
       open = false;
       pendingIndex = false;
     },
+    abortNow() {
+      // Statements are synchronous: none is under way when a signal is handled.
+    },
     async close() {
       if (open) db.exec("ROLLBACK");
       open = false;

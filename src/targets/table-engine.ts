@@ -16,5 +16,7 @@ export interface TableEngine {
   startInsert(layout: TableLayout, exportedAt: Date): Promise<TableInserter>;
   commit(): Promise<void>;
   rollback(): Promise<void>;
+  /** For a signal handler: drops the connection at once, so a statement waiting for a lock ends (rolled back). */
+  abortNow(): void;
   close(): Promise<void>;
 }

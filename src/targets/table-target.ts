@@ -3,9 +3,10 @@
  * filters) and inserted again in one transaction, committed only when every window is in; a failed run
  * rolls back and leaves the table as it was. Re-running a run yields the same rows.
  */
+import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { ReportRequest } from "../contract";
-import { OutputError } from "../core/errors";
+import { OutputError, UnavailableError } from "../core/errors";
 import type { ReportStream } from "../format/formatter";
 import { addRow, type DayRecord, emptyRecord } from "../state/day-record";
 import type { DaySpan, DayTarget } from "./day-target";
@@ -14,7 +15,7 @@ import type { TableEngine } from "./table-engine";
 
 export type TableChoice =
   | { kind: "sqlite"; path: string; table: string }
-  | { kind: "postgres"; url: string; table: string; shown: string };
+  | { kind: "postgres"; url: string; table: string; shown: string; connectTimeoutMs: number };
 
 export interface TableOptions {
   profile: string;
@@ -41,11 +42,14 @@ export async function openTableTarget(
   let engine: TableEngine;
   try {
     if (choice.kind === "sqlite") {
+      // A device or a folder is no database file: SQLite would leave its journal beside it (/dev/full-journal).
+      const found = await stat(resolve(options.cwd, choice.path)).catch(() => undefined);
+      if (found && !found.isFile()) throw new Error("not a regular file (a database file is needed)");
       const { sqliteEngine } = await import("./sqlite");
       engine = sqliteEngine(resolve(options.cwd, choice.path), choice.path, choice.table, options.sqliteAddon);
     } else {
       const { postgresEngine } = await import("./postgres");
-      engine = await postgresEngine(choice.url, choice.shown, choice.table);
+      engine = await postgresEngine(choice.url, choice.shown, choice.table, choice.connectTimeoutMs);
     }
   } catch (error) {
     throw failure(undefined, where, error);
@@ -53,6 +57,7 @@ export async function openTableTarget(
   const layout: TableLayout = tableLayout(options.request, options.profile);
   const dateIndex = layout.columns.findIndex((c) => c.kind === "date");
   let begun = false;
+  let committing = false;
   const guard = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
       return await work();
@@ -84,6 +89,12 @@ export async function openTableTarget(
             const values = layout.values(row);
             const day = dayOfValue(values[dateIndex] ?? null);
             if (day === undefined) throw new Error("a row came without a date, so it has no day in the table");
+            // Its day would not be deleted by the next run: the table would hold it twice.
+            if (day < span.from || day > span.to) {
+              throw new UnavailableError(`the service sent a row dated ${day}, outside the days asked for`, {
+                hint: "the service does not keep to the range of the request; the table was left as it was",
+              });
+            }
             let record = records.get(day);
             if (!record) {
               record = emptyRecord(report.meta.metrics);
@@ -108,6 +119,7 @@ export async function openTableTarget(
     },
     present: async () => true,
     async commit() {
+      committing = true;
       await guard(async () => {
         if (!begun) {
           await engine.begin(layout);
@@ -122,7 +134,9 @@ export async function openTableTarget(
       begun = false;
     },
     abortNow() {
-      // The transaction is rolled back by abort(), which follows; nothing reached the table before commit.
+      // Nothing reached the table before commit; a statement waiting on another session's locks ends now.
+      // A COMMIT under way is let finish: dropping it would leave unknown whether the table changed.
+      if (!committing) engine.abortNow();
     },
     close: () => engine.close(),
   };

@@ -199,7 +199,7 @@ export async function runAccounts(
   const failed = results.some((r) => r.outcome !== "ok");
   if (failed || flags.quiet !== true) ctx.io.err.write(accountTable(results));
   const verdict = runVerdict(results);
-  await writeSummaryObject(ctx, flags, {
+  const summary = writeSummaryObject(ctx, flags, {
     outcome: verdict === undefined ? "ok" : results.some((r) => r.outcome === "ok") ? "partial" : "failed",
     accounts: results.map(({ profile, outcome, rows, ms, error }) => ({
       profile,
@@ -208,6 +208,9 @@ export async function runAccounts(
       ms: Math.round(ms),
       ...(error === undefined ? {} : { error }),
     })),
+  });
+  await summary.catch((error: unknown) => {
+    throw outputError(error, undefined) ?? error;
   });
   if (verdict) throw verdict;
 }

@@ -26,6 +26,7 @@ export function dayFileTarget(
   const whereOf = (day: string) => resolve(cwd, pathOf(day));
   const live = new Set<StagedFile>();
   const staged = new Map<string, StagedDay>();
+  let committing = false;
   const discardAll = async () => {
     await Promise.all([...staged.values()].map((s) => s.file.discard()));
     staged.clear();
@@ -52,6 +53,7 @@ export function dayFileTarget(
       );
     },
     async commit(days: ReadonlySet<string>) {
+      committing = true;
       try {
         for (const [day, s] of staged) {
           if (!days.has(day)) continue;
@@ -62,11 +64,14 @@ export function dayFileTarget(
           }
         }
       } finally {
+        committing = false;
         await discardAll();
       }
     },
     abort: discardAll,
     abortNow() {
+      // Renames under way are let finish: cut short, some days would be new and others gone.
+      if (committing) return;
       for (const file of live) file.discardNow();
     },
   };

@@ -18,7 +18,7 @@ import { withCliHints } from "../shared/hints";
 import { outputError } from "../shared/output";
 import { reportApiFor } from "../shared/report-api";
 import type { ReportFlags } from "./command";
-import { dayNumber, daysBetween } from "./incremental";
+import { bucketStart, dayNumber, daysBetween, dayText } from "./incremental";
 import { type IncrementalJob, openIncrementalJob } from "./incremental-job";
 import { progressView } from "./progress";
 import { planRequest, type RequestPlan } from "./request";
@@ -60,6 +60,13 @@ export async function runDayReport(
   choice: TargetChoice,
 ): Promise<{ rows: number }> {
   refuseShaping(flags, choice);
+  const zone = settings.tz.value;
+  if (zone !== undefined && flags.tz === undefined) {
+    // --tz is refused; a zone from ADREPORT_TZ or the config would otherwise be dropped without a word.
+    ctx.io.err.write(
+      `adreport: warning: the time zone ${JSON.stringify(zone)} (${settings.tz.source}) is not used: ${choice.what} keeps the service's UTC days\n`,
+    );
+  }
   const pageSize = settings["page-size"].value;
   const incremental = flags.incremental === true;
   if (incremental && (flags.from !== undefined || flags.to !== undefined)) {
@@ -157,6 +164,8 @@ async function fetchAndWrite(
     interrupt.abort(new InterruptedError(`interrupted; ${target.description} was left as it was`));
   });
   const signal = AbortSignal.any([interrupt.signal, ...(limit.signal ? [limit.signal] : [])]);
+  // --max-time also ends a database statement kept waiting by another session's locks.
+  limit.signal?.addEventListener("abort", () => target.abortNow(), { once: true });
   const paging = {
     pageSize: settings["page-size"].value,
     concurrency: settings.concurrency.value,
@@ -172,10 +181,10 @@ async function fetchAndWrite(
   const windows = plan.windows ?? [{ from: plan.request.from, to: plan.request.to }];
   const passes: Array<{ windows: Array<{ from: string; to: string }>; span: DaySpan }> = daily
     ? windows.map((w) => {
-        const span = spanOf(w.from, w.to, true);
+        const span = spanOf(w.from, w.to, granularity);
         return { windows: [w], span };
       })
-    : [{ windows, span: spanOf(plan.request.from, plan.request.to, false) }];
+    : [{ windows, span: spanOf(plan.request.from, plan.request.to, granularity) }];
   const records = new Map<string, DayRecord>();
   try {
     for (let attempt = 1; ; attempt += 1) {
@@ -232,10 +241,15 @@ async function fetchAndWrite(
   }
 }
 
-function spanOf(from: string, to: string, daily: boolean): DaySpan {
-  const first = from.slice(0, 10);
+function spanOf(from: string, to: string, granularity: string): DaySpan {
+  const daily = granularity === "day" || granularity === "daily" || granularity === "hour" || granularity === "hourly";
+  let first = from.slice(0, 10);
   let last = to.slice(0, 10);
   // A window ends on its last second: 23:59:59 of its last day.
   if (dayNumber(first) !== undefined && dayNumber(last) === undefined) last = first;
+  // A week or month that starts before --from is dated by its first day: a table's rows of that bucket are
+  // replaced too, or a run repeated would add them a second time.
+  const firstDay = dayNumber(first);
+  if (!daily && firstDay !== undefined) first = dayText(bucketStart(firstDay, granularity));
   return { from: first, to: last, everyDay: daily ? daysBetween(first, last) : [] };
 }

@@ -68,16 +68,16 @@ export async function openIncrementalJob(
     flags.stateFile !== undefined
       ? pathsOfFile(resolve(ctx.cwd, flags.stateFile))
       : pathsInFolder(stateFolder(ctx), id);
-  await readState(paths.state); // a state file adreport cannot use is refused before its lock is made
+  await readState(paths.state, ctx.user); // a state file adreport cannot use is refused before its lock is made
   const lock = await takeLock(paths.lock);
   if (!lock.ok) {
     throw new BusyError(`another run of this job (${id}) is under way: pid ${lock.holder} holds ${paths.lock}`, {
-      hint: "this run did nothing; if that process is not adreport, remove the lock file",
+      hint: "this run did nothing; if that process is not adreport (or, on another host, no longer runs), remove the lock file",
     });
   }
   let state: JobState | undefined;
   try {
-    state = await readState(paths.state);
+    state = await readState(paths.state, ctx.user);
     if (state && state.id !== id) {
       throw new UsageError(
         `the state file ${paths.state} belongs to another job (${state.id}), not to this one (${id})`,

@@ -46,7 +46,8 @@ export function parseStartDay(text: string): number {
   return n;
 }
 
-function bucketStart(day: number, granularity: string): number {
+/** The first day of the week (Monday) or month holding `day`; the day itself for days and hours. */
+export function bucketStart(day: number, granularity: string): number {
   if (/^week/i.test(granularity)) return day - ((day + 3) % 7); // 1970-01-01 was a Thursday
   if (/^month/i.test(granularity)) {
     const { year, month } = civilFromDays(day);

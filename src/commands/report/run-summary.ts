@@ -3,6 +3,7 @@ import { stat, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { ApiEvent } from "../../api";
 import { writePrivateFile } from "../../io/private-file";
+import { SinkError } from "../../io/sink";
 import type { Context } from "../context";
 import type { ReportFlags } from "./command";
 
@@ -55,8 +56,13 @@ export async function writeSummaryObject(
     return;
   }
   const path = resolve(ctx.cwd, flags.summaryFile);
-  // A device or a pipe (/dev/stderr, a FIFO a monitor reads) is written into, never replaced by a file.
-  const existing = await stat(path).catch(() => undefined);
-  if (existing && !existing.isFile()) await writeFile(path, text, { flag: "a" });
-  else await writePrivateFile(path, text);
+  try {
+    // A device or a pipe (/dev/stderr, a FIFO a monitor reads) is written into, never replaced by a file.
+    const existing = await stat(path).catch(() => undefined);
+    if (existing && !existing.isFile()) await writeFile(path, text, { flag: "a" });
+    else await writePrivateFile(path, text);
+  } catch (error) {
+    // `cannot write FILE: no space left on device` (exit 1), not an unexpected error.
+    throw SinkError.from(flags.summaryFile, error);
+  }
 }

@@ -121,6 +121,8 @@ export async function runReport(
   const interrupt = new AbortController();
   const giveUp = new AbortController();
   let sink: Sink | undefined;
+  // Once the file is in place, a later failure (the --summary-file) must not say the old file was kept.
+  let committed = false;
   let emptyWarning: string | undefined;
   const stopListening = ctx.onSignal(() => {
     sink?.abortNow();
@@ -185,6 +187,7 @@ export async function runReport(
     }
     view.stop();
     await sink.commit();
+    committed = true;
     if (emptyWarning !== undefined) ctx.io.err.write(`adreport: warning: ${emptyWarning}\n`);
     const rows = progress?.rows ?? 0;
     await writeSummary(ctx, flags, { outcome: "ok", from: plan.fromDate, to: plan.toDate, rows, ...counts }, undefined);
@@ -198,7 +201,7 @@ export async function runReport(
       ? interrupt.signal.reason
       : limit.signal?.aborted
         ? limit.signal.reason
-        : failed instanceof OutputError && sink?.atomic
+        : failed instanceof OutputError && sink?.atomic && !committed
           ? new OutputError(`${failed.message}; the old file was left as it was`, { cause: failed.cause })
           : (failed ?? withCliHints(error));
     const summary = { outcome: "failed" as const, from: plan.fromDate, to: plan.toDate, rows: 0, ...counts };

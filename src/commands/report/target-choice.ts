@@ -38,6 +38,10 @@ export function withoutPassword(url: string): string {
   try {
     const parsed = new URL(url);
     parsed.password = "";
+    // node-postgres also takes the password (and a client key's passphrase) from the query: ?password=...
+    for (const name of [...parsed.searchParams.keys()]) {
+      if (/pass/i.test(name)) parsed.searchParams.delete(name);
+    }
     return parsed.toString();
   } catch {
     return "postgres://…";
@@ -118,6 +122,15 @@ export async function openDayTarget(
   if (choice.kind === "days") {
     await checkDayFolder(ctx.cwd, choice.template);
     const format = chooseOutputFormat(flags, settings, choice.template, false);
+    // A picture chosen by the file's ending (x.html) or the format setting, as -f html is refused (day-run.ts).
+    if (format.entry.name === "html" || format.entry.name === "chart") {
+      throw new UsageError(
+        `--format ${format.entry.name} cannot be used with ${choice.what}: it keeps the service's UTC days and counters`,
+        {
+          hint: "write CSV, TSV, JSON or NDJSON day files (-o 'exports/{date}.csv')",
+        },
+      );
+    }
     for (const warning of format.warnings) ctx.io.err.write(`adreport: warning: ${warning}\n`);
     const formatter = await format.entry.load();
     const target = dayFileTarget(choice.template, ctx.cwd, formatter, {
@@ -132,7 +145,13 @@ export async function openDayTarget(
   const table =
     choice.kind === "sqlite"
       ? { kind: choice.kind, path: choice.path, table: choice.table }
-      : { kind: choice.kind, url: choice.url, table: choice.table, shown: withoutPassword(choice.url) };
+      : {
+          kind: choice.kind,
+          url: choice.url,
+          table: choice.table,
+          shown: withoutPassword(choice.url),
+          connectTimeoutMs: settings.timeout.value * 1000,
+        };
   return openTableTarget(table, {
     profile: settings.profile.value ?? "",
     request,

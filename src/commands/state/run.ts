@@ -1,5 +1,6 @@
 /** `adreport state list | show | reset`. */
 
+import { existsSync } from "node:fs";
 import { unlink } from "node:fs/promises";
 import { resolve } from "node:path";
 import { BusyError } from "../../core/busy-error";
@@ -29,7 +30,9 @@ function describeTarget(state: JobState): string {
 export async function runStateList(ctx: Context, options: StateListOptions): Promise<void> {
   const folder = stateFolder(ctx);
   const lines: string[] = [];
-  const states = await listStates(folder);
+  const states = await listStates(folder, ctx.user, (error) => {
+    ctx.io.err.write(`adreport: warning: ${printable(error.message)}\n`);
+  });
   if (!options.json && states.length === 0) {
     ctx.io.err.write("adreport: no incremental jobs yet (adreport report --incremental ... starts one)\n");
     return;
@@ -71,8 +74,8 @@ async function pathsOf(ctx: Context, job: string | undefined, stateFile: string 
   return pathsInFolder(stateFolder(ctx), id);
 }
 
-async function stateAt(paths: StatePaths, job: string | undefined): Promise<JobState> {
-  const state = await readState(paths.state);
+async function stateAt(ctx: Context, paths: StatePaths, job: string | undefined): Promise<JobState> {
+  const state = await readState(paths.state, ctx.user);
   if (!state) {
     throw new UsageError(job !== undefined ? `no job ${printable(job)}` : `no state in ${paths.state}`, {
       hint: "adreport state list shows the jobs",
@@ -83,7 +86,7 @@ async function stateAt(paths: StatePaths, job: string | undefined): Promise<JobS
 
 export async function runStateShow(ctx: Context, job: string | undefined, options: StateShowOptions): Promise<void> {
   const paths = await pathsOf(ctx, job, options.stateFile);
-  const state = await stateAt(paths, job);
+  const state = await stateAt(ctx, paths, job);
   const lastRun = (await readLastRun(paths.run)) ?? null;
   await writeChunk(ctx.io.out, `${JSON.stringify({ ...state, lastRun }, null, 2)}\n`);
 }
@@ -94,15 +97,20 @@ export async function runStateReset(ctx: Context, job: string | undefined, optio
     throw new UsageError(`--from: ${JSON.stringify(printable(options.from.slice(0, 40)))} is not a date (YYYY-MM-DD)`);
   }
   const paths = await pathsOf(ctx, job, options.stateFile);
-  const state = await stateAt(paths, job);
+  // A state that cannot be read can still be forgotten (the hint of the refusal says so); not moved back.
+  const state = await stateAt(ctx, paths, job).catch((error: unknown) => {
+    if (from !== undefined || !(error instanceof UsageError) || !existsSync(paths.state)) throw error;
+    return undefined;
+  });
+  const name = state?.id ?? printable(job ?? paths.state);
   const lock = await takeLock(paths.lock);
   if (!lock.ok) {
-    throw new BusyError(`a run of job ${state.id} is under way (pid ${lock.holder}); its state was left as it was`);
+    throw new BusyError(`a run of job ${name} is under way (pid ${lock.holder}); its state was left as it was`);
   }
   try {
-    if (from === undefined) {
+    if (from === undefined || state === undefined) {
       await unlink(paths.state);
-      ctx.io.err.write(`adreport: job ${state.id} forgotten: its next run starts at --start\n`);
+      ctx.io.err.write(`adreport: job ${name} forgotten: its next run starts at --start\n`);
       return;
     }
     const lastDay = dayText(from - 1);
