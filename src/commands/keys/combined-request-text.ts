@@ -2,7 +2,7 @@
  * One operator request for several accounts (`keys request ... --all-profiles --combined`): the same
  * request as request-text.ts, naming every account, as text for an e-mail or as one JSON object.
  */
-import { REQUEST_TYPES, type RequestType } from "./request-text";
+import { operatorLetter, REQUEST_TYPES, type RequestType } from "./request-text";
 
 export interface CombinedRequest {
   type: RequestType;
@@ -34,19 +34,10 @@ export function combinedRequestText(request: CombinedRequest): string {
     "add-ip": `Please add these static outgoing IP addresses to the IP whitelist of the API key of each of these accounts:\n\n${ipList}\n\nAccounts:\n\n${accountList}`,
     "remove-ip": `Please remove these IP addresses from the IP whitelist of the API key of each of these accounts:\n\n${ipList}\n\nAccounts:\n\n${accountList}`,
   };
-  return [
-    `Subject: Reporting API: ${label} for ${request.accounts.length} accounts`,
-    "",
-    "Hello,",
-    "",
-    body[request.type],
-    "",
+  return operatorLetter(`${label} for ${request.accounts.length} accounts`, body[request.type], [
     `Accounts: ${request.accounts.join(", ")}`,
     `Request: ${label}`,
     ...(request.ips.length > 0 ? [`IP addresses: ${request.ips.join(", ")}`] : []),
     ...(request.reason ? [`Reason: ${request.reason}`] : []),
-    "",
-    "Thank you.",
-    "",
-  ].join("\n");
+  ]);
 }

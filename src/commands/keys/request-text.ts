@@ -42,19 +42,15 @@ export function requestText(request: OperatorRequest): string {
     "add-ip": `Please add these static outgoing IP addresses to the IP whitelist of the API key of the account ${account}:\n\n${ipList}`,
     "remove-ip": `Please remove these IP addresses from the IP whitelist of the API key of the account ${account}:\n\n${ipList}`,
   };
-  return [
-    `Subject: Reporting API: ${label} for account ${account}`,
-    "",
-    "Hello,",
-    "",
-    body[request.type],
-    "",
+  return operatorLetter(`${label} for account ${account}`, body[request.type], [
     `Account: ${request.account}`,
     `Request: ${label}`,
     ...(request.ips.length > 0 ? [`IP addresses: ${request.ips.join(", ")}`] : []),
     ...(request.reason ? [`Reason: ${request.reason}`] : []),
-    "",
-    "Thank you.",
-    "",
-  ].join("\n");
+  ]);
+}
+
+/** The e-mail around a request: subject, greeting, what is asked, the facts line by line, thanks. */
+export function operatorLetter(subject: string, body: string, facts: string[]): string {
+  return [`Subject: Reporting API: ${subject}`, "", "Hello,", "", body, "", ...facts, "", "Thank you.", ""].join("\n");
 }
