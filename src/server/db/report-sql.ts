@@ -203,3 +203,21 @@ export function reportSql(
   const names = NAMES[query.entity];
   return { sql: `SELECT g.*, ${names.columns} FROM (${grouped}) g ${names.join}`, params };
 }
+
+/**
+ * One string for everything that decides a computed report's rows (not its pages): the same key on both
+ * backends, so a report computed once serves every page of it.
+ */
+export function computedReportKey(query: ReportQuery, advertiserId: number): string {
+  const segments = timeSegments(query, false);
+  return JSON.stringify([
+    advertiserId,
+    query.entity,
+    query.byDate && query.granularity,
+    segments?.hourly,
+    segments?.daily,
+    query.campaignId,
+    query.adId,
+    query.metrics,
+  ]);
+}

@@ -8,7 +8,7 @@ import { ByteBudgetCache, stringBytes } from "../report/cache";
 import { canonicalQueryKey } from "../report/query-key";
 import { Whitelist } from "./ip";
 import { LiveConnection, type StoredKey } from "./live-connection";
-import { timeSegments } from "./report-sql";
+import { computedReportKey } from "./report-sql";
 import { dropReportTable, materializeReport, type ReportTable } from "./report-table";
 import type { Db } from "./schema";
 
@@ -89,17 +89,7 @@ export class ReportStore implements ServeStore {
   /** A page of the report, computed once into a temporary table (kept while the budget allows). */
   reportPage(query: ReportQuery, advertiserId: number, start: number, count: number): ReportPage {
     return this.live.use((c) => {
-      const segments = timeSegments(query, false);
-      const key = JSON.stringify([
-        advertiserId,
-        query.entity,
-        query.byDate && query.granularity,
-        segments?.hourly,
-        segments?.daily,
-        query.campaignId,
-        query.adId,
-        query.metrics,
-      ]);
+      const key = computedReportKey(query, advertiserId);
       let report = this.reports.get(key);
       let keptElsewhere = true;
       if (!report) {

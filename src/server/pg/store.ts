@@ -10,7 +10,7 @@ import type { ReportQuery } from "../../contract";
 import { type CacheUsage, databaseLabel, type ReportPage, type ServeStore } from "../backend";
 import { Whitelist } from "../db/ip";
 import { DatabaseUnavailableError, FRESHNESS_MS, type StoredKey } from "../db/live-connection";
-import { timeSegments } from "../db/report-sql";
+import { computedReportKey } from "../db/report-sql";
 import { ByteBudgetCache, stringBytes } from "../report/cache";
 import { canonicalQueryKey } from "../report/query-key";
 import { createPool, databaseFailure, inTransaction } from "./pool";
@@ -126,17 +126,7 @@ export class PostgresServeStore implements ServeStore {
     await this.fresh();
     const plan = postgresReportPlan(query, advertiserId);
     if (!plan) return { total: 0, rows: [] };
-    const segments = timeSegments(query, false);
-    const key = JSON.stringify([
-      advertiserId,
-      query.entity,
-      query.byDate && query.granularity,
-      segments?.hourly,
-      segments?.daily,
-      query.campaignId,
-      query.adId,
-      query.metrics,
-    ]);
+    const key = computedReportKey(query, advertiserId);
     return await this.guard(() => this.reports.page(key, plan, start, count));
   }
 
