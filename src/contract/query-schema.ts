@@ -120,7 +120,8 @@ function positiveInteger(param: string, what: string, description: string) {
     });
 }
 
-const GRANULARITY_ALIASES: Record<string, Granularity> = Object.fromEntries(
+/** A Map, not an object: `granularity=__proto__` or `constructor` must find nothing. */
+const GRANULARITY_ALIASES = new Map<string, Granularity>(
   GRANULARITIES.flatMap((g) => [
     [g, g],
     [GRANULARITY_WORDS[g], g],
@@ -134,10 +135,10 @@ const granularity = z
   .string()
   .meta({
     description: `The size of the date buckets, in any case; default ${DEFAULT_GRANULARITY}. Without date in dimensions it has no effect, but an unknown word is still refused.`,
-    pattern: `^${oneOf(Object.keys(GRANULARITY_ALIASES).map(anyCase))}$`,
+    pattern: `^${oneOf([...GRANULARITY_ALIASES.keys()].map(anyCase))}$`,
   })
   .transform((text, ctx): Granularity => {
-    const found = GRANULARITY_ALIASES[text.toLowerCase()];
+    const found = GRANULARITY_ALIASES.get(text.toLowerCase());
     if (found) return found;
     return refuse(ctx, "invalid_parameter", `granularity: ${quote(text)} is not one of hour, day, week, month`);
   });

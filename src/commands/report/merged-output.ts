@@ -69,18 +69,17 @@ async function writeNdjson(feeds: readonly AccountFeed[], out: Writable): Promis
 
 async function writeJson(feeds: readonly AccountFeed[], out: Writable): Promise<void> {
   await Promise.all(feeds.map((feed) => feed.spooled));
-  const metas: Record<string, unknown> = {};
-  let accounts = 0;
+  const entries: Array<[string, unknown]> = [];
   for (const feed of feeds) {
     const path = await feed.spooled;
     if (path === undefined) continue;
     const { meta, close } = await readSpooled(path);
     close();
-    metas[feed.profile] = meta;
-    accounts += 1;
+    entries.push([feed.profile, meta]);
   }
-  if (accounts === 0) return;
-  await writeChunk(out, `{"meta":${JSON.stringify(metas)},"data":[`);
+  if (entries.length === 0) return;
+  // fromEntries makes each name an own property, a profile named __proto__ too.
+  await writeChunk(out, `{"meta":${JSON.stringify(Object.fromEntries(entries))},"data":[`);
   let separator = "\n";
   for await (const { profile, report } of succeeded(feeds)) {
     for await (const rows of report.pages) {
