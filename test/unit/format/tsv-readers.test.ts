@@ -1,17 +1,20 @@
 /**
- * TSV output read back by a real TSV reader: Miller (`mlr --itsv`), or where it is missing PostgreSQL's
- * COPY text format. Every name must come back exactly, tabs, line breaks, carriage returns and
- * backslashes included. `TSV_READER=postgres` runs the PostgreSQL reader even when Miller is there.
+ * TSV output read back by real TSV readers: Miller (`mlr --itsv`) and PostgreSQL's COPY text format (a
+ * throwaway cluster, test/helpers/postgres.ts). Every name must come back exactly, tabs, line breaks,
+ * carriage returns and backslashes included.
  */
 import { spawnSync } from "node:child_process";
-import { chmodSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { PassThrough } from "node:stream";
+import { PassThrough, Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import pg from "pg";
+import { from as copyFrom } from "pg-copy-streams";
 import { describe, expect, it } from "vitest";
 import type { ReportPage } from "../../../src/contract";
 import { cellsOf, columnsOf } from "../../../src/format/columns";
 import { formatNamed } from "../../../src/format/registry";
-import { tempDir } from "../../helpers/temp";
+import { usePostgres } from "../../helpers/postgres";
 
 const FIXTURES = join(import.meta.dirname, "..", "..", "..", "fixtures", "api");
 
@@ -59,49 +62,23 @@ function miller(tsv: string): Array<Record<string, string>> {
   return JSON.parse(json);
 }
 
-/** A throw-away cluster on a Unix socket in a temporary folder (as the postgres user when run as root). */
-function postgres(tsv: string, columns: string[]): Array<Record<string, string>> {
-  const dir = tempDir("adreport-pg-");
-  chmodSync(dir, 0o777);
-  const asRoot = process.getuid?.() === 0;
-  const run = (command: string, args: string[], input?: string) => {
-    const [cmd, argv] = asRoot ? ["runuser", ["-u", "postgres", "--", command, ...args]] : [command, args];
-    const result = spawnSync(cmd, argv, { input, encoding: "utf8", cwd: dir });
-    if (result.status !== 0) throw new Error(`${command}: ${result.stderr}`);
-    return result.stdout;
-  };
-  const data = join(dir, "data");
-  run("initdb", ["-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C"]);
-  run("pg_ctl", ["-D", data, "-w", "-o", `-k ${dir} -c listen_addresses=''`, "-l", join(dir, "log"), "start"]);
+/** PostgreSQL's COPY text format, on a fresh database of the file's throwaway cluster. */
+async function postgres(url: string, tsv: string, columns: string[]): Promise<Array<Record<string, string>>> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
   try {
-    const table = columns.map((c) => `"${c}" text`).join(", ");
-    run(
-      "psql",
-      [
-        "-h",
-        dir,
-        "-U",
-        "postgres",
-        "-v",
-        "ON_ERROR_STOP=1",
-        "-c",
-        `CREATE TABLE t (${table})`,
-        "-c",
-        "COPY t FROM STDIN (FORMAT text, HEADER true)",
-      ],
-      tsv,
-    );
-    return JSON.parse(run("psql", ["-h", dir, "-U", "postgres", "-At", "-c", "SELECT json_agg(t) FROM t"]));
+    await client.query(`CREATE TABLE t (${columns.map((c) => `"${c}" text`).join(", ")})`);
+    await pipeline(Readable.from([tsv]), client.query(copyFrom("COPY t FROM STDIN (FORMAT text, HEADER true)")));
+    const { rows } = await client.query<{ all: Array<Record<string, string>> }>('SELECT json_agg(t) AS "all" FROM t');
+    return rows[0]?.all ?? [];
   } finally {
-    run("pg_ctl", ["-D", data, "-m", "immediate", "stop"]);
+    await client.end();
   }
 }
 
-const hasMiller = process.env.TSV_READER !== "postgres" && found("mlr");
-const hasPostgres = !hasMiller && ["initdb", "pg_ctl", "psql"].every(found);
-if (!hasMiller && !hasPostgres) {
-  console.warn("tsv-readers: skipped: neither Miller (mlr) nor PostgreSQL (initdb, pg_ctl, psql) is on PATH");
-}
+const hasMiller = found("mlr");
+if (!hasMiller) console.warn("tsv-readers: the Miller cases skip: Miller (mlr) is not on PATH");
+const postgresServer = usePostgres();
 
 describe.each(["hostile-names", "campaign-date", "ad-hourly"])("TSV of %s read back", (fixture) => {
   it.skipIf(!hasMiller)("by Miller", async () => {
@@ -109,9 +86,10 @@ describe.each(["hostile-names", "campaign-date", "ad-hourly"])("TSV of %s read b
     expect(miller(tsv)).toEqual(expected);
   });
 
-  it.skipIf(!hasPostgres)("by PostgreSQL's COPY text format", async () => {
+  it("by PostgreSQL's COPY text format", async (context) => {
+    const url = await postgresServer.database(context);
     const { tsv, expected } = await tsvOf(fixture);
     const header = (tsv.split("\n")[0] as string).split("\t");
-    expect(postgres(tsv, header)).toEqual(expected);
+    expect(await postgres(url, tsv, header)).toEqual(expected);
   });
 });
