@@ -9,7 +9,7 @@ import { chmodSync, existsSync, mkdirSync, openSync, renameSync, rmSync, writeFi
 import { join } from "node:path";
 import { WORK } from "./data";
 import { BIN, cli, ensureBuilt, figure, measureCommand, median, timeAsync } from "./lib";
-import { startProcess } from "./serve-process";
+import { startServe } from "./serve-process";
 
 const PROFILES = 20;
 const DB = join(WORK, "accounts-20-advertisers.db");
@@ -62,17 +62,7 @@ async function sequentialLoop(): Promise<void> {
 export async function benchAccounts(): Promise<void> {
   ensureBuilt();
   ensureDb();
-  const server = await startProcess(process.execPath, [
-    BIN,
-    "serve",
-    "--db",
-    DB,
-    "--port",
-    "0",
-    "--quiet",
-    "--faults",
-    "delay:50ms",
-  ]);
+  const server = await startServe(DB, ["--faults", "delay:50ms"]);
   try {
     writeProfiles(server.url);
     const all = ["--all-profiles", "--account-concurrency", "4"];

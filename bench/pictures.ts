@@ -8,13 +8,13 @@ import { statSync } from "node:fs";
 import { join } from "node:path";
 import { BIG_DB, ensureBigDb, issueBenchKey, WORK } from "./data";
 import { BIN, ensureBuilt, figure, measureCommand, median } from "./lib";
-import { startProcess } from "./serve-process";
+import { startServe } from "./serve-process";
 
 export async function benchPictures(): Promise<void> {
   ensureBuilt();
   ensureBigDb();
   const key = issueBenchKey();
-  const server = await startProcess(process.execPath, [BIN, "serve", "--db", BIG_DB, "--port", "0", "--quiet"]);
+  const server = await startServe(BIG_DB);
   const env = {
     ADREPORT_API_KEY: key,
     ADREPORT_BASE_URL: server.url,

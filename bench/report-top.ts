@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { BIG_DB, ensureBigDb, issueBenchKey } from "./data";
 import { BIN, figure, measureCommand, median, ROOT } from "./lib";
-import { startProcess } from "./serve-process";
+import { startServe } from "./serve-process";
 
 /** About 200k hourly ad rows: 164 hours of the data set's last week. */
 const REPORT = [
@@ -29,7 +29,7 @@ export async function benchReportTop(): Promise<void> {
   if (built.status !== 0) throw new Error("build failed");
   ensureBigDb();
   const key = issueBenchKey();
-  const server = await startProcess(process.execPath, [BIN, "serve", "--db", BIG_DB, "--port", "0", "--quiet"]);
+  const server = await startServe(BIG_DB);
   const env = {
     ADREPORT_API_KEY: key,
     ADREPORT_BASE_URL: server.url,

@@ -7,7 +7,7 @@ import { existsSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { BIG_DB, ensureBigDb, issueBenchKey } from "./data";
 import { BIN, ensureBuilt, figure, measureCommand, median, ROOT, timeAsync } from "./lib";
-import { startProcess } from "./serve-process";
+import { startServe } from "./serve-process";
 
 const DEV_NULL = openSync("/dev/null", "w");
 
@@ -54,7 +54,7 @@ export async function benchReport(): Promise<void> {
   ensureBuilt();
   ensureBigDb();
   const key = issueBenchKey();
-  const server = await startProcess(process.execPath, [BIN, "serve", "--db", BIG_DB, "--port", "0", "--quiet"]);
+  const server = await startServe(BIG_DB);
   const env = {
     ADREPORT_API_KEY: key,
     ADREPORT_BASE_URL: server.url,
@@ -123,17 +123,7 @@ export async function benchReport(): Promise<void> {
   }
 
   // 3. 50 ms added to every request: concurrency 4 against concurrency 1.
-  const slow = await startProcess(process.execPath, [
-    BIN,
-    "serve",
-    "--db",
-    BIG_DB,
-    "--port",
-    "0",
-    "--quiet",
-    "--faults",
-    "delay:50ms",
-  ]);
+  const slow = await startServe(BIG_DB, ["--faults", "delay:50ms"]);
   try {
     const slowEnv = {
       ADREPORT_API_KEY: key,

@@ -7,8 +7,8 @@
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { WORK } from "./data";
-import { BIN, cli, ensureBuilt, figure } from "./lib";
-import { startProcess } from "./serve-process";
+import { cli, ensureBuilt, figure } from "./lib";
+import { startServe } from "./serve-process";
 
 const SECONDS = 60;
 const CONNECTIONS = 8;
@@ -48,17 +48,7 @@ export async function benchServeAbuse(): Promise<void> {
   rmSync(db, { force: true });
   cli(["serve", "demo", "--db", db, "--advertisers", "2", "--campaigns", "5", "--ads", "10", "--days", "45"]);
   const key = cli(["serve", "key", "issue", "--db", db, "--advertiser", "Acme Outdoor", "--ip", "127.0.0.1"]).trim();
-  const server = await startProcess(process.execPath, [
-    BIN,
-    "serve",
-    "--db",
-    db,
-    "--port",
-    "0",
-    "--quiet",
-    "--cache-mb",
-    String(CACHE_MB),
-  ]);
+  const server = await startServe(db, ["--cache-mb", String(CACHE_MB)]);
   const pid = server.child.pid as number;
   const statuses = new Map<number, number>();
   let requests = 0;

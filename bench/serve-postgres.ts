@@ -9,7 +9,7 @@ import autocannon from "autocannon";
 import { ADVERTISER, BIG_DB, DATA, ensureBigDb, issueBenchKey } from "./data";
 import { BIN, cli, ensureBuilt, figure, median, timeAsync, timeCommand } from "./lib";
 import { startBenchCluster } from "./postgres-cluster";
-import { type ServerProcess, startProcess } from "./serve-process";
+import { type ServerProcess, startServe } from "./serve-process";
 
 /** The 90-day range of the data set, ending k hours early: the same work, never served from a cache. */
 function range(k: number): { from: string; to: string } {
@@ -59,7 +59,7 @@ export async function benchServePostgres(): Promise<void> {
       ["SQLite", BIG_DB, issueBenchKey()],
       ["PostgreSQL", url, pgKey],
     ] as const) {
-      const server = await startProcess(process.execPath, [BIN, "serve", "--db", db, "--port", "0", "--quiet"]);
+      const server = await startServe(db);
       sides.push({ name, server, key });
     }
     const [lite, pg] = sides as [Side, Side];

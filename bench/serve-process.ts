@@ -1,6 +1,7 @@
 /** Starts a long-running server child process and waits for the URL it prints first on stdout. */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
+import { BIN } from "./lib";
 
 export interface ServerProcess {
   url: string;
@@ -24,4 +25,9 @@ export function startProcess(command: string, args: readonly string[]): Promise<
     );
     child.once("exit", (code) => reject(new Error(`${command} exited ${code} before printing its URL`)));
   });
+}
+
+/** `adreport serve` (the built CLI) on a free port over `db`, with `extra` flags. */
+export function startServe(db: string, extra: readonly string[] = []): Promise<ServerProcess> {
+  return startProcess(process.execPath, [BIN, "serve", "--db", db, "--port", "0", "--quiet", ...extra]);
 }

@@ -9,7 +9,7 @@ import autocannon from "autocannon";
 import Database from "better-sqlite3";
 import { ADVERTISER, BIG_DB, ensureBigDb, issueBenchKey, WORK } from "./data";
 import { BIN, cli, ensureBuilt, figure, measureCommand, median, peakRssMb, ROOT, timeAsync } from "./lib";
-import { startProcess } from "./serve-process";
+import { startProcess, startServe } from "./serve-process";
 
 /** The 90-day range of the data set, ending k hours early: another query with the same work, so no run is served from cache. */
 function range(k: number): { from: string; to: string } {
@@ -47,7 +47,7 @@ export async function benchServe(): Promise<void> {
   ensureBuilt();
   ensureBigDb();
   const key = issueBenchKey();
-  const server = await startProcess(process.execPath, [BIN, "serve", "--db", BIG_DB, "--port", "0", "--quiet"]);
+  const server = await startServe(BIG_DB);
   const url = (params: Record<string, string>, k = 0) =>
     `${server.url}/v1/report?${new URLSearchParams({ ...range(k), ...params })}`;
   try {

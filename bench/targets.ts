@@ -12,7 +12,7 @@ import { systemContext } from "../src/cli/system-context";
 import { BIG_DB, ensureBigDb, issueBenchKey, WORK } from "./data";
 import { BIN, ensureBuilt, figure, measureCommand, median } from "./lib";
 import { startBenchCluster } from "./postgres-cluster";
-import { startProcess } from "./serve-process";
+import { startServe } from "./serve-process";
 import { benchTargetWriters } from "./target-writers";
 
 /**
@@ -40,14 +40,7 @@ export async function benchTargets(): Promise<void> {
   ensureBigDb();
   const key = issueBenchKey();
   // A loaded machine may take longer than serve's default 10 s to read a request while it computes a report.
-  const server = await startProcess(process.execPath, [
-    BIN,
-    "serve",
-    "--db",
-    BIG_DB,
-    "--port",
-    "0",
-    "--quiet",
+  const server = await startServe(BIG_DB, [
     "--header-timeout",
     "120",
     // A 1M-row hourly report outgrows the default 64 MB of computed reports: every page would compute it

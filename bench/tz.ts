@@ -5,23 +5,13 @@
  */
 import { BIG_DB, ensureBigDb, issueBenchKey } from "./data";
 import { BIN, ensureBuilt, figure, measureCommand, median } from "./lib";
-import { startProcess } from "./serve-process";
+import { startServe } from "./serve-process";
 
 export async function benchTz(): Promise<void> {
   ensureBuilt();
   ensureBigDb();
   const key = issueBenchKey();
-  const server = await startProcess(process.execPath, [
-    BIN,
-    "serve",
-    "--db",
-    BIG_DB,
-    "--port",
-    "0",
-    "--quiet",
-    "--header-timeout",
-    "120",
-  ]);
+  const server = await startServe(BIG_DB, ["--header-timeout", "120"]);
   const env = {
     ADREPORT_API_KEY: key,
     ADREPORT_BASE_URL: server.url,

@@ -1,5 +1,5 @@
 /** `adreport report`: settings, a checked request, every page through a formatter into the sink. */
-import { openReport, openSplitReport, type Progress, ReportApi, RequestSlots } from "../../api";
+import { openReport, openSplitReport, type Progress, RequestSlots } from "../../api";
 import { requireApiKey } from "../../config/resolve";
 import { DataChangedError, InterruptedError, OutputError } from "../../core/errors";
 import { TimeZone } from "../../core/time-zone";
