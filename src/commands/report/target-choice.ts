@@ -7,6 +7,7 @@ import { stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import type { ResolvedSettings } from "../../config/resolve";
 import type { ReportRequest } from "../../contract";
+import { databaseIdentity } from "../../core/database-label";
 import { OutputError, UsageError } from "../../core/errors";
 import type { DayTarget } from "../../targets/day-target";
 import type { Context } from "../context";
@@ -31,21 +32,6 @@ function tableName(flags: ReportFlags): string {
     throw new UsageError(`--table: ${JSON.stringify(table)} is not a table name (letters, digits and _, at most 63)`);
   }
   return table;
-}
-
-/** The postgres URL without its password, for the job's identity and messages. */
-export function withoutPassword(url: string): string {
-  try {
-    const parsed = new URL(url);
-    parsed.password = "";
-    // node-postgres also takes the password (and a client key's passphrase) from the query: ?password=...
-    for (const name of [...parsed.searchParams.keys()]) {
-      if (/pass/i.test(name)) parsed.searchParams.delete(name);
-    }
-    return parsed.toString();
-  } catch {
-    return "postgres://…";
-  }
 }
 
 export function chooseDayTarget(flags: ReportFlags, cwd: string): TargetChoice | undefined {
@@ -78,7 +64,7 @@ export function chooseDayTarget(flags: ReportFlags, cwd: string): TargetChoice |
       url: output,
       table,
       what: "a database target",
-      identity: `${withoutPassword(output)}#${table}`,
+      identity: `${databaseIdentity(output)}#${table}`,
     };
   }
   if (flags.table !== undefined) {
@@ -149,7 +135,7 @@ export async function openDayTarget(
           kind: choice.kind,
           url: choice.url,
           table: choice.table,
-          shown: withoutPassword(choice.url),
+          shown: databaseIdentity(choice.url),
           connectTimeoutMs: settings.timeout.value * 1000,
         };
   return openTableTarget(table, {

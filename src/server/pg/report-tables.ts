@@ -42,6 +42,8 @@ export class ReportTables {
   private queue: Promise<unknown> = Promise.resolve();
   /** False once the role was found to lack the TEMPORARY right. */
   private temporary = true;
+  /** Counts clear(): a report computed across one is not kept (it may hold what was just replaced). */
+  private generation = 0;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -89,6 +91,7 @@ export class ReportTables {
 
   /** Forgets every report (the data changed); their tables go at the next piece of work. */
   clear(): void {
+    this.generation += 1;
     this.asked.clear();
     this.reports.clear();
   }
@@ -111,8 +114,9 @@ export class ReportTables {
       let report = this.reports.get(key);
       let kept = true;
       if (!report) {
+        const generation = this.generation;
         report = await this.compute(client, plan);
-        kept = this.keep(key, report);
+        kept = generation === this.generation && this.keep(key, report);
       }
       try {
         if (!report.table || start >= report.total) return { total: report.total, rows: [] };

@@ -35,7 +35,17 @@ const CONNECT_TIMEOUT_MS = 5_000;
 /** After the database failed, requests are answered 503 at once for this long, not each left to wait for it. */
 const DOWN_MS = 1_000;
 
+/** Pages looked for and not yet remembered, at most (see cachedPage). */
+const MAX_PAGES_UNDER_WAY = 10_000;
+
 export class PostgresServeStore implements ServeStore {
+  /**
+   * Counts forget(): what a query read across one (another process revoked a key, loaded data) is answered
+   * once but not kept. SQLite's store cannot interleave like this: it is synchronous.
+   */
+  private generation = 0;
+  /** The generation each page was first looked for in, so a page made across a forget() is not kept. */
+  private readonly pageGenerations = new Map<string, number>();
   private readonly keys = new Map<string, StoredKey>();
   private readonly whitelists = new Map<number, Whitelist>();
   private readonly pages: ByteBudgetCache<string>;
@@ -83,13 +93,14 @@ export class PostgresServeStore implements ServeStore {
     await this.fresh();
     let key = this.keys.get(hash);
     if (!key) {
+      const generation = this.generation;
       key = (
         await this.query<StoredKey>(
           'SELECT id, advertiser_id AS "advertiserId", expires_at AS "expiresAt", revoked_at AS "revokedAt" FROM api_keys WHERE hash = $1',
           [hash],
         )
       )[0];
-      if (key) this.keys.set(hash, key);
+      if (key && generation === this.generation) this.keys.set(hash, key);
     }
     return key;
   }
@@ -98,9 +109,10 @@ export class PostgresServeStore implements ServeStore {
     await this.fresh();
     let list = this.whitelists.get(keyId);
     if (!list) {
+      const generation = this.generation;
       const rows = await this.query<{ ip: string }>("SELECT ip FROM key_ips WHERE key_id = $1", [keyId]);
       list = new Whitelist(rows.map((r) => r.ip));
-      this.whitelists.set(keyId, list);
+      if (generation === this.generation) this.whitelists.set(keyId, list);
     }
     return list;
   }
@@ -132,11 +144,21 @@ export class PostgresServeStore implements ServeStore {
 
   async cachedPage(advertiserId: number, query: ReportQuery): Promise<string | undefined> {
     await this.fresh();
-    return this.pages.get(`${advertiserId}:${canonicalQueryKey(query)}`);
+    const key = `${advertiserId}:${canonicalQueryKey(query)}`;
+    const page = this.pages.get(key);
+    if (page === undefined) {
+      // Bounded: requests that never come back to rememberPage (a failure) leave an entry behind.
+      if (this.pageGenerations.size >= MAX_PAGES_UNDER_WAY) this.pageGenerations.clear();
+      this.pageGenerations.set(key, this.generation);
+    }
+    return page;
   }
 
   rememberPage(advertiserId: number, query: ReportQuery, body: string): void {
-    this.pages.set(`${advertiserId}:${canonicalQueryKey(query)}`, body);
+    const key = `${advertiserId}:${canonicalQueryKey(query)}`;
+    const generation = this.pageGenerations.get(key);
+    this.pageGenerations.delete(key);
+    if (generation === this.generation) this.pages.set(key, body);
   }
 
   cacheUsage(): CacheUsage {
@@ -205,6 +227,8 @@ export class PostgresServeStore implements ServeStore {
   }
 
   private forget(): void {
+    this.generation += 1;
+    this.pageGenerations.clear();
     this.keys.clear();
     this.whitelists.clear();
     this.pages.clear();
