@@ -52,3 +52,27 @@ export function relativeChange(current: number | undefined, previous: number | u
   if (current === undefined || previous === undefined || previous === 0) return undefined;
   return (current - previous) / previous;
 }
+
+/** A compared period's value of a metric (`clicks_prev`), and the relative change to it (`clicks_change`). */
+export const PREVIOUS_SUFFIX = "_prev";
+export const CHANGE_SUFFIX = "_change";
+
+/**
+ * Any metric column from counters summed over what a row covers: a counter as `counter` gives it, a ratio
+ * from its counters (of the previous period for `ratio_prev`), a `_change` from the value and its `_prev`.
+ * Undefined where there is no value.
+ */
+export function metricFrom(metric: string, counter: (name: string) => number | undefined): number | undefined {
+  if (metric.endsWith(CHANGE_SUFFIX)) {
+    const base = metric.slice(0, -CHANGE_SUFFIX.length);
+    return relativeChange(metricFrom(base, counter), metricFrom(`${base}${PREVIOUS_SUFFIX}`, counter));
+  }
+  const suffix = metric.endsWith(PREVIOUS_SUFFIX) ? PREVIOUS_SUFFIX : "";
+  const base = metric.slice(0, metric.length - suffix.length);
+  if (!isDerivedMetric(base)) return counter(metric);
+  const [numerator, denominator] = countersOf(base);
+  return derive(base, {
+    [numerator]: counter(`${numerator}${suffix}`),
+    [denominator]: counter(`${denominator}${suffix}`),
+  });
+}

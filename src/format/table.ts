@@ -7,7 +7,7 @@
  */
 import Table from "cli-table3";
 import { METRICS, roundToMicros, rowsOf } from "../contract";
-import { countersOf, derive, isDerivedMetric, relativeChange } from "../core/derived-metrics";
+import { metricFrom, PREVIOUS_SUFFIX } from "../core/derived-metrics";
 import { printable } from "../core/printable";
 import { writeChunk } from "../io/write";
 import { type Columns, cellsOf, columnsOf, peekFirstRow } from "./columns";
@@ -16,37 +16,22 @@ import { metricText } from "./metric-text";
 
 const BOLD = "\u001b[1m";
 const COUNTERS: readonly string[] = METRICS;
-const PREVIOUS = "_prev";
-const CHANGE = "_change";
 
 /** A metric that adds up over rows: a counter the service sends, of this period or the previous one. */
 function isCounter(metric: string): boolean {
-  return COUNTERS.includes(metric.replace(/_prev$/, ""));
+  return COUNTERS.includes(metric.endsWith(PREVIOUS_SUFFIX) ? metric.slice(0, -PREVIOUS_SUFFIX.length) : metric);
 }
 const NOT_BOLD = "\u001b[22m";
 
 /** The shown metrics' totals from summed counters: counters as summed, ratios and changes computed from them. */
 function totalsFromSums(columns: Columns, sums: ReadonlyMap<string, number>): Record<string, number | null> {
-  const counters = Object.fromEntries([...sums].map(([m, sum]) => [m, roundToMicros(sum)]));
-  const totalOf = (metric: string): number | undefined => {
-    const previous = metric.endsWith(PREVIOUS);
-    const base = previous ? metric.slice(0, -PREVIOUS.length) : metric;
-    if (!isDerivedMetric(base)) return counters[metric];
-    const suffix = previous ? PREVIOUS : "";
-    const [numerator, denominator] = countersOf(base);
-    return derive(base, {
-      [numerator]: counters[`${numerator}${suffix}`],
-      [denominator]: counters[`${denominator}${suffix}`],
-    });
+  const counter = (name: string) => {
+    const sum = sums.get(name);
+    return sum === undefined ? undefined : roundToMicros(sum);
   };
   const totals: Record<string, number | null> = {};
   for (const metric of columns.metrics) {
-    const value = metric.endsWith(CHANGE)
-      ? relativeChange(
-          totalOf(metric.slice(0, -CHANGE.length)),
-          totalOf(`${metric.slice(0, -CHANGE.length)}${PREVIOUS}`),
-        )
-      : totalOf(metric);
+    const value = metricFrom(metric, counter);
     totals[metric] = value !== undefined && Number.isFinite(value) ? value : null;
   }
   return totals;

@@ -5,7 +5,7 @@
  * row, ratios of the previous period come from those, and every change from a value and its `_prev`.
  */
 import type { ReportRow } from "../contract";
-import { derive, FORMULAS, isDerivedMetric, relativeChange } from "../core/derived-metrics";
+import { CHANGE_SUFFIX, isDerivedMetric, metricFrom, PREVIOUS_SUFFIX, relativeChange } from "../core/derived-metrics";
 import type { ReportStream } from "../format/formatter";
 import { rewritePages } from "./pages";
 
@@ -21,8 +21,8 @@ export interface MetricChoice {
   keepCounters?: boolean;
 }
 
-const PREVIOUS = "_prev";
-const CHANGE = "_change";
+const PREVIOUS = PREVIOUS_SUFFIX;
+const CHANGE = CHANGE_SUFFIX;
 
 /** The metric columns of the output, in order. */
 export function outputMetrics(choice: MetricChoice): string[] {
@@ -41,14 +41,7 @@ function numberIn(metrics: Metrics, name: string): number | undefined {
 }
 
 function computed(metrics: Metrics, metric: string, suffix: string): number | undefined {
-  if (!isDerivedMetric(metric)) return numberIn(metrics, `${metric}${suffix}`);
-  const { numerator, denominator } = FORMULAS[metric];
-  return finite(
-    derive(metric, {
-      [numerator]: numberIn(metrics, `${numerator}${suffix}`),
-      [denominator]: numberIn(metrics, `${denominator}${suffix}`),
-    }),
-  );
+  return finite(metricFrom(`${metric}${suffix}`, (name) => numberIn(metrics, name)));
 }
 
 /**
@@ -75,11 +68,17 @@ export function shapeMetrics(metrics: Metrics, choice: MetricChoice): Metrics {
 /** True when the rows are output with the metrics they came with: nothing to do. */
 export function metricsAsSent(metaMetrics: readonly string[], choice: MetricChoice): boolean {
   if (choice.compare || choice.listed.some(isDerivedMetric)) return false;
+  // Counters only: what the service says it sent stands when it is the listed ones in their order, some
+  // perhaps left out (a service that leaves one out is not second-guessed with an empty column); one
+  // not listed, or another order, is shaped into the listed order.
   const wanted = outputMetrics(choice);
-  if (wanted.length === metaMetrics.length && wanted.every((m, i) => metaMetrics[i] === m)) return true;
-  // Counters only: what the service says it sent stands (a service that leaves one out is not second-guessed
-  // with an empty column), unless it carries a counter nobody listed.
-  return metaMetrics.every((m) => wanted.includes(m));
+  let at = 0;
+  for (const metric of metaMetrics) {
+    at = wanted.indexOf(metric, at);
+    if (at === -1) return false;
+    at += 1;
+  }
+  return true;
 }
 
 export function shapeReportMetrics(report: ReportStream, choice: MetricChoice): ReportStream {

@@ -5,7 +5,7 @@
  * same over the previous period's counters, `<m>_change` the relative change between the two.
  */
 import { roundToMicros } from "../../contract";
-import { countersOf, derive, isDerivedMetric, relativeChange } from "../../core/derived-metrics";
+import { countersOf, isDerivedMetric, metricFrom, PREVIOUS_SUFFIX } from "../../core/derived-metrics";
 
 export interface Tally {
   /** How many rows were added. */
@@ -32,26 +32,19 @@ export function addTally(into: Tally, from: Tally): void {
   for (const key in from.sums) into.sums[key] = (into.sums[key] ?? 0) + (from.sums[key] as number);
 }
 
-const PREV = "_prev";
-const CHANGE = "_change";
-
 /** The metric's value over the tally; undefined when it has none (a zero denominator, nothing to read). */
 export function metricValue(metric: string, tally: Tally): number | undefined {
-  if (metric.endsWith(CHANGE)) {
-    const base = metric.slice(0, -CHANGE.length);
-    return relativeChange(metricValue(base, tally), metricValue(`${base}${PREV}`, tally));
-  }
-  const suffix = metric.endsWith(PREV) ? PREV : "";
-  const base = metric.slice(0, metric.length - suffix.length);
-  if (isDerivedMetric(base)) {
-    const [numerator, denominator] = countersOf(base);
-    const top = tally.sums[`${numerator}${suffix}`];
-    const bottom = tally.sums[`${denominator}${suffix}`];
-    if (top !== undefined && bottom !== undefined) return derive(base, { [numerator]: top, [denominator]: bottom });
+  const base = metric.endsWith(PREVIOUS_SUFFIX) ? metric.slice(0, -PREVIOUS_SUFFIX.length) : metric;
+  if (
+    isDerivedMetric(base) &&
+    countersOf(base).some((c) => tally.sums[`${c}${metric.slice(base.length)}`] === undefined)
+  ) {
     // Rows that carry the ratio but not its counters: one row's own value is right, a sum of ratios is not.
     return tally.rows === 1 ? tally.sums[metric] : undefined;
   }
-  const sum = tally.sums[metric];
-  // A sum of spending drifts in binary past the 6 decimals it has; ratios are left as computed.
-  return sum === undefined ? undefined : roundToMicros(sum);
+  // A sum of spending drifts in binary past the 6 decimals it has; ratios are computed from the sums.
+  return metricFrom(metric, (name) => {
+    const sum = tally.sums[name];
+    return sum === undefined ? undefined : roundToMicros(sum);
+  });
 }
