@@ -5,7 +5,7 @@
  * state file on a shared volume, another container) is never taken over: its pid means nothing here.
  */
 import { constants } from "node:fs";
-import { mkdir, open, readFile, unlink } from "node:fs/promises";
+import { mkdir, open, readFile, stat, unlink } from "node:fs/promises";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
 
@@ -45,6 +45,8 @@ function described(holder: Holder | undefined): string {
 }
 
 const EXCLUSIVE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL;
+/** A lock with no pid written this long after it was made was left by a run killed between open and write. */
+const UNWRITTEN_LOCK_MS = 10_000;
 
 /**
  * Removes a lock judged stale (it held `judged`), one remover at a time: under `PATH.takeover`, made
@@ -102,8 +104,15 @@ export async function takeLock(path: string): Promise<LockResult> {
     const text = await readFile(path, "utf8").catch(() => undefined);
     if (text === undefined) continue; // released meanwhile
     const holder = parseHolder(text);
-    // A lock file still being written has no pid yet: its writer is alive.
-    if (holder === undefined && attempt === 0) continue;
+    // A lock file still being written has no pid yet: its writer is alive, unless it has been so for long.
+    if (holder === undefined) {
+      if (attempt === 0) continue;
+      const age = await stat(path).then(
+        (s) => Date.now() - s.mtimeMs,
+        () => Number.POSITIVE_INFINITY,
+      );
+      if (age < UNWRITTEN_LOCK_MS) return { ok: false, holder: "unknown yet (the other run is starting)" };
+    }
     if (holder !== undefined && (holder.host !== undefined || running(holder.pid))) {
       return { ok: false, holder: described(holder) };
     }

@@ -88,7 +88,11 @@ export async function openTableTarget(
           for (const row of page.rows) {
             const values = layout.values(row);
             const day = dayOfValue(values[dateIndex] ?? null);
-            if (day === undefined) throw new Error("a row came without a date, so it has no day in the table");
+            if (day === undefined) {
+              throw new UnavailableError("the service sent a row without a date, so it has no day in the table", {
+                hint: "the service does not keep to the contract; the table was left as it was",
+              });
+            }
             // Its day would not be deleted by the next run: the table would hold it twice.
             if (day < span.from || day > span.to) {
               throw new UnavailableError(`the service sent a row dated ${day}, outside the days asked for`, {

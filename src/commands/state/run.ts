@@ -56,7 +56,7 @@ export async function runStateList(ctx: Context, options: StateListOptions): Pro
       lines.push([state.id, state.lastDay, run?.at ?? "-", outcome, describeTarget(state)].join("\t"));
     }
   }
-  await writeChunk(ctx.io.out, `${lines.join("\n")}\n`);
+  if (lines.length > 0) await writeChunk(ctx.io.out, `${lines.join("\n")}\n`);
 }
 
 async function pathsOf(ctx: Context, job: string | undefined, stateFile: string | undefined): Promise<StatePaths> {
@@ -110,6 +110,7 @@ export async function runStateReset(ctx: Context, job: string | undefined, optio
   try {
     if (from === undefined || state === undefined) {
       await unlink(paths.state);
+      await unlink(paths.run).catch(() => undefined);
       ctx.io.err.write(`adreport: job ${name} forgotten: its next run starts at --start\n`);
       return;
     }
