@@ -7,7 +7,7 @@
  * the same version on the same machine, before any test does.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, readdirSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/temp";
@@ -37,6 +37,7 @@ describe("npm pack", () => {
     copyFileSync(join(ROOT, "node_modules", addon), join(app, "node_modules", addon));
     const tree = JSON.parse(execFileSync("npm", ["ls", "--json", "--all"], { cwd: app, encoding: "utf8" }));
     expect(tree.dependencies.adreport.dependencies).toHaveProperty("better-sqlite3");
+    expect(existsSync(join(app, "node_modules", "adreport", "THIRD-PARTY-NOTICES"))).toBe(true);
     const adreport = join(app, "node_modules", ".bin", "adreport");
     const run = (...args: string[]) =>
       spawnSync(adreport, args, {
