@@ -1,9 +1,11 @@
 /**
  * The single-file binary carries better-sqlite3's native addon as an asset. Node can only load an addon
- * from a file, so it is written once to a temporary folder named after its own hash and loaded from there.
+ * from a file, so it is written once to a temporary folder named after the user and its own hash, and
+ * loaded from there. The folder is shared /tmp: whatever is found there is loaded only when it is ours, is
+ * written by nobody else, and holds exactly the asset's bytes; else the addon goes to a new private folder.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, renameSync, type Stats, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -11,8 +13,50 @@ const SQLITE_ASSET = "better_sqlite3.node";
 
 let loaded: object | undefined;
 
+type Host = Pick<NodeJS.Process, "pid" | "dlopen" | "getuid">;
+
+function lstatOrUndefined(path: string): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A folder or file only this user can change: owned by it, written by no group or other, not a link. */
+function ownedAndPrivate(stats: Stats | undefined, uid: number | undefined): boolean {
+  if (!stats || stats.isSymbolicLink()) return false;
+  return (uid === undefined || stats.uid === uid) && (stats.mode & 0o022) === 0;
+}
+
+function writeAddon(dir: string, bytes: Buffer, pid: number): string {
+  const file = join(dir, SQLITE_ASSET);
+  const temporary = `${file}.${pid}.tmp`;
+  writeFileSync(temporary, bytes, { mode: 0o500 });
+  renameSync(temporary, file);
+  return file;
+}
+
+/** The addon's file, written where needed: the shared folder when it is safe, else a new private one. */
+function addonFile(bytes: Buffer, host: Host): string {
+  const uid = host.getuid?.();
+  const hash = createHash("sha256").update(bytes).digest("hex");
+  const dir = join(tmpdir(), `adreport-addon-${uid ?? "u"}-${hash.slice(0, 16)}`);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (ownedAndPrivate(lstatOrUndefined(dir), uid)) {
+    const file = join(dir, SQLITE_ASSET);
+    const stats = lstatOrUndefined(file);
+    if (!stats) return writeAddon(dir, bytes, host.pid);
+    if (ownedAndPrivate(stats, uid) && stats.isFile()) {
+      const found = createHash("sha256").update(readFileSync(file)).digest("hex");
+      if (found === hash) return file;
+    }
+  }
+  return writeAddon(mkdtempSync(join(tmpdir(), "adreport-addon-")), bytes, host.pid);
+}
+
 /** `host` is the running process (system-context.ts), which names the temporary file and loads the addon. */
-export function embeddedSqliteAddon(host: Pick<NodeJS.Process, "pid" | "dlopen">): object | undefined {
+export function embeddedSqliteAddon(host: Host): object | undefined {
   if (loaded) return loaded;
   let sea: typeof import("node:sea");
   try {
@@ -22,16 +66,8 @@ export function embeddedSqliteAddon(host: Pick<NodeJS.Process, "pid" | "dlopen">
   }
   if (!sea.isSea()) return undefined;
   const bytes = Buffer.from(sea.getAsset(SQLITE_ASSET));
-  const dir = join(tmpdir(), `adreport-addon-${createHash("sha256").update(bytes).digest("hex").slice(0, 16)}`);
-  const file = join(dir, SQLITE_ASSET);
-  if (!existsSync(file)) {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const temporary = `${file}.${host.pid}.tmp`;
-    writeFileSync(temporary, bytes, { mode: 0o500 });
-    renameSync(temporary, file);
-  }
   const module = { exports: {} };
-  host.dlopen(module, file);
+  host.dlopen(module, addonFile(bytes, host));
   loaded = module.exports;
   return loaded;
 }
