@@ -1,12 +1,16 @@
 // `npm run package`: a single-file executable with Node's own single executable applications (SEA):
 // one CommonJS bundle, better-sqlite3's native addon as an asset, injected with postject into a copy of
-// this machine's `node`. Nothing is downloaded. Writes dist/adreport-<platform>-<arch>.
+// Node.js of the current LTS line (scripts/node-runtime.mjs: the release from the npm registry, and the
+// addon compiled for it, both cached in .cache/). Writes dist/adreport-<platform>-<arch> and, beside it,
+// THIRD-PARTY-NOTICES with Node.js's own licence added.
 import { execFileSync } from "node:child_process";
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { build } from "esbuild";
 import { inlineAssets } from "./inline-assets.mjs";
+import { BINARY_LINE, nodeRelease, sqliteAddonFor } from "./node-runtime.mjs";
+import { section } from "./third-party-notices.mjs";
 
 const require = createRequire(import.meta.url);
 const { version } = JSON.parse(readFileSync("package.json", "utf8"));
@@ -14,6 +18,7 @@ const work = join("dist", "sea");
 const output = join("dist", `adreport-${process.platform}-${process.arch}`);
 rmSync(work, { recursive: true, force: true });
 mkdirSync(work, { recursive: true });
+const release = nodeRelease(BINARY_LINE);
 
 await build({
   entryPoints: ["src/cli/sea.ts"],
@@ -21,7 +26,7 @@ await build({
   bundle: true,
   format: "cjs",
   platform: "node",
-  target: "node20",
+  target: `node${BINARY_LINE}`,
   define: { ADREPORT_VERSION: JSON.stringify(version), ...inlineAssets() },
   legalComments: "none",
   logLevel: "warning",
@@ -30,7 +35,7 @@ await build({
   minify: true,
 });
 
-const addon = require.resolve("better-sqlite3/build/Release/better_sqlite3.node");
+const addon = sqliteAddonFor(release);
 const config = join(work, "sea-config.json");
 writeFileSync(
   config,
@@ -42,13 +47,19 @@ writeFileSync(
     assets: { "better_sqlite3.node": addon },
   }),
 );
-execFileSync(process.execPath, ["--experimental-sea-config", config], { stdio: "inherit" });
+// The blob must be made by the Node.js it is injected into.
+execFileSync(release.node, ["--experimental-sea-config", config], { stdio: "inherit" });
 
 rmSync(output, { force: true });
-copyFileSync(process.execPath, output);
+copyFileSync(release.node, output);
 chmodSync(output, 0o755);
 const { inject } = require("postject");
 await inject(output, "NODE_SEA_BLOB", readFileSync(join(work, "sea-prep.blob")), {
   sentinelFuse: "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2",
 });
+const nodeLicence = readFileSync(join(release.dir, "LICENSE"), "utf8");
+writeFileSync(
+  join("dist", "THIRD-PARTY-NOTICES"),
+  `${readFileSync("THIRD-PARTY-NOTICES", "utf8")}\n${section(`Node.js ${release.version} (the runtime of the single binary)`, nodeLicence.trim())}`,
+);
 console.error(`wrote ${output} (${(statSync(output).size / 1e6).toFixed(1)} MB)`);
