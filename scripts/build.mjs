@@ -5,6 +5,7 @@
 import { readFileSync, rmSync } from "node:fs";
 import { build } from "esbuild";
 import { inlineAssets } from "./inline-assets.mjs";
+import { lazyChildProcess } from "./lazy-child-process.mjs";
 
 const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 
@@ -31,5 +32,6 @@ await build({
   },
   sourcemap: "linked",
   legalComments: "none",
+  plugins: [lazyChildProcess],
   logLevel: "warning",
 });

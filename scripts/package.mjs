@@ -9,8 +9,12 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { build } from "esbuild";
 import { inlineAssets } from "./inline-assets.mjs";
+<<<<<<< HEAD
 import { BINARY_LINE, nodeRelease, sqliteAddonFor } from "./node-runtime.mjs";
 import { section } from "./third-party-notices.mjs";
+=======
+import { lazyChildProcess } from "./lazy-child-process.mjs";
+>>>>>>> wip-startup
 
 const require = createRequire(import.meta.url);
 const { version } = JSON.parse(readFileSync("package.json", "utf8"));
@@ -29,6 +33,7 @@ await build({
   target: `node${BINARY_LINE}`,
   define: { ADREPORT_VERSION: JSON.stringify(version), ...inlineAssets() },
   legalComments: "none",
+  plugins: [lazyChildProcess],
   logLevel: "warning",
   // The whole bundle's source stays in memory with the binary's code cache; minified it takes 12 MB less
   // (RSS of `--version`), which a 128 MiB container running a long export needs.

@@ -5,9 +5,16 @@
  * perf_hooks, none of which a report uses, on every report's start. The paths are pinned by package-lock.json and
  * checked by the build (esbuild fails on a path that moved) and by every test that makes a request.
  */
+import { setFlagsFromString } from "node:v8";
 import type { Agent as AgentType, Dispatcher, EnvHttpProxyAgent } from "undici";
 import requestOn from "undici/lib/api/api-request.js";
 import AgentClass from "undici/lib/dispatcher/agent.js";
+
+// undici parses HTTP with llhttp compiled to WebAssembly, on its first connection. V8 recompiles it in the
+// background with its optimising compiler, which costs memory and time at exit (V8 waits for the job) for
+// no measurable gain on the bodies a report reads (figures in bench/README.md). Set here, where the client
+// loads, so that a process that makes no request (help, a refused flag) does not load node:v8 at all.
+setFlagsFromString("--liftoff-only");
 
 export type { Dispatcher };
 export const Agent: typeof AgentType = AgentClass;

@@ -2,8 +2,6 @@
 import { Argument, type Command } from "@commander-js/extra-typings";
 import type { Context } from "../commands/context";
 import { commandTree } from "./command-tree";
-import { bashCompletion, zshCompletion } from "./completion-bash";
-import { fishCompletion } from "./completion-fish";
 
 export function registerCompletion(program: Command, ctx: Context): void {
   program
@@ -18,7 +16,10 @@ Examples:
   $ source <(adreport completion zsh)                # in ~/.zshrc
   $ adreport completion fish > ~/.config/fish/completions/adreport.fish`,
     )
-    .action((shell) => {
+    .action(async (shell) => {
+      // The scripts' words come from the contract and the settings' rules (zod): loaded only here.
+      const { bashCompletion, zshCompletion } = await import("./completion-bash");
+      const { fishCompletion } = await import("./completion-fish");
       const tree = commandTree(program);
       const script =
         shell === "bash" ? bashCompletion(tree) : shell === "zsh" ? zshCompletion(tree) : fishCompletion(tree);

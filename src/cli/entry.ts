@@ -1,19 +1,14 @@
-/** The bundle's entry: what `bin/adreport` calls. */
-import { setFlagsFromString } from "node:v8";
+/**
+ * The bundle's entry: what `bin/adreport` calls. Start-up loads only commander and the flag definitions
+ * (main.ts); each command loads its own libraries when it runs.
+ */
 import { ExitCode } from "../core/exit-codes";
 import { reasonInWords } from "../io/errno-words";
-import { run } from "./main";
-import { boundHeap } from "./memory";
 import { systemContext } from "./system-context";
+import { asksVersionOnly, versionLine } from "./version";
 
 export async function main(): Promise<void> {
-  // undici parses HTTP with llhttp compiled to WebAssembly. V8 recompiles it in the background with its
-  // optimising compiler, which costs memory and time at exit (V8 waits for the job) for no measurable gain
-  // on the bodies a report reads (figures in bench/README.md). Set before undici's first request compiles it.
-  setFlagsFromString("--liftoff-only");
-  // Exports, and `serve`, whose rendered pages are garbage of the same kind: unbounded, its memory grows far
-  // above --cache-mb under a flood of distinct large pages, at no gain in throughput.
-  if (process.argv[2] === "report" || process.argv[2] === "serve") boundHeap();
+  const argv = process.argv.slice(2);
   const ctx = systemContext();
   let stdoutFailure: Error | undefined;
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {
@@ -28,5 +23,21 @@ export async function main(): Promise<void> {
     process.stderr.write(`adreport: could not write to standard output: ${reasonInWords(stdoutFailure)}\n`);
     process.exitCode = ExitCode.unexpected;
   });
-  process.exitCode = await run(process.argv.slice(2), ctx);
+  // Answered before commander and the flag definitions load (program.ts prints the same line for `-V`
+  // among other words).
+  if (asksVersionOnly(argv)) {
+    ctx.io.out.write(`${versionLine(ctx.version)}\n`);
+    return;
+  }
+  const { run } = await import("./main");
+  process.exitCode = await run(argv, ctx, { beforeAction: settleHeap });
+}
+
+/**
+ * Exports, and `serve`, whose rendered pages are garbage of the same kind: unbounded, their memory grows
+ * far above what is alive (src/cli/memory.ts). Applied once such a command's flags have parsed, so that
+ * its --help and commander's refusals load nothing of it.
+ */
+async function settleHeap(command: readonly string[]): Promise<void> {
+  if (command[0] === "report" || command[0] === "serve") (await import("./memory")).boundHeap();
 }

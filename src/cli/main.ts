@@ -1,5 +1,5 @@
 /** Runs one command line and turns whatever happened into an exit code (docs/service.md §9). */
-import { CommanderError } from "@commander-js/extra-typings";
+import { CommanderError, type CommandUnknownOpts } from "@commander-js/extra-typings";
 import type { Context } from "../commands/context";
 import { AdreportError, exitCodeOf } from "../core/errors";
 import { ExitCode } from "../core/exit-codes";
@@ -7,14 +7,33 @@ import { printable, printableLines } from "../core/printable";
 import type { IOStreams } from "../io/iostreams";
 import { buildProgram } from "./program";
 
-export async function run(argv: readonly string[], ctx: Context): Promise<number> {
+export interface RunHooks {
+  /**
+   * Called with the words of the command about to run (`["serve", "start"]`) once its flags have parsed;
+   * not for help, the version or a flag commander refuses.
+   */
+  beforeAction?(command: readonly string[]): void | Promise<void>;
+}
+
+export async function run(argv: readonly string[], ctx: Context, hooks: RunHooks = {}): Promise<number> {
   const program = buildProgram(ctx);
+  const { beforeAction } = hooks;
+  // On each command, after the hooks the command set itself (its cheap refusals run first).
+  for (const command of beforeAction ? program.commands : []) {
+    command.hook("preAction", (_, action) => beforeAction?.(commandWords(action)));
+  }
   try {
     await program.parseAsync([...argv], { from: "user" });
     return ExitCode.ok;
   } catch (error) {
     return reportFailure(error, ctx.io, ctx.env.ADREPORT_DEBUG !== undefined);
   }
+}
+
+function commandWords(command: CommandUnknownOpts): string[] {
+  const words: string[] = [];
+  for (let at: CommandUnknownOpts | null = command; at?.parent; at = at.parent) words.unshift(at.name());
+  return words;
 }
 
 function reportFailure(error: unknown, io: IOStreams, debug: boolean): number {

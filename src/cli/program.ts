@@ -12,11 +12,12 @@ import { registerState } from "../commands/state/command";
 import { UsageError } from "../core/errors";
 import { printableLines } from "../core/printable";
 import { registerCompletion } from "./completion-command";
+import { versionLine } from "./version";
 
 export function buildProgram(ctx: Context): Command {
   const program = new Command("adreport")
     .description("Pull advertising statistics from the reporting API and export them.")
-    .version(ctx.version, "-V, --version", "print the version")
+    .version(versionLine(ctx.version), "-V, --version", "print the version, and the Node.js and platform it runs on")
     .helpOption("-h, --help", "show help")
     .helpCommand(false)
     .showSuggestionAfterError(true)

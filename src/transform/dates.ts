@@ -6,9 +6,6 @@ import { formatDate, formatDateTime } from "../contract";
 import type { ReportStream } from "../format/formatter";
 import { rewritePages } from "./pages";
 
-export const DATE_FORMATS = ["iso", "epoch"] as const;
-export type DateFormat = (typeof DATE_FORMATS)[number];
-
 /** A bucket start as written: a date for days and longer buckets, a date-time for hours (as the text formats). */
 export type DateText = (sec: number) => string;
 

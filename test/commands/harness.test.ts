@@ -10,7 +10,7 @@ describe("in-process harness", () => {
   it("captures stdout and the exit code", async () => {
     const result = await runInProcess(["--version"]);
     expect(result).toMatchObject({ code: 0, stderr: "" });
-    expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    expect(result.stdout.trim()).toMatch(/^adreport \d+\.\d+\.\d+/);
   });
 
   it("turns a bad flag into exit 2 with one line on stderr", async () => {

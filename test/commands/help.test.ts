@@ -16,7 +16,8 @@ describe("docs/cli.md", () => {
 
 describe("the rest of the surface", () => {
   it("prints the version", async () => {
-    expect(await runInProcess(["--version"])).toMatchObject({ code: 0, stdout: `${version}\n`, stderr: "" });
+    const line = `adreport ${version} (Node.js ${process.version}, ${process.platform}-${process.arch})\n`;
+    expect(await runInProcess(["--version"])).toMatchObject({ code: 0, stdout: line, stderr: "" });
   });
 
   it("suggests the nearest command and flag", async () => {

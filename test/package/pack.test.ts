@@ -45,7 +45,7 @@ describe("npm pack", () => {
         encoding: "utf8",
         env: { ...process.env, ADREPORT_CONFIG_DIR: join(app, "cfg") },
       });
-    expect(run("--version").stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    expect(run("--version").stdout.trim()).toMatch(/^adreport \d+\.\d+\.\d+ \(Node\.js v/);
     expect(run("serve", "demo", "--db", "demo.db", "--days", "3").status).toBe(0);
     const listed = run("serve", "key", "list", "--db", "demo.db", "--json");
     expect(listed.status).toBe(0);

@@ -3,11 +3,11 @@ import { type Command, Option } from "@commander-js/extra-typings";
 import { DIMENSIONS, METRICS } from "../../contract/fields";
 import { DERIVED_METRICS } from "../../core/derived-metrics";
 import { UsageError } from "../../core/errors";
-import { FORMAT_NAMES } from "../../core/formats";
-import { DATE_FORMATS } from "../../transform/dates";
+import { DATE_FORMATS, FORMAT_NAMES } from "../../core/formats";
 import type { Context } from "../context";
 import type { OptionsOf } from "../shared/declared";
 import { collect, integerOption } from "../shared/parse";
+import { whenFormError } from "../shared/when";
 import { COMPARE_MODES } from "./compare-modes";
 
 function declareReport(program: Command) {
@@ -155,7 +155,20 @@ earlier wait in a temporary file, not in memory; json waits for every account be
 export type ReportFlags = OptionsOf<typeof declareReport>;
 
 export function registerReport(program: Command, ctx: Context): void {
-  declareReport(program).action(async (flags) => {
+  const report = declareReport(program);
+  // Refused before anything of the export loads (the contract's zod rules, undici, the heap bound the
+  // entry applies before an action): a typo costs no more than a start.
+  report.hook("preAction", () => {
+    const { from, to } = report.opts();
+    for (const [flag, text] of [
+      ["--from", from],
+      ["--to", to],
+    ] as const) {
+      const refused = text === undefined ? undefined : whenFormError(text, flag);
+      if (refused) throw refused;
+    }
+  });
+  report.action(async (flags) => {
     if (flags.profiles !== undefined || flags.allProfiles === true) {
       return (await import("./accounts")).runAccounts(ctx, flags);
     }

@@ -4,10 +4,11 @@
  */
 import { ceilSeconds, DIMENSION_KEYS, parseInstant } from "../../contract";
 import { UsageError } from "../../core/errors";
+import type { DateFormat } from "../../core/formats";
 import { TimeZone } from "../../core/time-zone";
 import { readWholeNumber } from "../../core/whole-number";
 import { utcBuckets, zoneBuckets } from "../../transform/buckets";
-import { type DateFormat, type DateText, epochDates, isoDates } from "../../transform/dates";
+import { type DateText, epochDates, isoDates } from "../../transform/dates";
 import { outputMetrics } from "../../transform/metrics";
 import type { TransformPlan } from "../../transform/pipeline";
 import type { ReportFlags } from "./command";

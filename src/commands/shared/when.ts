@@ -5,7 +5,7 @@
  * here with every accepted form listed, which the contract's own message (shared with the server, which
  * knows no cron words) does not do.
  */
-import { daysFromCivil, formatDate, parseInstant, SECONDS_PER_DAY } from "../../contract";
+import { daysFromCivil, formatDate, parseInstant, SECONDS_PER_DAY } from "../../contract/time";
 import { UsageError } from "../../core/errors";
 import type { TimeZone } from "../../core/time-zone";
 import { readWholeNumber } from "../../core/whole-number";
@@ -16,6 +16,20 @@ export const WHEN_FORMS =
 /** N of `-Nd`, or undefined when the word is not of that form. */
 function daysAgo(word: string): number | undefined {
   return word.startsWith("-") && word.endsWith("d") ? readWholeNumber(word.slice(1, -1)) : undefined;
+}
+
+/**
+ * The refusal of a --from / --to that is none of the forms, whatever the day and zone; undefined for one
+ * of them. Cheap: `report` asks it before it loads the export's libraries.
+ */
+export function whenFormError(text: string, flag: "--from" | "--to"): UsageError | undefined {
+  const word = text.trim().toLowerCase();
+  if (word === "today" || word === "yesterday" || daysAgo(word) !== undefined) return undefined;
+  if (parseInstant(text.trim(), flag === "--from" ? "from" : "to") !== undefined) return undefined;
+  const shown = JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
+  return new UsageError(`${flag}: ${shown} is not one of: ${WHEN_FORMS}`, {
+    hint: "days are UTC (or --tz's); a date given to --to means its last second (23:59:59)",
+  });
 }
 
 /** With `zone`, the words count that zone's days (--tz); the caller reads bare dates in the zone too. */
@@ -37,11 +51,7 @@ export function resolveWhen(text: string, now: Date, flag: "--from" | "--to", zo
     }
     return day(n);
   }
-  if (parseInstant(text.trim(), flag === "--from" ? "from" : "to") === undefined) {
-    const shown = JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
-    throw new UsageError(`${flag}: ${shown} is not one of: ${WHEN_FORMS}`, {
-      hint: "days are UTC (or --tz's); a date given to --to means its last second (23:59:59)",
-    });
-  }
+  const refused = whenFormError(text, flag);
+  if (refused) throw refused;
   return text.trim();
 }
