@@ -1,13 +1,41 @@
 /**
  * What a day of an export was, to tell whether the service changed it since: the number of rows and each
- * metric's sum, spending in integer micros (never a float compared with a float).
+ * metric's sum, spending in integer micros (never a float compared with a float), and a digest of the rows
+ * themselves, so that a restatement that keeps the totals (views moved from one campaign to another, a
+ * campaign renamed) is seen too.
  */
+import { createHash, type Hash } from "node:crypto";
 import type { ReportRow } from "../contract";
 
 export interface DayRecord {
   rows: number;
   /** Metric name -> sum; spending in micros (millionths), the counts as they are. */
   sums: Record<string, number>;
+  /** SHA-256 (hex) of the day's rows in the order they came; absent in states written before it was kept. */
+  digest?: string;
+}
+
+/** A day's record being counted, row by row; `finish` seals its digest. */
+export interface DayTally {
+  readonly record: DayRecord;
+  add(row: ReportRow): void;
+  finish(): DayRecord;
+}
+
+export function openTally(metrics: readonly string[]): DayTally {
+  const record = emptyRecord(metrics);
+  const hash: Hash = createHash("sha256");
+  return {
+    record,
+    add(row) {
+      addRow(record, row);
+      hash.update(`${JSON.stringify([row.dimensions, row.metrics])}\n`);
+    },
+    finish() {
+      record.digest ??= hash.digest("hex");
+      return record;
+    },
+  };
 }
 
 export function emptyRecord(metrics: readonly string[]): DayRecord {
@@ -34,8 +62,21 @@ function shown(metric: string, value: number | undefined): string {
   return (value / 1e6).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 6 });
 }
 
-/** What differs between two records, as `rows 3 -> 4, spending 1,204.55 -> 1,210.02`; empty when nothing does. */
+/**
+ * What differs between two records, as `rows 3 -> 4, spending 1,204.55 -> 1,210.02`, or `rows changed, totals
+ * the same`; empty when nothing does. A record of an earlier adreport (no digest) counts as changed, once.
+ */
 export function differences(before: DayRecord, after: DayRecord): string[] {
+  const totals = totalDifferences(before, after);
+  if (totals.length > 0) return totals;
+  if (before.digest === undefined && after.digest !== undefined) {
+    return ["written again once: the state held only its totals (kept by an earlier adreport)"];
+  }
+  if (before.digest !== after.digest) return ["rows changed, totals the same"];
+  return [];
+}
+
+function totalDifferences(before: DayRecord, after: DayRecord): string[] {
   const changes: string[] = [];
   if (before.rows !== after.rows) changes.push(`rows ${shown("rows", before.rows)} -> ${shown("rows", after.rows)}`);
   const metrics = new Set([...Object.keys(before.sums), ...Object.keys(after.sums)]);
@@ -51,5 +92,6 @@ export function isDayRecord(value: unknown): value is DayRecord {
   if (typeof value !== "object" || value === null) return false;
   const v = value as Record<string, unknown>;
   if (typeof v.rows !== "number" || typeof v.sums !== "object" || v.sums === null) return false;
+  if (v.digest !== undefined && typeof v.digest !== "string") return false;
   return Object.values(v.sums).every((n) => typeof n === "number" && Number.isFinite(n));
 }

@@ -22,8 +22,11 @@ export interface DayTarget {
   stage(report: ReportStream, span: DaySpan): Promise<Map<string, DayRecord>>;
   /** Forgets what was staged (the report changed while it was fetched: it is fetched again). */
   restart(): Promise<void>;
-  /** True when the day's output exists (a day file that was removed is written again). */
-  present(day: string): Promise<boolean>;
+  /**
+   * Whether the day's output is what was staged for it: `missing` (a day file removed), `other` (a day file
+   * changed or damaged since it was written, or written in another format), or `as staged`. Tables: `as staged`.
+   */
+  found(day: string): Promise<"missing" | "other" | "as staged">;
   /** Puts in place the days given (files), or everything staged (a table), in one step per file or one transaction. */
   commit(days: ReadonlySet<string>): Promise<void>;
   abort(): Promise<void>;

@@ -8,7 +8,7 @@ import { resolve } from "node:path";
 import type { ReportRequest } from "../contract";
 import { OutputError, UnavailableError } from "../core/errors";
 import type { ReportStream } from "../format/formatter";
-import { addRow, type DayRecord, emptyRecord } from "../state/day-record";
+import { type DayRecord, type DayTally, openTally } from "../state/day-record";
 import type { DaySpan, DayTarget } from "./day-target";
 import { type TableLayout, tableLayout } from "./table-columns";
 import type { TableEngine } from "./table-engine";
@@ -70,8 +70,8 @@ export async function openTableTarget(
     description: engine.description,
     replacesAll: true,
     async stage(report: ReportStream, span: DaySpan) {
-      const records = new Map<string, DayRecord>();
-      for (const day of span.everyDay) records.set(day, emptyRecord(report.meta.metrics));
+      const tallies = new Map<string, DayTally>();
+      for (const day of span.everyDay) tallies.set(day, openTally(report.meta.metrics));
       const pending: Array<Array<string | number | null>> = [];
       await guard(async () => {
         if (!begun) {
@@ -99,12 +99,12 @@ export async function openTableTarget(
                 hint: "the service does not keep to the range of the request; the table was left as it was",
               });
             }
-            let record = records.get(day);
-            if (!record) {
-              record = emptyRecord(report.meta.metrics);
-              records.set(day, record);
+            let tally = tallies.get(day);
+            if (!tally) {
+              tally = openTally(report.meta.metrics);
+              tallies.set(day, tally);
             }
-            addRow(record, row);
+            tally.add(row);
             pending.push(values);
           }
           await guard(() => inserter.write(pending));
@@ -115,13 +115,13 @@ export async function openTableTarget(
         if (!ended) await inserter.end().catch(() => undefined);
         throw error;
       }
-      return records;
+      return new Map<string, DayRecord>([...tallies].map(([day, tally]) => [day, tally.finish()]));
     },
     async restart() {
       await engine.rollback();
       begun = false;
     },
-    present: async () => true,
+    found: async () => "as staged",
     async commit() {
       committing = true;
       await guard(async () => {

@@ -46,11 +46,14 @@ export function dayFileTarget(
       return records;
     },
     restart: discardAll,
-    async present(day: string) {
-      return access(whereOf(day)).then(
+    async found(day: string) {
+      const present = await access(whereOf(day)).then(
         () => true,
         () => false,
       );
+      if (!present) return "missing";
+      const s = staged.get(day);
+      return s && !(await s.file.sameAsTarget()) ? "other" : "as staged";
     },
     async commit(days: ReadonlySet<string>) {
       committing = true;

@@ -10,7 +10,7 @@ import { UnavailableError } from "../../core/errors";
 import type { FormatOptions, Formatter, ReportStream } from "../../format/formatter";
 import { endStream, SinkError, watchedStream } from "../../io/sink";
 import { StagedFile } from "../../io/staged-file";
-import { addRow, type DayRecord, emptyRecord } from "../../state/day-record";
+import { type DayRecord, type DayTally, openTally } from "../../state/day-record";
 import { PageChannel } from "./page-channel";
 
 export interface StagedDay {
@@ -18,6 +18,7 @@ export interface StagedDay {
   path: string;
   record: DayRecord;
   file: StagedFile;
+  tally: DayTally;
 }
 
 export interface DayFilesTarget {
@@ -86,8 +87,9 @@ export async function stageDayFiles(
       },
     );
     ended.catch(() => undefined);
+    const tally = openTally(report.meta.metrics);
     const entry: OpenDay = {
-      staged: { day, path, record: emptyRecord(report.meta.metrics), file },
+      staged: { day, path, record: tally.record, file, tally },
       channel,
       ended,
       written,
@@ -112,7 +114,7 @@ export async function stageDayFiles(
       }
       for (const [day, rows] of groups) {
         const entry = days.get(day) ?? (await open(day));
-        for (const row of rows) addRow(entry.staged.record, row);
+        for (const row of rows) entry.staged.tally.add(row);
         const slice: RowPage = { rows };
         await Promise.race([entry.channel.push(slice), entry.ended]);
       }
@@ -126,5 +128,6 @@ export async function stageDayFiles(
     await Promise.all([...days.values()].map((entry) => entry.staged.file.discard()));
     throw error;
   }
+  for (const entry of days.values()) entry.staged.tally.finish();
   return new Map([...days].map(([day, entry]) => [day, entry.staged]));
 }

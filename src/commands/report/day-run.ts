@@ -114,6 +114,7 @@ export async function runDayReport(
         await writeSummary(ctx, flags, summary, job.id);
         return { rows: 0 };
       }
+      if (range.warning !== undefined) ctx.io.err.write(`adreport: warning: ${range.warning}\n`);
       plan = planRequest({ ...flags, from: range.from, to: range.to }, ctx.now(), pageSize);
       summary.from = plan.fromDate;
       summary.to = plan.toDate;
@@ -213,17 +214,21 @@ async function fetchAndWrite(
       summary.rows += record.rows;
       const before = job?.recordOf(day);
       const changes = before ? differences(before, record) : [];
-      const present = await target.present(day);
+      // Only a day the state knows is compared with its output: every other day is written anyway.
+      const found = before ? await target.found(day) : "missing";
       if (before && changes.length > 0) {
         ctx.io.err.write(`adreport: ${day}: ${changes.join(", ")}\n`);
         summary.days_changed += 1;
-      } else if (before && !present && !target.replacesAll) {
+      } else if (before && found === "missing") {
         ctx.io.err.write(`adreport: ${day}: its file was missing; written again\n`);
+        summary.days_changed += 1;
+      } else if (before && found === "other") {
+        ctx.io.err.write(`adreport: ${day}: its file was changed since it was written; written again\n`);
         summary.days_changed += 1;
       } else if (before) {
         summary.days_unchanged += 1;
       }
-      if (!before || changes.length > 0 || !present || !job || target.replacesAll) write.add(day);
+      if (!before || changes.length > 0 || found !== "as staged" || !job || target.replacesAll) write.add(day);
     }
     summary.days_written = target.replacesAll ? records.size : write.size;
     if (signal.aborted) throw signal.reason;

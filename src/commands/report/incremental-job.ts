@@ -93,15 +93,16 @@ export async function openIncrementalJob(
   return {
     id,
     range: (granularity) =>
-      incrementalRange({ now: ctx.now(), lastDay: state?.lastDay, lookbackDays, start: flags.start, granularity }),
+      incrementalRange({ now: ctx.now(), lastDay: state?.lastDay, lookbackDays, start: flags.start, granularity, job: id }),
     recordOf: (day) => state?.days[day],
     async recordDays(records, toDay) {
-      const previous = state?.lastDay;
-      const lastDay = previous !== undefined && previous > toDay ? previous : toDay;
+      // An incremental run always ends yesterday: a later last day (a clock that ran ahead) is forgotten,
+      // with the records of the days after it.
+      const lastDay = toDay;
       const oldest = dayText((dayNumber(lastDay) as number) - Math.max(KEEP_DAYS, lookbackDays + 7));
       const days: Record<string, DayRecord> = {};
       for (const [day, record] of [...Object.entries(state?.days ?? {}), ...records]) {
-        if (day >= oldest) days[day] = record;
+        if (day >= oldest && day <= lastDay) days[day] = record;
       }
       const sorted = Object.fromEntries(Object.entries(days).sort(([a], [b]) => (a < b ? -1 : 1)));
       state = { version: 1, id, job: identity, lastDay, days: sorted };
