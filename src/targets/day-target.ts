@@ -18,6 +18,12 @@ export interface DayTarget {
   readonly description: string;
   /** True when every fetched day is replaced on commit (a table); false when only the days asked for are (files). */
   readonly replacesAll: boolean;
+  /**
+   * Before any request, with the days (bucket starts) the run may write: refuses an output that is not a
+   * regular file (a named pipe, a device: replacing it would leave its reader with nothing), and removes
+   * what runs killed earlier left beside the outputs. Tables: nothing to do.
+   */
+  prepare(days: readonly string[]): Promise<void>;
   /** Takes in one fetched report covering `span`; returns what each of its days held. */
   stage(report: ReportStream, span: DaySpan): Promise<Map<string, DayRecord>>;
   /** Forgets what was staged (the report changed while it was fetched: it is fetched again). */

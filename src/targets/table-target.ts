@@ -121,6 +121,7 @@ export async function openTableTarget(
       await engine.rollback();
       begun = false;
     },
+    prepare: async () => undefined,
     found: async () => "as staged",
     async commit() {
       committing = true;

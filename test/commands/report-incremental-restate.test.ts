@@ -93,7 +93,9 @@ describe("report --incremental: a state from a clock that ran ahead, or with a d
 
     const back = await run([...CRON, "--summary", "json"], now);
     expect(back.code, back.stderr).toBe(0);
-    expect(back.stderr).toMatch(/^adreport: warning: the state of job [0-9a-f]{8} says every day up to 2027-06-09 is exported, after yesterday \(2026-11-01\)/m);
+    expect(back.stderr).toMatch(
+      /^adreport: warning: the state of job [0-9a-f]{8} says every day up to 2027-06-09 is exported, after yesterday \(2026-11-01\)/m,
+    );
     expect(back.stderr).not.toMatch(/nothing to do/);
     expect(JSON.parse(back.stderr.trim().split("\n").at(-1) as string)).toMatchObject({
       outcome: "ok",

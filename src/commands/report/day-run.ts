@@ -18,7 +18,7 @@ import { withCliHints } from "../shared/hints";
 import { outputError } from "../shared/output";
 import { reportApiFor } from "../shared/report-api";
 import type { ReportFlags } from "./command";
-import { bucketStart, dayNumber, daysBetween, dayText } from "./incremental";
+import { bucketDays, spanOf } from "./day-span";
 import { type IncrementalJob, openIncrementalJob } from "./incremental-job";
 import { progressView } from "./progress";
 import { planRequest, type RequestPlan } from "./request";
@@ -119,6 +119,7 @@ export async function runDayReport(
       summary.from = plan.fromDate;
       summary.to = plan.toDate;
     }
+    await target.prepare(bucketDays(plan.fromDate, plan.toDate, granularity));
     await fetchAndWrite(ctx, flags, settings, apiKey, plan, granularity, target, job, summary);
     await job?.finished({ outcome: "ok", from: plan.fromDate, to: plan.toDate });
     await writeSummary(ctx, flags, summary, job?.id);
@@ -244,17 +245,4 @@ async function fetchAndWrite(
     stopListening();
     await api.close();
   }
-}
-
-function spanOf(from: string, to: string, granularity: string): DaySpan {
-  const daily = granularity === "day" || granularity === "daily" || granularity === "hour" || granularity === "hourly";
-  let first = from.slice(0, 10);
-  let last = to.slice(0, 10);
-  // A window ends on its last second: 23:59:59 of its last day.
-  if (dayNumber(first) !== undefined && dayNumber(last) === undefined) last = first;
-  // A week or month that starts before --from is dated by its first day: a table's rows of that bucket are
-  // replaced too, or a run repeated would add them a second time.
-  const firstDay = dayNumber(first);
-  if (!daily && firstDay !== undefined) first = dayText(bucketStart(firstDay, granularity));
-  return { from: first, to: last, everyDay: daily ? daysBetween(first, last) : [] };
 }

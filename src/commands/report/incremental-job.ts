@@ -93,7 +93,14 @@ export async function openIncrementalJob(
   return {
     id,
     range: (granularity) =>
-      incrementalRange({ now: ctx.now(), lastDay: state?.lastDay, lookbackDays, start: flags.start, granularity, job: id }),
+      incrementalRange({
+        now: ctx.now(),
+        lastDay: state?.lastDay,
+        lookbackDays,
+        start: flags.start,
+        granularity,
+        job: id,
+      }),
     recordOf: (day) => state?.days[day],
     async recordDays(records, toDay) {
       // An incremental run always ends yesterday: a later last day (a clock that ran ahead) is forgotten,
