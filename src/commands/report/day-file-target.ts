@@ -87,9 +87,9 @@ export function dayFileTarget(
       return s && !(await s.file.sameAsTarget()) ? "other" : "as staged";
     },
     async commit(days: ReadonlySet<string>) {
-      for (const day of staged.keys()) if (days.has(day)) await checkReplaceable(day);
       committing = true;
       try {
+        for (const day of staged.keys()) if (days.has(day)) await checkReplaceable(day);
         for (const [day, s] of staged) {
           if (!days.has(day)) continue;
           try {
