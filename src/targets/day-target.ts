@@ -36,6 +36,8 @@ export interface DayTarget {
   /** Puts in place the days given (files), or everything staged (a table), in one step per file or one transaction. */
   commit(days: ReadonlySet<string>): Promise<void>;
   abort(): Promise<void>;
+  /** What the target has been waiting for (another session's lock on a table), for --max-time's message. */
+  waiting(): string | undefined;
   /** For a signal handler: drops what was staged without waiting. */
   abortNow(): void;
 }

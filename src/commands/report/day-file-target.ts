@@ -58,6 +58,7 @@ export function dayFileTarget(
   return {
     description: template,
     replacesAll: false,
+    waiting: () => undefined,
     async prepare(days: readonly string[]) {
       const folders = new Set<string>();
       for (const day of days) {

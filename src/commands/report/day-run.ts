@@ -157,8 +157,9 @@ async function fetchAndWrite(
     },
   });
   let progress: Progress | undefined;
-  const limit = deadline(settings["max-time"].value, () =>
-    progress ? `${progress.rows} of ${progress.total} rows` : "the first page had not come",
+  const limit = deadline(
+    settings["max-time"].value,
+    () => target.waiting() ?? (progress ? `${progress.rows} of ${progress.total} rows` : "the first page had not come"),
   );
   const interrupt = new AbortController();
   const stopListening = ctx.onSignal(() => {
