@@ -128,3 +128,39 @@ describe("report --incremental: a state from a clock that ran ahead, or with a d
     expect(reset.code, reset.stderr).toBe(0);
   });
 });
+
+describe("report --incremental: locks", () => {
+  it("a run refused by the job's lock: its summary names the job and no range it never planned", async () => {
+    const { dir, run } = await newService();
+    mkdirSync(join(dir, "out"));
+    const now = at("2026-11-02");
+    expect((await run([...CRON, "--start", "2026-10-25"], now)).code).toBe(0);
+    const id = JSON.parse(readFileSync(stateFile(dir), "utf8")).id as string;
+    writeFileSync(join(dir, "config", "state", `${id}.lock`), `${process.pid}\n`);
+    const refused = await run([...CRON, "--summary", "json"], now);
+    expect(refused.code, refused.stderr).toBe(1);
+    const summary = JSON.parse(refused.stderr.split("\n").find((line) => line.startsWith("{")) as string);
+    expect(summary).toMatchObject({ job: id, outcome: "failed", requests: 0 });
+    expect(summary).not.toHaveProperty("from");
+    expect(summary).not.toHaveProperty("to");
+  });
+
+  it("two jobs writing one {date} template take turns: the second refuses while the first runs", async () => {
+    const { dir, start, run, reopen } = await newService();
+    mkdirSync(join(dir, "out"));
+    const now = at("2026-11-02");
+    await reopen("delay:100ms");
+    const first = start([...CRON, "--start", "2026-10-25", "--page-size", "1", "-v"], now);
+    await first.waitFor("stderr", /GET .*page=2/);
+    const other = await run([...CRON, "--start", "2026-10-25", "--metrics", "views,clicks"], now);
+    expect(other.code, other.stderr).toBe(1);
+    expect(other.stderr).toMatch(
+      /^adreport: another run is writing \S+\/out\/\{date\}\.csv: pid \d+ holds \S+output-[0-9a-f]{8}\.lock$/m,
+    );
+    expect((await first.result).code).toBe(0);
+    await reopen();
+    const after = await run([...CRON, "--start", "2026-10-25", "--metrics", "views,clicks"], now);
+    expect(after.code, after.stderr).toBe(0);
+    expect(readdirSync(join(dir, "config", "state")).filter((n) => n.endsWith(".lock"))).toEqual([]);
+  });
+});

@@ -11,6 +11,7 @@ import { isDerivedMetric } from "../../core/derived-metrics";
 import { DataChangedError, InterruptedError, UsageError } from "../../core/errors";
 import type { ReportStream } from "../../format/formatter";
 import { type DayRecord, differences } from "../../state/day-record";
+import { jobId } from "../../state/job";
 import type { DaySpan, DayTarget } from "../../targets/day-target";
 import type { Context } from "../context";
 import { deadline } from "../shared/deadline";
@@ -19,7 +20,7 @@ import { outputError } from "../shared/output";
 import { reportApiFor } from "../shared/report-api";
 import type { ReportFlags } from "./command";
 import { bucketDays, spanOf } from "./day-span";
-import { type IncrementalJob, openIncrementalJob } from "./incremental-job";
+import { type IncrementalJob, jobIdentity, openIncrementalJob } from "./incremental-job";
 import { progressView } from "./progress";
 import { planRequest, type RequestPlan } from "./request";
 import { countEvent, type DaySummary, writeSummary } from "./run-summary";
@@ -86,10 +87,13 @@ export async function runDayReport(
 
   let job: IncrementalJob | undefined;
   let plan: RequestPlan = basePlan;
+  // An incremental run's range comes from its state: until it is read (a run refused by the lock never
+  // reads it), the summary names the job and no range.
+  const jobName = incremental ? jobId(jobIdentity(settings, basePlan.request, choice)) : undefined;
   const summary: DaySummary = {
     outcome: "ok",
-    from: basePlan.fromDate,
-    to: basePlan.toDate,
+    from: incremental ? undefined : basePlan.fromDate,
+    to: incremental ? undefined : basePlan.toDate,
     days_written: 0,
     days_changed: 0,
     days_unchanged: 0,
@@ -130,7 +134,7 @@ export async function runDayReport(
     const failed = outputError(error, undefined) ?? withCliHints(error);
     summary.error = failed instanceof Error ? failed.message : String(failed);
     await job?.finished({ outcome: "failed", message: summary.error }).catch(() => undefined);
-    await writeSummary(ctx, flags, summary, job?.id).catch(() => undefined);
+    await writeSummary(ctx, flags, summary, job?.id ?? jobName).catch(() => undefined);
     throw failed;
   } finally {
     await job?.release();

@@ -3,7 +3,8 @@
  * the same job refuses at once, naming the pid of the first), its state (read at the start, replaced only
  * when every day is in place) and the record of how the run ended.
  */
-import { resolve } from "node:path";
+import { createHash } from "node:crypto";
+import { dirname, join, resolve } from "node:path";
 import type { ResolvedSettings } from "../../config/resolve";
 import type { ReportRequest } from "../../contract";
 import { BusyError } from "../../core/busy-error";
@@ -40,7 +41,7 @@ export interface IncrementalJob {
 
 const GRANULARITY_NAMES: Record<string, string> = { hourly: "hour", daily: "day", weekly: "week", monthly: "month" };
 
-function jobIdentity(settings: ResolvedSettings, request: ReportRequest, choice: TargetChoice): JobIdentity {
+export function jobIdentity(settings: ResolvedSettings, request: ReportRequest, choice: TargetChoice): JobIdentity {
   const granularity = (request.granularity ?? "day").toLowerCase();
   return {
     profile: settings.profile.value ?? null,
@@ -75,8 +76,10 @@ export async function openIncrementalJob(
       hint: "this run did nothing; if that process is not adreport (or, on another host, no longer runs), remove the lock file",
     });
   }
+  let release = lock.release;
   let state: JobState | undefined;
   try {
+    if (choice.kind === "days") release = await lockOutput(paths.lock, choice, lock.release);
     state = await readState(paths.state, ctx.user);
     if (state && state.id !== id) {
       throw new UsageError(
@@ -87,7 +90,7 @@ export async function openIncrementalJob(
       );
     }
   } catch (error) {
-    await lock.release();
+    await release();
     throw error;
   }
   return {
@@ -118,6 +121,29 @@ export async function openIncrementalJob(
     async finished(run) {
       await writeLastRun(paths.run, { at: ctx.now().toISOString(), ...run });
     },
-    release: lock.release,
+    release,
+  };
+}
+
+/**
+ * Two jobs (other metrics, another profile) writing one `{date}` template would put their days in the same
+ * files at once: a lock per template, beside the job's own, held as long. Returns what releases both.
+ */
+async function lockOutput(
+  jobLock: string,
+  choice: TargetChoice,
+  releaseJob: () => Promise<void>,
+): Promise<() => Promise<void>> {
+  const name = createHash("sha256").update(choice.identity).digest("hex").slice(0, 8);
+  const path = join(dirname(jobLock), `output-${name}.lock`);
+  const lock = await takeLock(path);
+  if (!lock.ok) {
+    throw new BusyError(`another run is writing ${choice.identity}: pid ${lock.holder} holds ${path}`, {
+      hint: "this run did nothing; two jobs writing one {date} template take turns (give each job its own -o)",
+    });
+  }
+  return async () => {
+    await lock.release();
+    await releaseJob();
   };
 }
