@@ -111,6 +111,18 @@ describe("report --incremental: a state from a clock that ran ahead, or with a d
     expect(exports(dir).every((name) => name <= "2027-06-09.csv")).toBe(true);
   });
 
+  it("{date} without --incremental: a --to after the last complete day is exit 2, no file written", async () => {
+    const { dir, run } = await newService();
+    mkdirSync(join(dir, "out"));
+    const result = await run(
+      ["report", "--dims", "campaign,date", "--from", "2026-10-30", "--to", "2027-06-09", "-o", "out/{date}.csv"],
+      at("2026-11-02"),
+    );
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toMatch(/--to 2027-06-09 is after the last complete UTC day \(2026-11-01\)/);
+    expect(readdirSync(join(dir, "out"))).toEqual([]);
+  });
+
   it("a state whose last day is not a date: exit 2 naming the state file, the value and state reset", async () => {
     const { dir, run } = await newService();
     mkdirSync(join(dir, "out"));

@@ -20,6 +20,7 @@ import { outputError } from "../shared/output";
 import { reportApiFor } from "../shared/report-api";
 import type { ReportFlags } from "./command";
 import { bucketDays, spanOf } from "./day-span";
+import { dayText, lastCompleteDay } from "./incremental";
 import { type IncrementalJob, jobIdentity, openIncrementalJob } from "./incremental-job";
 import { progressView } from "./progress";
 import { planRequest, type RequestPlan } from "./request";
@@ -103,6 +104,14 @@ export async function runDayReport(
   };
   if (!incremental && (!WHOLE_DAY.test(basePlan.request.from) || !WHOLE_DAY.test(basePlan.request.to))) {
     throw new UsageError(`${choice.what} writes whole days: --from and --to must be days (YYYY-MM-DD, -Nd, yesterday)`);
+  }
+  const yesterday = dayText(lastCompleteDay(ctx.now()));
+  if (!incremental && choice.kind === "days" && basePlan.toDate > yesterday) {
+    // A file of a day not yet over (or to come) would look complete: empty, or holding part of the day.
+    throw new UsageError(
+      `{date} in --output writes complete days: --to ${basePlan.toDate} is after the last complete UTC day (${yesterday})`,
+      { hint: "end at --to yesterday (the default); a database target takes today's rows and replaces them later" },
+    );
   }
   const target = await openDayTarget(ctx, choice, flags, settings, basePlan.request);
   try {

@@ -56,6 +56,11 @@ export function bucketStart(day: number, granularity: string): number {
   return day;
 }
 
+/** The last complete UTC day by `now`: yesterday, as a day number. */
+export function lastCompleteDay(now: Date): number {
+  return daysFromCivil(now.getUTCFullYear(), now.getUTCMonth() + 1, now.getUTCDate()) - 1;
+}
+
 export type IncrementalRange = { from: string; to: string; warning?: string } | { nothing: string };
 
 export function incrementalRange(options: {
@@ -68,8 +73,8 @@ export function incrementalRange(options: {
   job?: string;
 }): IncrementalRange {
   const { now } = options;
-  const today = daysFromCivil(now.getUTCFullYear(), now.getUTCMonth() + 1, now.getUTCDate());
-  const end = today - 1;
+  const end = lastCompleteDay(now);
+  const today = end + 1;
   const start = options.start === undefined ? undefined : parseStartDay(options.start);
   let from: number;
   let warning: string | undefined;
