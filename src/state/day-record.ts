@@ -1,41 +1,17 @@
 /**
  * What a day of an export was, to tell whether the service changed it since: the number of rows and each
- * metric's sum, spending in integer micros (never a float compared with a float), and a digest of the rows
- * themselves, so that a restatement that keeps the totals (views moved from one campaign to another, a
- * campaign renamed) is seen too.
+ * metric's sum, spending in integer micros (never a float compared with a float), and for a day file the
+ * SHA-256 of its bytes, so that a restatement that keeps the totals (views moved from one campaign to
+ * another, a campaign renamed) is seen too.
  */
-import { createHash, type Hash } from "node:crypto";
 import type { ReportRow } from "../contract";
 
 export interface DayRecord {
   rows: number;
   /** Metric name -> sum; spending in micros (millionths), the counts as they are. */
   sums: Record<string, number>;
-  /** SHA-256 (hex) of the day's rows in the order they came; absent in states written before it was kept. */
+  /** SHA-256 (hex) of the day's file; absent for tables (every day is replaced) and in earlier states. */
   digest?: string;
-}
-
-/** A day's record being counted, row by row; `finish` seals its digest. */
-export interface DayTally {
-  readonly record: DayRecord;
-  add(row: ReportRow): void;
-  finish(): DayRecord;
-}
-
-export function openTally(metrics: readonly string[]): DayTally {
-  const record = emptyRecord(metrics);
-  const hash: Hash = createHash("sha256");
-  return {
-    record,
-    add(row) {
-      addRow(record, row);
-      hash.update(`${JSON.stringify([row.dimensions, row.metrics])}\n`);
-    },
-    finish() {
-      record.digest ??= hash.digest("hex");
-      return record;
-    },
-  };
 }
 
 export function emptyRecord(metrics: readonly string[]): DayRecord {
@@ -64,7 +40,8 @@ function shown(metric: string, value: number | undefined): string {
 
 /**
  * What differs between two records, as `rows 3 -> 4, spending 1,204.55 -> 1,210.02`, or `rows changed, totals
- * the same`; empty when nothing does. A record of an earlier adreport (no digest) counts as changed, once.
+ * the same`; empty when nothing does. A day file recorded by an earlier adreport (no digest) counts as
+ * changed, once.
  */
 export function differences(before: DayRecord, after: DayRecord): string[] {
   const totals = totalDifferences(before, after);

@@ -8,7 +8,7 @@ import { resolve } from "node:path";
 import type { ReportRequest } from "../contract";
 import { AdreportError, OutputError, UnavailableError } from "../core/errors";
 import type { ReportStream } from "../format/formatter";
-import { type DayRecord, type DayTally, openTally } from "../state/day-record";
+import { addRow, type DayRecord, emptyRecord } from "../state/day-record";
 import type { DaySpan, DayTarget } from "./day-target";
 import { refuseFewerMetrics, type TableLayout, tableLayout } from "./table-columns";
 import type { TableEngine } from "./table-engine";
@@ -76,8 +76,8 @@ export async function openTableTarget(
     description: engine.description,
     replacesAll: true,
     async stage(report: ReportStream, span: DaySpan) {
-      const tallies = new Map<string, DayTally>();
-      for (const day of span.everyDay) tallies.set(day, openTally(report.meta.metrics));
+      const records = new Map<string, DayRecord>();
+      for (const day of span.everyDay) records.set(day, emptyRecord(report.meta.metrics));
       const pending: Array<Array<string | number | null>> = [];
       await guard(async () => {
         if (!begun) {
@@ -105,12 +105,12 @@ export async function openTableTarget(
                 hint: "the service does not keep to the range of the request; the table was left as it was",
               });
             }
-            let tally = tallies.get(day);
-            if (!tally) {
-              tally = openTally(report.meta.metrics);
-              tallies.set(day, tally);
+            let record = records.get(day);
+            if (!record) {
+              record = emptyRecord(report.meta.metrics);
+              records.set(day, record);
             }
-            tally.add(row);
+            addRow(record, row);
             pending.push(values);
           }
           await guard(() => inserter.write(pending));
@@ -121,7 +121,7 @@ export async function openTableTarget(
         if (!ended) await inserter.end().catch(() => undefined);
         throw error;
       }
-      return new Map<string, DayRecord>([...tallies].map(([day, tally]) => [day, tally.finish()]));
+      return records;
     },
     async restart() {
       await engine.rollback();

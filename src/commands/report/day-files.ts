@@ -10,7 +10,7 @@ import { UnavailableError } from "../../core/errors";
 import type { FormatOptions, Formatter, ReportStream } from "../../format/formatter";
 import { endStream, SinkError, watchedStream } from "../../io/sink";
 import { StagedFile } from "../../io/staged-file";
-import { type DayRecord, type DayTally, openTally } from "../../state/day-record";
+import { addRow, type DayRecord, emptyRecord } from "../../state/day-record";
 import { PageChannel } from "./page-channel";
 
 export interface StagedDay {
@@ -18,7 +18,6 @@ export interface StagedDay {
   path: string;
   record: DayRecord;
   file: StagedFile;
-  tally: DayTally;
 }
 
 export interface DayFilesTarget {
@@ -87,9 +86,8 @@ export async function stageDayFiles(
       },
     );
     ended.catch(() => undefined);
-    const tally = openTally(report.meta.metrics);
     const entry: OpenDay = {
-      staged: { day, path, record: tally.record, file, tally },
+      staged: { day, path, record: emptyRecord(report.meta.metrics), file },
       channel,
       ended,
       written,
@@ -114,7 +112,7 @@ export async function stageDayFiles(
       }
       for (const [day, rows] of groups) {
         const entry = days.get(day) ?? (await open(day));
-        for (const row of rows) entry.staged.tally.add(row);
+        for (const row of rows) addRow(entry.staged.record, row);
         const slice: RowPage = { rows };
         await Promise.race([entry.channel.push(slice), entry.ended]);
       }
@@ -128,6 +126,7 @@ export async function stageDayFiles(
     await Promise.all([...days.values()].map((entry) => entry.staged.file.discard()));
     throw error;
   }
-  for (const entry of days.values()) entry.staged.tally.finish();
+  // The file's bytes, read back once: a day restated with the same totals still differs there.
+  for (const entry of days.values()) entry.staged.record.digest = await entry.staged.file.digest();
   return new Map([...days].map(([day, entry]) => [day, entry.staged]));
 }
