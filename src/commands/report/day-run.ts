@@ -7,7 +7,6 @@
 import { type ApiEvent, openReport, openSplitReport, type Progress } from "../../api";
 import type { ResolvedSettings } from "../../config/resolve";
 import { requireApiKey } from "../../config/resolve";
-import { isDerivedMetric } from "../../core/derived-metrics";
 import { DataChangedError, InterruptedError, UsageError } from "../../core/errors";
 import type { ReportStream } from "../../format/formatter";
 import { type DayRecord, differences } from "../../state/day-record";
@@ -19,8 +18,8 @@ import { withCliHints } from "../shared/hints";
 import { outputError } from "../shared/output";
 import { reportApiFor } from "../shared/report-api";
 import type { ReportFlags } from "./command";
+import { refuseIncompleteDays, refuseShaping } from "./day-refusals";
 import { bucketDays, spanOf } from "./day-span";
-import { dayText, lastCompleteDay } from "./incremental";
 import { type IncrementalJob, jobIdentity, openIncrementalJob } from "./incremental-job";
 import { progressView } from "./progress";
 import { planRequest, type RequestPlan } from "./request";
@@ -29,31 +28,6 @@ import { openDayTarget, type TargetChoice } from "./target-choice";
 import { requestWarnings } from "./warnings";
 
 const WHOLE_DAY = /^\d{4}-\d{2}-\d{2}$/;
-
-/**
- * Whole UTC days, as the service counts them, are what these targets keep and compare run to run: the flags
- * that re-shape rows (ratios, zones, comparisons, ordering, filling, columns) do not apply to them.
- */
-function refuseShaping(flags: ReportFlags, choice: TargetChoice): void {
-  const given = [
-    flags.tz !== undefined && "--tz",
-    flags.compare !== undefined && "--compare",
-    flags.sort !== undefined && "--sort",
-    flags.top !== undefined && "--top",
-    flags.fill === true && "--fill",
-    flags.fields !== undefined && "--fields",
-    flags.dateFormat !== undefined && "--date-format",
-    flags.metrics?.split(",").some((m) => isDerivedMetric(m.trim())) && "ratios in --metrics",
-    (flags.format === "html" || flags.format === "chart") && `--format ${flags.format}`,
-  ].filter((word): word is string => typeof word === "string");
-  if (given.length === 0) return;
-  throw new UsageError(
-    `${given.join(", ")} cannot be used with ${choice.what}: it keeps the service's UTC days and counters`,
-    {
-      hint: "export the counters (views, spending, clicks, conversions) and compute ratios, zones and rankings from them downstream",
-    },
-  );
-}
 
 export async function runDayReport(
   ctx: Context,
@@ -105,14 +79,7 @@ export async function runDayReport(
   if (!incremental && (!WHOLE_DAY.test(basePlan.request.from) || !WHOLE_DAY.test(basePlan.request.to))) {
     throw new UsageError(`${choice.what} writes whole days: --from and --to must be days (YYYY-MM-DD, -Nd, yesterday)`);
   }
-  const yesterday = dayText(lastCompleteDay(ctx.now()));
-  if (!incremental && choice.kind === "days" && basePlan.toDate > yesterday) {
-    // A file of a day not yet over (or to come) would look complete: empty, or holding part of the day.
-    throw new UsageError(
-      `{date} in --output writes complete days: --to ${basePlan.toDate} is after the last complete UTC day (${yesterday})`,
-      { hint: "end at --to yesterday (the default); a database target takes today's rows and replaces them later" },
-    );
-  }
+  if (!incremental && choice.kind === "days") refuseIncompleteDays(basePlan.toDate, ctx.now());
   const target = await openDayTarget(ctx, choice, flags, settings, basePlan.request);
   try {
     if (incremental) {
