@@ -8,6 +8,7 @@ import { once } from "node:events";
 import { createWriteStream, unlinkSync, type WriteStream } from "node:fs";
 import { chmod, open, rename, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { fileDigest, sameBytes } from "./file-digest";
 
 export class StagedFile {
   private failure: Error | undefined;
@@ -45,6 +46,18 @@ export class StagedFile {
     } finally {
       await handle.close();
     }
+  }
+
+  /** SHA-256 (hex) of the finished file. */
+  async digest(): Promise<string> {
+    const found = await fileDigest(this.temp);
+    if (found.kind !== "file") throw new Error(`the staged file ${this.temp} is gone`);
+    return found.sha256;
+  }
+
+  /** True when the target already holds exactly the finished file's bytes. */
+  sameAsTarget(): Promise<boolean> {
+    return sameBytes(this.temp, this.path);
   }
 
   /** Puts the finished file in place, keeping the permissions of the file it replaces. */

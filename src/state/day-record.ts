@@ -1,6 +1,8 @@
 /**
  * What a day of an export was, to tell whether the service changed it since: the number of rows and each
- * metric's sum, spending in integer micros (never a float compared with a float).
+ * metric's sum, spending in integer micros (never a float compared with a float), and for a day file the
+ * SHA-256 of its bytes, so that a restatement that keeps the totals (views moved from one campaign to
+ * another, a campaign renamed) is seen too.
  */
 import type { ReportRow } from "../contract";
 
@@ -8,6 +10,8 @@ export interface DayRecord {
   rows: number;
   /** Metric name -> sum; spending in micros (millionths), the counts as they are. */
   sums: Record<string, number>;
+  /** SHA-256 (hex) of the day's file; absent for tables (every day is replaced) and in earlier states. */
+  digest?: string;
 }
 
 export function emptyRecord(metrics: readonly string[]): DayRecord {
@@ -34,8 +38,22 @@ function shown(metric: string, value: number | undefined): string {
   return (value / 1e6).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 6 });
 }
 
-/** What differs between two records, as `rows 3 -> 4, spending 1,204.55 -> 1,210.02`; empty when nothing does. */
+/**
+ * What differs between two records, as `rows 3 -> 4, spending 1,204.55 -> 1,210.02`, or `rows changed, totals
+ * the same`; empty when nothing does. A day file recorded by an earlier adreport (no digest) counts as
+ * changed, once.
+ */
 export function differences(before: DayRecord, after: DayRecord): string[] {
+  const totals = totalDifferences(before, after);
+  if (totals.length > 0) return totals;
+  if (before.digest === undefined && after.digest !== undefined) {
+    return ["written again once: the state held only its totals (kept by an earlier adreport)"];
+  }
+  if (before.digest !== after.digest) return ["rows changed, totals the same"];
+  return [];
+}
+
+function totalDifferences(before: DayRecord, after: DayRecord): string[] {
   const changes: string[] = [];
   if (before.rows !== after.rows) changes.push(`rows ${shown("rows", before.rows)} -> ${shown("rows", after.rows)}`);
   const metrics = new Set([...Object.keys(before.sums), ...Object.keys(after.sums)]);
@@ -51,5 +69,6 @@ export function isDayRecord(value: unknown): value is DayRecord {
   if (typeof value !== "object" || value === null) return false;
   const v = value as Record<string, unknown>;
   if (typeof v.rows !== "number" || typeof v.sums !== "object" || v.sums === null) return false;
+  if (v.digest !== undefined && typeof v.digest !== "string") return false;
   return Object.values(v.sums).every((n) => typeof n === "number" && Number.isFinite(n));
 }

@@ -7,6 +7,7 @@
 import type { Stats } from "node:fs";
 import { lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
+import { civilFromDays, daysFromCivil } from "../contract";
 import { UsageError } from "../core/errors";
 import { readOptionalFile, writePrivateFile } from "../io/private-file";
 import { type DayRecord, isDayRecord } from "./day-record";
@@ -45,7 +46,24 @@ export function pathsOfFile(file: string): StatePaths {
   return { state: file, run: `${base}.run.json`, lock: `${base}.lock` };
 }
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** A YYYY-MM-DD that names a day of the calendar (not 2026-02-31). */
+export function isRealDay(text: string): boolean {
+  const match = DAY.exec(text);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const back = civilFromDays(daysFromCivil(year, month, day));
+  return back.year === year && back.month === month && back.day === day;
+}
+
+/** A day the state records that is no day: named with the file, and how to start the job again. */
+function badDay(path: string, id: unknown, what: string, value: string): UsageError {
+  const job = typeof id === "string" && /^[0-9a-f]{8}$/.test(id) ? id : "JOB";
+  return new UsageError(`the state file ${path} records ${what} ${JSON.stringify(value)}, which is not a date`, {
+    hint: `fix it by hand, or run: adreport state reset ${job} (the job starts again from --start)`,
+  });
+}
 
 function parseState(text: string, path: string): JobState {
   let value: unknown;
@@ -63,18 +81,21 @@ function parseState(text: string, path: string): JobState {
     v.version === 1 &&
     typeof v.id === "string" &&
     typeof v.lastDay === "string" &&
-    DAY.test(v.lastDay) &&
     typeof v.job === "object" &&
     v.job !== null &&
     typeof v.days === "object" &&
     v.days !== null &&
-    Object.entries(v.days).every(([day, record]) => DAY.test(day) && isDayRecord(record));
+    Object.values(v.days).every((record) => isDayRecord(record));
   if (!valid) {
     throw new UsageError(`the state file ${path} is not in adreport's shape`, {
       hint: "remove it to start the job again from --start",
     });
   }
-  return v as JobState;
+  const state = v as JobState;
+  if (!isRealDay(state.lastDay)) throw badDay(path, state.id, "the last day", state.lastDay);
+  const notADay = Object.keys(state.days).find((day) => !isRealDay(day));
+  if (notADay !== undefined) throw badDay(path, state.id, "a day", notADay);
+  return state;
 }
 
 /** `user`: the user running adreport (ctx.user), whose own the state file must be; undefined on Windows. */

@@ -18,15 +18,26 @@ export interface DayTarget {
   readonly description: string;
   /** True when every fetched day is replaced on commit (a table); false when only the days asked for are (files). */
   readonly replacesAll: boolean;
+  /**
+   * Before any request, with the days (bucket starts) the run may write: refuses an output that is not a
+   * regular file (a named pipe, a device: replacing it would leave its reader with nothing), and removes
+   * what runs killed earlier left beside the outputs. Tables: nothing to do.
+   */
+  prepare(days: readonly string[]): Promise<void>;
   /** Takes in one fetched report covering `span`; returns what each of its days held. */
   stage(report: ReportStream, span: DaySpan): Promise<Map<string, DayRecord>>;
   /** Forgets what was staged (the report changed while it was fetched: it is fetched again). */
   restart(): Promise<void>;
-  /** True when the day's output exists (a day file that was removed is written again). */
-  present(day: string): Promise<boolean>;
+  /**
+   * Whether the day's output is what was staged for it: `missing` (a day file removed), `other` (a day file
+   * changed or damaged since it was written, or written in another format), or `as staged`. Tables: `as staged`.
+   */
+  found(day: string): Promise<"missing" | "other" | "as staged">;
   /** Puts in place the days given (files), or everything staged (a table), in one step per file or one transaction. */
   commit(days: ReadonlySet<string>): Promise<void>;
   abort(): Promise<void>;
+  /** What the target has been waiting for (another session's lock on a table), for --max-time's message. */
+  waiting(): string | undefined;
   /** For a signal handler: drops what was staged without waiting. */
   abortNow(): void;
 }

@@ -31,6 +31,14 @@ export function sqliteEngine(path: string, shownPath: string, table: string, add
   let pendingIndex = false;
   return {
     description: `the table ${table} in ${shownPath}`,
+    async columns() {
+      const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table);
+      if (exists === undefined) return undefined;
+      const rows = db.prepare("SELECT name FROM pragma_table_info(?) ORDER BY cid").all(table) as Array<{
+        name: string;
+      }>;
+      return rows.map((row) => row.name);
+    },
     async begin(layout: TableLayout) {
       db.exec("BEGIN IMMEDIATE");
       open = true;

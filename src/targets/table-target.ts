@@ -6,11 +6,11 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { ReportRequest } from "../contract";
-import { OutputError, UnavailableError } from "../core/errors";
+import { AdreportError, OutputError, UnavailableError } from "../core/errors";
 import type { ReportStream } from "../format/formatter";
 import { addRow, type DayRecord, emptyRecord } from "../state/day-record";
 import type { DaySpan, DayTarget } from "./day-target";
-import { type TableLayout, tableLayout } from "./table-columns";
+import { refuseFewerMetrics, type TableLayout, tableLayout } from "./table-columns";
 import type { TableEngine } from "./table-engine";
 
 export type TableChoice =
@@ -55,6 +55,12 @@ export async function openTableTarget(
     throw failure(undefined, where, error);
   }
   const layout: TableLayout = tableLayout(options.request, options.profile);
+  try {
+    refuseFewerMetrics(engine.description, await engine.columns(), options.request.metrics);
+  } catch (error) {
+    await engine.close().catch(() => undefined);
+    throw error instanceof AdreportError ? error : failure(engine, where, error);
+  }
   const dateIndex = layout.columns.findIndex((c) => c.kind === "date");
   let begun = false;
   let committing = false;
@@ -62,7 +68,7 @@ export async function openTableTarget(
     try {
       return await work();
     } catch (error) {
-      if (error instanceof OutputError) throw error;
+      if (error instanceof AdreportError) throw error;
       throw failure(engine, where, error);
     }
   };
@@ -121,7 +127,9 @@ export async function openTableTarget(
       await engine.rollback();
       begun = false;
     },
-    present: async () => true,
+    prepare: async () => undefined,
+    waiting: () => engine.waiting?.(),
+    found: async () => "as staged",
     async commit() {
       committing = true;
       await guard(async () => {

@@ -1,7 +1,9 @@
 /** `{date}` in --output as a DayTarget: one file per date bucket (day-files.ts), unchanged days left alone. */
-import { access } from "node:fs/promises";
-import { resolve } from "node:path";
+import type { Stats } from "node:fs";
+import { access, stat } from "node:fs/promises";
+import { basename, dirname, resolve } from "node:path";
 import type { FormatOptions, Formatter, ReportStream } from "../../format/formatter";
+import { removeStagedLeftovers } from "../../io/leftovers";
 import { SinkError } from "../../io/sink";
 import type { StagedFile } from "../../io/staged-file";
 import type { DayRecord } from "../../state/day-record";
@@ -12,6 +14,16 @@ const DATE_PLACEHOLDER = "{date}";
 
 export function hasDatePlaceholder(path: string | undefined): boolean {
   return path?.includes(DATE_PLACEHOLDER) === true;
+}
+
+function notAFile(found: Stats): string | undefined {
+  if (found.isFile()) return undefined;
+  if (found.isFIFO()) return "a named pipe (FIFO)";
+  if (found.isCharacterDevice()) return "a character device";
+  if (found.isBlockDevice()) return "a block device (a disk)";
+  if (found.isSocket()) return "a socket";
+  if (found.isDirectory()) return "a folder";
+  return "not a regular file";
 }
 
 export function dayFileTarget(
@@ -27,6 +39,17 @@ export function dayFileTarget(
   const live = new Set<StagedFile>();
   const staged = new Map<string, StagedDay>();
   let committing = false;
+  /** A day's file must be a regular file or nothing: a pipe's reader would get nothing from a rename. */
+  const checkReplaceable = async (day: string) => {
+    const found = await stat(whereOf(day)).catch(() => undefined);
+    const what = found && notAFile(found);
+    if (what !== undefined) {
+      throw new SinkError(
+        pathOf(day),
+        `it is ${what}, not a file a {date} export can replace (remove it, or change -o)`,
+      );
+    }
+  };
   const discardAll = async () => {
     await Promise.all([...staged.values()].map((s) => s.file.discard()));
     staged.clear();
@@ -35,6 +58,15 @@ export function dayFileTarget(
   return {
     description: template,
     replacesAll: false,
+    waiting: () => undefined,
+    async prepare(days: readonly string[]) {
+      const folders = new Set<string>();
+      for (const day of days) {
+        await checkReplaceable(day);
+        folders.add(dirname(whereOf(day)));
+      }
+      for (const folder of folders) await removeStagedLeftovers(folder, basename(filled));
+    },
     async stage(report: ReportStream, span: DaySpan) {
       const days = await stageDayFiles(report, formatter, options, { pathOf, whereOf, everyDay: span.everyDay, live });
       const records = new Map<string, DayRecord>();
@@ -46,15 +78,19 @@ export function dayFileTarget(
       return records;
     },
     restart: discardAll,
-    async present(day: string) {
-      return access(whereOf(day)).then(
+    async found(day: string) {
+      const present = await access(whereOf(day)).then(
         () => true,
         () => false,
       );
+      if (!present) return "missing";
+      const s = staged.get(day);
+      return s && !(await s.file.sameAsTarget()) ? "other" : "as staged";
     },
     async commit(days: ReadonlySet<string>) {
       committing = true;
       try {
+        for (const day of staged.keys()) if (days.has(day)) await checkReplaceable(day);
         for (const [day, s] of staged) {
           if (!days.has(day)) continue;
           try {

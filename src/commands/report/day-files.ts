@@ -126,5 +126,7 @@ export async function stageDayFiles(
     await Promise.all([...days.values()].map((entry) => entry.staged.file.discard()));
     throw error;
   }
+  // The file's bytes, read back once: a day restated with the same totals still differs there.
+  for (const entry of days.values()) entry.staged.record.digest = await entry.staged.file.digest();
   return new Map([...days].map(([day, entry]) => [day, entry.staged]));
 }

@@ -7,10 +7,10 @@
 import { type ApiEvent, openReport, openSplitReport, type Progress } from "../../api";
 import type { ResolvedSettings } from "../../config/resolve";
 import { requireApiKey } from "../../config/resolve";
-import { isDerivedMetric } from "../../core/derived-metrics";
 import { DataChangedError, InterruptedError, UsageError } from "../../core/errors";
 import type { ReportStream } from "../../format/formatter";
 import { type DayRecord, differences } from "../../state/day-record";
+import { jobId } from "../../state/job";
 import type { DaySpan, DayTarget } from "../../targets/day-target";
 import type { Context } from "../context";
 import { deadline } from "../shared/deadline";
@@ -18,8 +18,9 @@ import { withCliHints } from "../shared/hints";
 import { outputError } from "../shared/output";
 import { reportApiFor } from "../shared/report-api";
 import type { ReportFlags } from "./command";
-import { bucketStart, dayNumber, daysBetween, dayText } from "./incremental";
-import { type IncrementalJob, openIncrementalJob } from "./incremental-job";
+import { refuseIncompleteDays, refuseShaping } from "./day-refusals";
+import { bucketDays, spanOf } from "./day-span";
+import { type IncrementalJob, jobIdentity, openIncrementalJob } from "./incremental-job";
 import { progressView } from "./progress";
 import { planRequest, type RequestPlan } from "./request";
 import { countEvent, type DaySummary, writeSummary } from "./run-summary";
@@ -27,31 +28,6 @@ import { openDayTarget, type TargetChoice } from "./target-choice";
 import { requestWarnings } from "./warnings";
 
 const WHOLE_DAY = /^\d{4}-\d{2}-\d{2}$/;
-
-/**
- * Whole UTC days, as the service counts them, are what these targets keep and compare run to run: the flags
- * that re-shape rows (ratios, zones, comparisons, ordering, filling, columns) do not apply to them.
- */
-function refuseShaping(flags: ReportFlags, choice: TargetChoice): void {
-  const given = [
-    flags.tz !== undefined && "--tz",
-    flags.compare !== undefined && "--compare",
-    flags.sort !== undefined && "--sort",
-    flags.top !== undefined && "--top",
-    flags.fill === true && "--fill",
-    flags.fields !== undefined && "--fields",
-    flags.dateFormat !== undefined && "--date-format",
-    flags.metrics?.split(",").some((m) => isDerivedMetric(m.trim())) && "ratios in --metrics",
-    (flags.format === "html" || flags.format === "chart") && `--format ${flags.format}`,
-  ].filter((word): word is string => typeof word === "string");
-  if (given.length === 0) return;
-  throw new UsageError(
-    `${given.join(", ")} cannot be used with ${choice.what}: it keeps the service's UTC days and counters`,
-    {
-      hint: "export the counters (views, spending, clicks, conversions) and compute ratios, zones and rankings from them downstream",
-    },
-  );
-}
 
 export async function runDayReport(
   ctx: Context,
@@ -86,10 +62,13 @@ export async function runDayReport(
 
   let job: IncrementalJob | undefined;
   let plan: RequestPlan = basePlan;
+  // An incremental run's range comes from its state: until it is read (a run refused by the lock never
+  // reads it), the summary names the job and no range.
+  const jobName = incremental ? jobId(jobIdentity(settings, basePlan.request, choice)) : undefined;
   const summary: DaySummary = {
     outcome: "ok",
-    from: basePlan.fromDate,
-    to: basePlan.toDate,
+    from: incremental ? undefined : basePlan.fromDate,
+    to: incremental ? undefined : basePlan.toDate,
     days_written: 0,
     days_changed: 0,
     days_unchanged: 0,
@@ -100,6 +79,7 @@ export async function runDayReport(
   if (!incremental && (!WHOLE_DAY.test(basePlan.request.from) || !WHOLE_DAY.test(basePlan.request.to))) {
     throw new UsageError(`${choice.what} writes whole days: --from and --to must be days (YYYY-MM-DD, -Nd, yesterday)`);
   }
+  if (!incremental && choice.kind === "days") refuseIncompleteDays(basePlan.toDate, ctx.now());
   const target = await openDayTarget(ctx, choice, flags, settings, basePlan.request);
   try {
     if (incremental) {
@@ -114,10 +94,12 @@ export async function runDayReport(
         await writeSummary(ctx, flags, summary, job.id);
         return { rows: 0 };
       }
+      if (range.warning !== undefined) ctx.io.err.write(`adreport: warning: ${range.warning}\n`);
       plan = planRequest({ ...flags, from: range.from, to: range.to }, ctx.now(), pageSize);
       summary.from = plan.fromDate;
       summary.to = plan.toDate;
     }
+    await target.prepare(bucketDays(plan.fromDate, plan.toDate, granularity));
     await fetchAndWrite(ctx, flags, settings, apiKey, plan, granularity, target, job, summary);
     await job?.finished({ outcome: "ok", from: plan.fromDate, to: plan.toDate });
     await writeSummary(ctx, flags, summary, job?.id);
@@ -128,7 +110,7 @@ export async function runDayReport(
     const failed = outputError(error, undefined) ?? withCliHints(error);
     summary.error = failed instanceof Error ? failed.message : String(failed);
     await job?.finished({ outcome: "failed", message: summary.error }).catch(() => undefined);
-    await writeSummary(ctx, flags, summary, job?.id).catch(() => undefined);
+    await writeSummary(ctx, flags, summary, job?.id ?? jobName).catch(() => undefined);
     throw failed;
   } finally {
     await job?.release();
@@ -155,8 +137,9 @@ async function fetchAndWrite(
     },
   });
   let progress: Progress | undefined;
-  const limit = deadline(settings["max-time"].value, () =>
-    progress ? `${progress.rows} of ${progress.total} rows` : "the first page had not come",
+  const limit = deadline(
+    settings["max-time"].value,
+    () => target.waiting() ?? (progress ? `${progress.rows} of ${progress.total} rows` : "the first page had not come"),
   );
   const interrupt = new AbortController();
   const stopListening = ctx.onSignal(() => {
@@ -213,17 +196,21 @@ async function fetchAndWrite(
       summary.rows += record.rows;
       const before = job?.recordOf(day);
       const changes = before ? differences(before, record) : [];
-      const present = await target.present(day);
+      // Only a day the state knows is compared with its output: every other day is written anyway.
+      const found = before ? await target.found(day) : "missing";
       if (before && changes.length > 0) {
         ctx.io.err.write(`adreport: ${day}: ${changes.join(", ")}\n`);
         summary.days_changed += 1;
-      } else if (before && !present && !target.replacesAll) {
+      } else if (before && found === "missing") {
         ctx.io.err.write(`adreport: ${day}: its file was missing; written again\n`);
+        summary.days_changed += 1;
+      } else if (before && found === "other") {
+        ctx.io.err.write(`adreport: ${day}: its file was changed since it was written; written again\n`);
         summary.days_changed += 1;
       } else if (before) {
         summary.days_unchanged += 1;
       }
-      if (!before || changes.length > 0 || !present || !job || target.replacesAll) write.add(day);
+      if (!before || changes.length > 0 || found !== "as staged" || !job || target.replacesAll) write.add(day);
     }
     summary.days_written = target.replacesAll ? records.size : write.size;
     if (signal.aborted) throw signal.reason;
@@ -239,17 +226,4 @@ async function fetchAndWrite(
     stopListening();
     await api.close();
   }
-}
-
-function spanOf(from: string, to: string, granularity: string): DaySpan {
-  const daily = granularity === "day" || granularity === "daily" || granularity === "hour" || granularity === "hourly";
-  let first = from.slice(0, 10);
-  let last = to.slice(0, 10);
-  // A window ends on its last second: 23:59:59 of its last day.
-  if (dayNumber(first) !== undefined && dayNumber(last) === undefined) last = first;
-  // A week or month that starts before --from is dated by its first day: a table's rows of that bucket are
-  // replaced too, or a run repeated would add them a second time.
-  const firstDay = dayNumber(first);
-  if (!daily && firstDay !== undefined) first = dayText(bucketStart(firstDay, granularity));
-  return { from: first, to: last, everyDay: daily ? daysBetween(first, last) : [] };
 }

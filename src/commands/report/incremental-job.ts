@@ -3,7 +3,8 @@
  * the same job refuses at once, naming the pid of the first), its state (read at the start, replaced only
  * when every day is in place) and the record of how the run ended.
  */
-import { resolve } from "node:path";
+import { createHash } from "node:crypto";
+import { dirname, join, resolve } from "node:path";
 import type { ResolvedSettings } from "../../config/resolve";
 import type { ReportRequest } from "../../contract";
 import { BusyError } from "../../core/busy-error";
@@ -40,7 +41,7 @@ export interface IncrementalJob {
 
 const GRANULARITY_NAMES: Record<string, string> = { hourly: "hour", daily: "day", weekly: "week", monthly: "month" };
 
-function jobIdentity(settings: ResolvedSettings, request: ReportRequest, choice: TargetChoice): JobIdentity {
+export function jobIdentity(settings: ResolvedSettings, request: ReportRequest, choice: TargetChoice): JobIdentity {
   const granularity = (request.granularity ?? "day").toLowerCase();
   return {
     profile: settings.profile.value ?? null,
@@ -75,8 +76,10 @@ export async function openIncrementalJob(
       hint: "this run did nothing; if that process is not adreport (or, on another host, no longer runs), remove the lock file",
     });
   }
+  let release = lock.release;
   let state: JobState | undefined;
   try {
+    if (choice.kind === "days") release = await lockOutput(paths.lock, choice, lock.release);
     state = await readState(paths.state, ctx.user);
     if (state && state.id !== id) {
       throw new UsageError(
@@ -87,21 +90,29 @@ export async function openIncrementalJob(
       );
     }
   } catch (error) {
-    await lock.release();
+    await release();
     throw error;
   }
   return {
     id,
     range: (granularity) =>
-      incrementalRange({ now: ctx.now(), lastDay: state?.lastDay, lookbackDays, start: flags.start, granularity }),
+      incrementalRange({
+        now: ctx.now(),
+        lastDay: state?.lastDay,
+        lookbackDays,
+        start: flags.start,
+        granularity,
+        job: id,
+      }),
     recordOf: (day) => state?.days[day],
     async recordDays(records, toDay) {
-      const previous = state?.lastDay;
-      const lastDay = previous !== undefined && previous > toDay ? previous : toDay;
+      // An incremental run always ends yesterday: a later last day (a clock that ran ahead) is forgotten,
+      // with the records of the days after it.
+      const lastDay = toDay;
       const oldest = dayText((dayNumber(lastDay) as number) - Math.max(KEEP_DAYS, lookbackDays + 7));
       const days: Record<string, DayRecord> = {};
       for (const [day, record] of [...Object.entries(state?.days ?? {}), ...records]) {
-        if (day >= oldest) days[day] = record;
+        if (day >= oldest && day <= lastDay) days[day] = record;
       }
       const sorted = Object.fromEntries(Object.entries(days).sort(([a], [b]) => (a < b ? -1 : 1)));
       state = { version: 1, id, job: identity, lastDay, days: sorted };
@@ -110,6 +121,29 @@ export async function openIncrementalJob(
     async finished(run) {
       await writeLastRun(paths.run, { at: ctx.now().toISOString(), ...run });
     },
-    release: lock.release,
+    release,
+  };
+}
+
+/**
+ * Two jobs (other metrics, another profile) writing one `{date}` template would put their days in the same
+ * files at once: a lock per template, beside the job's own, held as long. Returns what releases both.
+ */
+async function lockOutput(
+  jobLock: string,
+  choice: TargetChoice,
+  releaseJob: () => Promise<void>,
+): Promise<() => Promise<void>> {
+  const name = createHash("sha256").update(choice.identity).digest("hex").slice(0, 8);
+  const path = join(dirname(jobLock), `output-${name}.lock`);
+  const lock = await takeLock(path);
+  if (!lock.ok) {
+    throw new BusyError(`another run is writing ${choice.identity}: pid ${lock.holder} holds ${path}`, {
+      hint: "this run did nothing; two jobs writing one {date} template take turns (give each job its own -o)",
+    });
+  }
+  return async () => {
+    await lock.release();
+    await releaseJob();
   };
 }

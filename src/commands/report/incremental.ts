@@ -56,7 +56,12 @@ export function bucketStart(day: number, granularity: string): number {
   return day;
 }
 
-export type IncrementalRange = { from: string; to: string } | { nothing: string };
+/** The last complete UTC day by `now`: yesterday, as a day number. */
+export function lastCompleteDay(now: Date): number {
+  return daysFromCivil(now.getUTCFullYear(), now.getUTCMonth() + 1, now.getUTCDate()) - 1;
+}
+
+export type IncrementalRange = { from: string; to: string; warning?: string } | { nothing: string };
 
 export function incrementalRange(options: {
   now: Date;
@@ -64,15 +69,30 @@ export function incrementalRange(options: {
   lookbackDays: number;
   start: string | undefined;
   granularity: string;
+  /** The job's id, for the warning about a last day after yesterday. */
+  job?: string;
 }): IncrementalRange {
   const { now } = options;
-  const today = daysFromCivil(now.getUTCFullYear(), now.getUTCMonth() + 1, now.getUTCDate());
-  const end = today - 1;
+  const end = lastCompleteDay(now);
+  const today = end + 1;
   const start = options.start === undefined ? undefined : parseStartDay(options.start);
   let from: number;
+  let warning: string | undefined;
   if (options.lastDay !== undefined) {
-    const last = dayNumber(options.lastDay) as number;
-    from = last + 1 - options.lookbackDays;
+    let last = dayNumber(options.lastDay) as number;
+    if (last > end) {
+      // Recorded under a clock that ran ahead: trusted, it would leave every day up to it unfetched for good.
+      // Yesterday at least is fetched again, so the state is set right even with --lookback 0d.
+      const id = options.job ?? "JOB";
+      warning =
+        `the state of job ${id} says every day up to ${options.lastDay} is exported, after yesterday (${dayText(end)}): ` +
+        `a clock ran ahead; this run continues from yesterday. Days exported under that clock may be empty: ` +
+        `adreport state reset ${id} --from DAY exports them again`;
+      last = end;
+      from = last + 1 - Math.max(options.lookbackDays, 1);
+    } else {
+      from = last + 1 - options.lookbackDays;
+    }
     if (start !== undefined && from < start) from = start;
   } else if (start !== undefined) {
     from = start;
@@ -89,7 +109,8 @@ export function incrementalRange(options: {
           : `nothing to do: --start ${dayText(from)} is after yesterday (${dayText(end)})`,
     };
   }
-  return { from: dayText(bucketStart(from, options.granularity)), to: dayText(end) };
+  const range = { from: dayText(bucketStart(from, options.granularity)), to: dayText(end) };
+  return warning === undefined ? range : { ...range, warning };
 }
 
 /** Every day from `from` to `to` (YYYY-MM-DD, inclusive). */

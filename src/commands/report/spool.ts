@@ -10,6 +10,7 @@ import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { OutputError } from "../../core/errors";
 import { reasonInWords } from "../../io/errno-words";
+import { removeSpoolLeftovers, spoolPrefix } from "../../io/leftovers";
 import { removeAtExit } from "../../io/remove-at-exit";
 
 /** Rows read back per page: the memory of a spooled account while it is being written out. */
@@ -22,15 +23,19 @@ export interface SpoolFolder {
   remove(): Promise<void>;
 }
 
-/** A fresh folder in the system's temporary folder (TMPDIR), readable only by this user. */
+/**
+ * A fresh folder in the system's temporary folder (TMPDIR), readable only by this user, named with this
+ * process's pid: the folders of runs killed before they could remove theirs are removed first.
+ */
 export async function spoolFolder(
   env: Readonly<Record<string, string | undefined>>,
   cwd: string,
 ): Promise<SpoolFolder> {
   const parent = resolve(cwd, env.TMPDIR || tmpdir());
+  await removeSpoolLeftovers(parent);
   let path: string;
   try {
-    path = await mkdtemp(join(parent, "adreport-accounts-"));
+    path = await mkdtemp(join(parent, spoolPrefix()));
   } catch (error) {
     throw new OutputError(`cannot make a temporary folder in ${parent}: ${reasonInWords(error)}`, {
       cause: error,
