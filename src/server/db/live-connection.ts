@@ -116,6 +116,23 @@ export class LiveConnection {
     }
   }
 
+  /**
+   * Runs `work` in one read transaction, so all its statements read the same data; what was read before is
+   * forgotten first when another connection changed the data (seen at once, not after FRESHNESS_MS).
+   */
+  snapshot<T>(work: (c: Connection) => T): T {
+    return this.use((c) =>
+      c.db.transaction(() => {
+        const version = c.stmt.dataVersion.get();
+        if (version !== c.version) {
+          c.version = version;
+          this.options.forget();
+        }
+        return work(c);
+      })(),
+    );
+  }
+
   close(): void {
     this.options.forget();
     const db = this.conn?.db;
