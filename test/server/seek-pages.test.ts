@@ -8,6 +8,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { loadNdjsonInto, openOperatorStore, type ServeOptions } from "../../src/server";
+import { FRESHNESS_MS } from "../../src/server/db/live-connection";
 import { testBackends } from "../helpers/backends";
 import { httpGet } from "../helpers/http";
 import { type RefLine, type RefQuery, referenceRows } from "../helpers/reference";
@@ -93,30 +94,34 @@ describe.each(await testBackends())("on $name", (backend) => {
   it.each([
     ["the default budget", 64],
     ["a budget of nothing", 0],
-  ])("pages in order and out of order give the whole report's rows and total, under %s", async (_, cacheMb) => {
-    const s = await service({ cacheMb });
-    for (const shape of SHAPES) {
-      const expected = reference(s.lines, shape);
-      const pages = Math.max(1, Math.ceil(expected.length / LIMIT));
-      expect(pages, JSON.stringify(shape.params)).toBeGreaterThan(1);
-      // Last page first, then every third, then the rest: each placed by the map alone.
-      const order = [pages, ...Array.from({ length: pages - 1 }, (_, i) => i + 1)].sort(
-        (a, b) => (a % 3) - (b % 3) || b - a,
-      );
-      const got = new Map<number, Page>();
-      for (const n of order) got.set(n, await s.page(shape.params, n));
-      const rows = Array.from({ length: pages }, (_, i) => got.get(i + 1)?.data ?? []).flat();
-      expect(rows, JSON.stringify(shape.params)).toEqual(expected);
-      for (const [n, body] of got) {
-        expect(body.meta.total).toBe(expected.length);
-        expect(body.meta.has_more).toBe(n < pages);
+  ])(
+    "pages in order and out of order give the whole report's rows and total, under %s",
+    { timeout: 120_000 },
+    async (_, cacheMb) => {
+      const s = await service({ cacheMb });
+      for (const shape of SHAPES) {
+        const expected = reference(s.lines, shape);
+        const pages = Math.max(1, Math.ceil(expected.length / LIMIT));
+        expect(pages, JSON.stringify(shape.params)).toBeGreaterThan(1);
+        // Last page first, then every third, then the rest: each placed by the map alone.
+        const order = [pages, ...Array.from({ length: pages - 1 }, (_, i) => i + 1)].sort(
+          (a, b) => (a % 3) - (b % 3) || b - a,
+        );
+        const got = new Map<number, Page>();
+        for (const n of order) got.set(n, await s.page(shape.params, n));
+        const rows = Array.from({ length: pages }, (_, i) => got.get(i + 1)?.data ?? []).flat();
+        expect(rows, JSON.stringify(shape.params)).toEqual(expected);
+        for (const [n, body] of got) {
+          expect(body.meta.total).toBe(expected.length);
+          expect(body.meta.has_more).toBe(n < pages);
+        }
+        const past = await s.page(shape.params, pages + 1);
+        expect(past).toMatchObject({ meta: { total: expected.length, has_more: false }, data: [] });
       }
-      const past = await s.page(shape.params, pages + 1);
-      expect(past).toMatchObject({ meta: { total: expected.length, has_more: false }, data: [] });
-    }
-  });
+    },
+  );
 
-  it("computes a report larger than the budget once, not once a page", async () => {
+  it("computes a report larger than the budget once, not once a page", { timeout: 120_000 }, async () => {
     // 16 KB for reports: the hourly report's rows (about 100 KB) do not fit, its page map (a few hundred bytes) does.
     const s = await service({ cacheMb: 0.02 });
     const shape = SHAPES[0] as Shape;
@@ -131,8 +136,8 @@ describe.each(await testBackends())("on $name", (backend) => {
   });
 
   it("answers a page asked after the data changed from the new data, placed by a new map", async () => {
-    // The clock stands still: nothing is looked at again by time, only the data's version tells the change.
-    const s = await service({ nowMs: () => 0 });
+    let nowMs = 0;
+    const s = await service({ nowMs: () => nowMs });
     const shape = SHAPES[0] as Shape;
     const first = await s.page(shape.params, 1);
     const before = reference(s.lines, shape);
@@ -157,6 +162,7 @@ describe.each(await testBackends())("on $name", (backend) => {
 
     const after = reference([...s.lines, added], shape);
     expect(after.length).toBe(before.length + 1);
+    nowMs += FRESHNESS_MS;
     const second = await s.page(shape.params, 2);
     expect(second.meta.total).toBe(after.length);
     expect(second.data).toEqual(after.slice(LIMIT, 2 * LIMIT));

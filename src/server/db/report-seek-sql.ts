@@ -52,7 +52,7 @@ export function entityPageSql(
   const plan = reportSql(query, advertiserId, dialect, span);
   if (!plan) return undefined;
   return {
-    sql: `SELECT ${rowJsonSql(query, dialect)} AS json, eid, bucket FROM (${plan.sql}) r ORDER BY eid, bucket LIMIT @limit OFFSET @skip`,
+    sql: `SELECT ${rowJsonSql(query, dialect)} AS json, eid, bucket FROM (${plan.sql}) r ORDER BY eid, bucket`,
     params: { ...plan.params, limit, skip: span.skip },
   };
 }

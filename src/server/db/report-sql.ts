@@ -174,8 +174,9 @@ export function bucketOf(query: ReportQuery, dialect: SqlDialect): string {
 /**
  * The statement for a report, or undefined when the range holds no whole hour. Its columns are always
  * eid, bucket, views, clicks, conversions, spending, name, campaign_id (the caller orders by eid, bucket).
- * Parameters: `adv`, and `campaign` / `ad` when the query filters on them; with `entities`, only the rows of
- * entity ids `@efrom` to `@eto` (an entity report only).
+ * Parameters: `adv`, and `campaign` / `ad` when the query filters on them; with `entities` (an entity report
+ * only), rows `@skip` to `@skip + @limit` of the entities with ids `@efrom` to `@eto`, the names joined to
+ * those rows alone.
  */
 export function reportSql(
   query: ReportQuery,
@@ -206,5 +207,6 @@ export function reportSql(
   const grouped = `SELECT ${query.entity ? "eid" : "0 AS eid"}, ${bucketOf(query, dialect)} AS bucket, ${sums} FROM (${source}) s GROUP BY ${groupBy}`;
   if (!query.entity) return { sql: `SELECT *, NULL AS name, NULL AS campaign_id FROM (${grouped}) g`, params };
   const names = NAMES[query.entity];
-  return { sql: `SELECT g.*, ${names.columns} FROM (${grouped}) g ${names.join}`, params };
+  const rows = range ? `SELECT * FROM (${grouped}) x ORDER BY eid, bucket LIMIT @limit OFFSET @skip` : grouped;
+  return { sql: `SELECT g.*, ${names.columns} FROM (${rows}) g ${names.join}`, params };
 }

@@ -78,7 +78,7 @@ export class ReportStore implements ServeStore {
 
   /**
    * A page of the report: its page map (or its rows) computed once and kept while the budget allows, the
-   * page then read from the entities it spans. Both in one read transaction, after a look at the data's
+   * page then read from the entities it spans (with rows after it, for the next small pages). All in one read transaction, after a look at the data's
    * version, so the map and the page always come from the same data.
    */
   reportPage(query: ReportQuery, advertiserId: number, start: number, count: number): ReportPage {
@@ -90,8 +90,10 @@ export class ReportStore implements ServeStore {
         this.reports.keep(key, report);
       }
       const page = planPage(report, start, count);
-      const rows = page.span ? readPage(c, query, advertiserId, page.span, count) : page.rows;
-      return { total: report.total, rows };
+      if (!page.span) return { total: report.total, rows: page.rows };
+      const rows = readPage(c, query, advertiserId, page.span, page.read);
+      if (rows.length > count) this.reports.keepAhead(key, report, start, rows);
+      return { total: report.total, rows: rows.slice(0, count) };
     });
   }
 

@@ -82,8 +82,10 @@ export async function reportPage(
     }
     const page = planPage(report, start, count);
     if (!page.span) return { total: report.total, rows: page.rows };
-    const read = await readPage(pool, query, advertiserId, page.span, count);
-    if (read.version === report.version || attempt === PAGE_ATTEMPTS) return { total: report.total, rows: read.rows };
+    const read = await readPage(pool, query, advertiserId, page.span, page.read);
+    const current = read.version === report.version;
+    if (current && read.rows.length > count) reports.keepAhead(key, report, start, read.rows);
+    if (current || attempt === PAGE_ATTEMPTS) return { total: report.total, rows: read.rows.slice(0, count) };
     store.changed(read.version);
   }
 }
