@@ -7,6 +7,7 @@ import { benchReportTop } from "./report-top";
 import { benchServe } from "./serve";
 import { benchServeAbuse } from "./serve-abuse";
 import { benchServePostgres } from "./serve-postgres";
+import { benchServeSeek } from "./serve-seek";
 import { benchStartup } from "./startup";
 import { benchTargets } from "./targets";
 import { benchTz } from "./tz";
@@ -17,6 +18,7 @@ const benchmarks: Record<string, () => void | Promise<void>> = {
   report: () => benchReport(),
   "report-top": () => benchReportTop(),
   "serve-abuse": () => benchServeAbuse(),
+  "serve-seek": () => benchServeSeek(),
   pictures: () => benchPictures(),
   accounts: () => benchAccounts(),
   tz: () => benchTz(),

@@ -1,6 +1,7 @@
 /**
  * `serve` on PostgreSQL against `serve` on SQLite (issue 18), the same 5,000 ads x 90 days in both: the
- * first page of a 90-day campaign,date report, and throughput with 32 connections on a small report.
+ * first page of a 90-day campaign,date report, throughput with 32 connections on a small report, and
+ * paging a large report (issue 23).
  * PostgreSQL is a throwaway cluster of Debian's binaries (test/helpers/postgres-cluster.ts, fsync off),
  * on this machine, loaded once per run through `serve demo --db postgres://...`.
  */
@@ -10,6 +11,7 @@ import { ADVERTISER, BIG_DB, DATA, ensureBigDb, issueBenchKey } from "./data";
 import { BIN, cli, ensureBuilt, figure, median, timeAsync, timeCommand } from "./lib";
 import { startBenchCluster } from "./postgres-cluster";
 import { type ServerProcess, startServe } from "./serve-process";
+import { seekFigures } from "./serve-seek";
 
 /** The 90-day range of the data set, ending k hours early: the same work, never served from a cache. */
 function range(k: number): { from: string; to: string } {
@@ -113,6 +115,9 @@ export async function benchServePostgres(): Promise<void> {
         `${(totalMs / firstMs).toFixed(2)}x (${(totalMs / 1000).toFixed(1)} s)`,
       );
     }
+
+    // 4. The 21-day hourly report (630 pages) paged by seeking, on each side (bench/serve-seek.ts).
+    for (const side of sides) await seekFigures(side.name, side.server.url, side.key, 12);
   } finally {
     for (const side of sides) await side.server.stop();
     cluster.stop();

@@ -23,7 +23,10 @@ export interface CacheUsage {
   budget: number;
   reports: number;
   pages: number;
+  /** Rows held by reports kept whole (entity reports keep a page map, not rows). */
   reportRows: number;
+  /** Reports computed since the start: a page read from a kept report computes none. */
+  reportsComputed: number;
 }
 
 /** The read side `serve` answers from. Everything read may be kept in memory until the data changes. */

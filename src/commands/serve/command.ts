@@ -55,7 +55,7 @@ A session:
       )
       .option(
         "--cache-rows <n>",
-        "rows of computed reports kept (in temporary tables on disk) for paging, within --cache-mb",
+        "rows of reports without an entity kept in memory for paging (entity reports keep a page map), within --cache-mb",
         integerOption(0),
         2_000_000,
       )

@@ -27,8 +27,11 @@ export const FRESHNESS_MS = 250;
 /** Waits between attempts to reopen a database that failed: short at first, doubling up to the last. */
 const REOPEN_BACKOFF_MS = [100, 200, 400, 800, 1600, 3200, 5000] as const;
 
-/** Report statements kept prepared; their text varies with the shape of the query only. */
-const PREPARED_REPORT_STATEMENTS = 256;
+/**
+ * Report statements kept prepared; their text varies with the shape of the query only (entity, granularity,
+ * metrics, filters, how the range splits), and each holds its compiled program in memory outside --cache-mb.
+ */
+export const PREPARED_REPORT_STATEMENTS = 64;
 
 /** The database cannot be read now; it is reopened after `retryAfterSeconds`. */
 export class DatabaseUnavailableError extends Error {
@@ -114,6 +117,23 @@ export class LiveConnection {
       if (isDatabaseFailure(error)) throw this.fail(error, this.options.nowMs());
       throw error;
     }
+  }
+
+  /**
+   * Runs `work` in one read transaction, so all its statements read the same data; what was read before is
+   * forgotten first when another connection changed the data (seen at once, not after FRESHNESS_MS).
+   */
+  snapshot<T>(work: (c: Connection) => T): T {
+    return this.use((c) =>
+      c.db.transaction(() => {
+        const version = c.stmt.dataVersion.get();
+        if (version !== c.version) {
+          c.version = version;
+          this.options.forget();
+        }
+        return work(c);
+      })(),
+    );
   }
 
   close(): void {

@@ -4,11 +4,9 @@
  * computed in SQL and the result comes sorted as the contract orders rows: entity id, then bucket.
  */
 import { DIMENSION_KEYS, type Granularity, type ReportQuery } from "../../contract";
+import { timeSegments } from "./report-segments";
 
-const HOUR = 3600;
-const DAY = 86_400;
-
-type Level = "campaign" | "ad" | "keyword";
+export type Level = "campaign" | "ad" | "keyword";
 
 interface Tables {
   hours: string;
@@ -94,13 +92,6 @@ export interface SqlPlan {
   params: Record<string, number>;
 }
 
-export interface TimeSegments {
-  /** [first, last] epoch seconds of hourly rows to read, inclusive; may be several. */
-  hourly: Array<[number, number]>;
-  /** [first, last] midnights of whole days to read from rollups, inclusive, or undefined. */
-  daily: [number, number] | undefined;
-}
-
 /** The SQL of each key of a row's `dimensions`; the keys and their order come from the contract. */
 function dimensionValueSql(entity: Level | undefined, key: string, dialect: SqlDialect): string {
   if (key === "date") return "bucket";
@@ -122,37 +113,23 @@ export function rowJsonSql(query: ReportQuery, dialect: SqlDialect = SQLITE_DIAL
   return `'{"dimensions":{' || ${dimensions.length > 0 ? dimensions.join(" || ',' || ") : "''"} || '},"metrics":{' || ${metrics.join(" || ',' || ")} || '}}'`;
 }
 
-/** Splits the hours h with from <= h <= to into whole days and hourly edges. */
-export function timeSegments(query: ReportQuery, hourlyOnly: boolean): TimeSegments | undefined {
-  const fromSec = query.from.nano > 0 ? query.from.sec + 1 : query.from.sec;
-  const firstHour = Math.ceil(fromSec / HOUR) * HOUR;
-  const lastHour = Math.floor(query.to.sec / HOUR) * HOUR;
-  if (firstHour > lastHour) return undefined;
-  const firstDay = Math.ceil(firstHour / DAY) * DAY;
-  const lastDay = Math.floor((lastHour - 23 * HOUR) / DAY) * DAY;
-  if (hourlyOnly || firstDay > lastDay) return { hourly: [[firstHour, lastHour]], daily: undefined };
-  const hourly: Array<[number, number]> = [];
-  if (firstHour < firstDay) hourly.push([firstHour, firstDay - HOUR]);
-  if (lastDay + DAY <= lastHour) hourly.push([lastDay + DAY, lastHour]);
-  return { hourly, daily: [firstDay, lastDay] };
-}
-
 function levelOf(query: ReportQuery): Level {
   if (query.entity === "keyword") return "keyword";
   if (query.entity === "ad" || query.adId !== undefined) return "ad";
   return "campaign";
 }
 
-/**
- * The statement for a report, or undefined when the range holds no whole hour. Its columns are always
- * eid, bucket, views, clicks, conversions, spending, name, campaign_id (the caller orders by eid, bucket).
- * Parameters: `adv`, and `campaign` / `ad` when the query filters on them.
- */
-export function reportSql(
-  query: ReportQuery,
-  advertiserId: number,
-  dialect: SqlDialect = SQLITE_DIALECT,
-): SqlPlan | undefined {
+/** The report's fact rows (eid, t, views, clicks, conversions, spending) as parts of a UNION ALL, or none. */
+export interface FactParts {
+  parts: string[];
+  params: Record<string, number>;
+  level: Level;
+  /** The advertiser's entities' join and its filters, for a statement listing the report's entities. */
+  scope: { from: string; where: string };
+}
+
+/** `where` narrows every part further (an entity range): its parameters are the caller's to add. */
+export function factParts(query: ReportQuery, advertiserId: number, where?: string): FactParts {
   const level = levelOf(query);
   const segments = timeSegments(query, query.byDate && query.granularity === "hour");
   const params: Record<string, number> = { adv: advertiserId };
@@ -165,8 +142,9 @@ export function reportSql(
     filters.push("a.id = @ad");
     params.ad = query.adId;
   }
+  const scope = { from: SCOPE[level].from, where: filters.join(" AND ") };
+  if (where) filters.push(where);
   const t = TABLES[level];
-  const scope = SCOPE[level];
   const parts: string[] = [];
   const addPart = (table: string, column: string, clicks: string, lo: number, hi: number) => {
     const n = parts.length;
@@ -174,13 +152,42 @@ export function reportSql(
     params[`hi${n}`] = hi;
     parts.push(
       `SELECT ${query.entity ? ENTITY_ID[query.entity] : "0"} AS eid, f.${column} AS t, f.views AS views, ${clicks} AS clicks, ${t.conversions} AS conversions, f.spending_micros AS spending
-       FROM ${scope.from} JOIN ${table} f ON f.${t.id} = ${scope.factKey} AND f.${column} BETWEEN @lo${n} AND @hi${n}
+       FROM ${scope.from} JOIN ${table} f ON f.${t.id} = ${SCOPE[level].factKey} AND f.${column} BETWEEN @lo${n} AND @hi${n}
        WHERE ${filters.join(" AND ")}`,
     );
   };
   if (segments?.daily) addPart(t.days, "day", "f.clicks", segments.daily[0], segments.daily[1]);
   for (const [lo, hi] of segments?.hourly ?? []) addPart(t.hours, "hour", t.hourClicks, lo, hi);
+  return { parts, params, level, scope };
+}
 
+/** The id an entity report's rows are grouped by, as the fact parts name it. */
+export function entityIdSql(query: ReportQuery): string | undefined {
+  return query.entity ? ENTITY_ID[query.entity] : undefined;
+}
+
+/** The bucket of a fact's `t`: the start of its hour, day, ISO week or month. */
+export function bucketOf(query: ReportQuery, dialect: SqlDialect): string {
+  return query.byDate ? bucketSql(query.granularity, dialect) : "0";
+}
+
+/**
+ * The statement for a report, or undefined when the range holds no whole hour. Its columns are always
+ * eid, bucket, views, clicks, conversions, spending, name, campaign_id (the caller orders by eid, bucket).
+ * Parameters: `adv`, and `campaign` / `ad` when the query filters on them; with `entities` (an entity report
+ * only), rows `@skip` to `@skip + @limit` of the entities with ids `@efrom` to `@eto`, the names joined to
+ * those rows alone.
+ */
+export function reportSql(
+  query: ReportQuery,
+  advertiserId: number,
+  dialect: SqlDialect = SQLITE_DIALECT,
+  entities?: { from: number; to: number },
+): SqlPlan | undefined {
+  const id = entityIdSql(query);
+  const range = entities && id ? `${id} BETWEEN @efrom AND @eto` : undefined;
+  const { parts, params } = factParts(query, advertiserId, range);
+  if (range && entities) Object.assign(params, { efrom: entities.from, eto: entities.to });
   const sums =
     "coalesce(sum(views), 0) AS views, coalesce(sum(clicks), 0) AS clicks, coalesce(sum(conversions), 0) AS conversions, coalesce(sum(spending), 0) AS spending";
   if (!query.entity && !query.byDate) {
@@ -196,28 +203,10 @@ export function reportSql(
   }
   if (parts.length === 0) return undefined;
   const source = parts.join(" UNION ALL ");
-  const bucket = query.byDate ? bucketSql(query.granularity, dialect) : "0";
   const groupBy = [query.entity ? "eid" : undefined, query.byDate ? "bucket" : undefined].filter(Boolean).join(", ");
-  const grouped = `SELECT ${query.entity ? "eid" : "0 AS eid"}, ${bucket} AS bucket, ${sums} FROM (${source}) s GROUP BY ${groupBy}`;
+  const grouped = `SELECT ${query.entity ? "eid" : "0 AS eid"}, ${bucketOf(query, dialect)} AS bucket, ${sums} FROM (${source}) s GROUP BY ${groupBy}`;
   if (!query.entity) return { sql: `SELECT *, NULL AS name, NULL AS campaign_id FROM (${grouped}) g`, params };
   const names = NAMES[query.entity];
-  return { sql: `SELECT g.*, ${names.columns} FROM (${grouped}) g ${names.join}`, params };
-}
-
-/**
- * One string for everything that decides a computed report's rows (not its pages): the same key on both
- * backends, so a report computed once serves every page of it.
- */
-export function computedReportKey(query: ReportQuery, advertiserId: number): string {
-  const segments = timeSegments(query, false);
-  return JSON.stringify([
-    advertiserId,
-    query.entity,
-    query.byDate && query.granularity,
-    segments?.hourly,
-    segments?.daily,
-    query.campaignId,
-    query.adId,
-    query.metrics,
-  ]);
+  const rows = range ? `SELECT * FROM (${grouped}) x ORDER BY eid, bucket LIMIT @limit OFFSET @skip` : grouped;
+  return { sql: `SELECT g.*, ${names.columns} FROM (${rows}) g ${names.join}`, params };
 }

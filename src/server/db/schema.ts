@@ -106,10 +106,18 @@ function notAdreportDatabase(path: string, advice = "create one with `adreport s
   return new DatabaseError(`${path} is not an adreport database (${advice})`);
 }
 
+/**
+ * What SQLite may hold for `serve` outside `--cache-mb`: its page cache, and as much again for a sort before
+ * it spills to a temporary file. This build's default is 16 MB (and a sort as much), which `serve`'s
+ * documented memory margin did not count.
+ */
+export const SERVE_PAGE_CACHE_KB = 4096;
+
 /** Opens a database for `serve`: read-only, so serving never changes a byte of it. */
 export function openForReading(path: string, nativeBinding?: NativeBinding): Db {
   const db = open(path, { readonly: true, fileMustExist: true }, nativeBinding);
   checkVersion(db, path);
+  db.pragma(`cache_size = -${SERVE_PAGE_CACHE_KB}`);
   return db;
 }
 

@@ -5,11 +5,12 @@
 import type { ReportQuery } from "../../contract";
 import type { CacheUsage, ReportPage, ServeStore } from "../backend";
 import { ByteBudgetCache, stringBytes } from "../report/cache";
+import { ComputedReports, planPage } from "../report/computed-reports";
 import { canonicalQueryKey } from "../report/query-key";
 import { Whitelist } from "./ip";
 import { LiveConnection, type StoredKey } from "./live-connection";
-import { computedReportKey } from "./report-sql";
-import { dropReportTable, materializeReport, type ReportTable } from "./report-table";
+import { computeReport, readPage } from "./report-reader";
+import { computedReportKey } from "./report-segments";
 import type { Db } from "./schema";
 
 interface StoreOptions {
@@ -27,28 +28,17 @@ export class ReportStore implements ServeStore {
   private readonly live: LiveConnection;
   private readonly keys = new Map<string, StoredKey>();
   private readonly whitelists = new Map<number, Whitelist>();
-  /** Computed reports, so the pages of one report cost one aggregation. */
-  private readonly reports: ByteBudgetCache<ReportTable>;
-  private reportRows = 0;
-  private tables = 0;
+  /** Computed reports: page maps, and small reports' rows (report/computed-reports.ts). */
+  private readonly reports: ComputedReports;
   /** Whole response bodies by advertiser and canonical query, for clients asking the same again. */
   private readonly pages: ByteBudgetCache<string>;
-  private readonly cacheRows: number;
 
   /** Opens the database at once: a file that cannot be served fails here, before anything listens. */
   constructor(path: string, open: (path: string) => Db, options: StoreOptions) {
-    this.cacheRows = options.cacheRows;
     // Pages are cheap to rebuild from a kept report, so reports get most of the budget.
     const pageBytes = Math.floor(options.cacheBytes / 4);
     this.pages = new ByteBudgetCache<string>(pageBytes, stringBytes);
-    this.reports = new ByteBudgetCache<ReportTable>(
-      options.cacheBytes - pageBytes,
-      (report) => report.bytes,
-      (report) => {
-        this.reportRows -= report.total;
-        dropReportTable(report);
-      },
-    );
+    this.reports = new ComputedReports(options.cacheBytes - pageBytes, options.cacheRows);
     this.live = new LiveConnection(path, open, {
       nowMs: options.nowMs ?? (() => performance.now()),
       log: options.log,
@@ -86,24 +76,24 @@ export class ReportStore implements ServeStore {
     return this.live.use((c) => c.stmt.ad.get(adId)?.advertiserId);
   }
 
-  /** A page of the report, computed once into a temporary table (kept while the budget allows). */
+  /**
+   * A page of the report: its page map (or its rows) computed once and kept while the budget allows, the
+   * page then read from the entities it spans (with rows after it, for the next small pages). All in one read transaction, after a look at the data's
+   * version, so the map and the page always come from the same data.
+   */
   reportPage(query: ReportQuery, advertiserId: number, start: number, count: number): ReportPage {
-    return this.live.use((c) => {
+    return this.live.snapshot((c) => {
       const key = computedReportKey(query, advertiserId);
       let report = this.reports.get(key);
-      let keptElsewhere = true;
       if (!report) {
-        this.tables += 1;
-        report = materializeReport(c, query, advertiserId, `report_${this.tables}`);
-        keptElsewhere = this.keep(key, report);
+        report = computeReport(c, query, advertiserId);
+        this.reports.keep(key, report);
       }
-      try {
-        const rows = report.page && start < report.total ? report.page.all(start, count) : [];
-        return { total: report.total, rows };
-      } finally {
-        // A report too large for the budget serves the request that computed it, then goes.
-        if (!keptElsewhere) dropReportTable(report);
-      }
+      const page = planPage(report, start, count);
+      if (!page.span) return { total: report.total, rows: page.rows };
+      const rows = readPage(c, query, advertiserId, page.span, page.read);
+      if (rows.length > count) this.reports.keepAhead(key, report, start, rows);
+      return { total: report.total, rows: rows.slice(0, count) };
     });
   }
 
@@ -123,19 +113,13 @@ export class ReportStore implements ServeStore {
       budget: this.reports.maxBytes + this.pages.maxBytes,
       reports: this.reports.size,
       pages: this.pages.size,
-      reportRows: this.reportRows,
+      reportRows: this.reports.rows,
+      reportsComputed: this.reports.computed,
     };
   }
 
   close(): void {
     this.live.close();
-  }
-
-  private keep(key: string, report: ReportTable): boolean {
-    if (report.total > this.cacheRows || !this.reports.set(key, report)) return false;
-    this.reportRows += report.total;
-    while (this.reportRows > this.cacheRows && this.reports.size > 1) this.reports.evictOldest();
-    return true;
   }
 
   /** Forgets everything read from the database. */

@@ -1,6 +1,12 @@
-/** The report statements of db/report-sql.ts in PostgreSQL's dialect, with numbered parameters. */
+/**
+ * The report statements of db/report-seek-sql.ts in PostgreSQL's dialect, with numbered parameters. Each
+ * also returns the data version its snapshot saw (one row with nulls when it has no rows), so a page is
+ * never read from other data than the page map it was placed by.
+ */
 import type { ReportQuery } from "../../contract";
-import { reportSql, rowJsonSql, type SqlDialect } from "../db/report-sql";
+import { entityCountSql, entityPageSql, wholeReportSql } from "../db/report-seek-sql";
+import type { SqlDialect, SqlPlan } from "../db/report-sql";
+import type { PageSpan } from "../report/page-map";
 
 const POSTGRES_DIALECT: SqlDialect = {
   monthStart: "extract(epoch FROM date_trunc('month', to_timestamp(t) AT TIME ZONE 'UTC'))::bigint",
@@ -10,17 +16,13 @@ const POSTGRES_DIALECT: SqlDialect = {
   never: "false",
 };
 
-export interface PostgresPlan {
-  /** A page of rows' JSON with the report's row count: append the limit and the offset to `values`. */
-  page: { text: string; values: number[] };
-  /** The report's row count alone, for a page past its end. */
-  count: { text: string; values: number[] };
-  /** Fills a table (n, json) named where `{{table}}` stands with the report's rows, numbered from 1. */
-  fill: { text: string; values: number[] };
+export interface PostgresStatement {
+  text: string;
+  values: number[];
 }
 
 /** `@name` parameters as `$n`, in order of first use. */
-function numbered(sql: string, params: Record<string, number>): { text: string; values: number[] } {
+function numbered(sql: string, params: Record<string, number>): PostgresStatement {
   const order: string[] = [];
   const text = sql.replace(/@(\w+)/g, (_, name: string) => {
     let index = order.indexOf(name);
@@ -30,20 +32,33 @@ function numbered(sql: string, params: Record<string, number>): { text: string; 
   return { text, values: order.map((name) => params[name] as number) };
 }
 
-/** Undefined when the range holds no whole hour (the report has no rows). */
-export function postgresReportPlan(query: ReportQuery, advertiserId: number): PostgresPlan | undefined {
-  const plan = reportSql(query, advertiserId, POSTGRES_DIALECT);
-  if (!plan) return undefined;
-  const json = rowJsonSql(query, POSTGRES_DIALECT);
-  const rows = numbered(`SELECT ${json} AS json, count(*) OVER () AS total FROM (${plan.sql}) r`, plan.params);
-  const n = rows.values.length;
-  const fill = numbered(
-    `INSERT INTO {{table}} SELECT row_number() OVER (ORDER BY eid, bucket), ${json} FROM (${plan.sql}) r`,
-    plan.params,
+/** The statement's rows beside the data version, read in the same snapshot. */
+function versioned(plan: SqlPlan | undefined, columns: string, order: string): PostgresStatement {
+  const rows =
+    plan?.sql ?? "SELECT NULL::bigint AS eid, NULL::bigint AS bucket, NULL::bigint AS n, NULL AS json WHERE false";
+  return numbered(
+    `SELECT v.version, ${columns} FROM (SELECT (SELECT version FROM data_version WHERE id = 1) AS version) v LEFT JOIN (${rows}) r ON true ORDER BY ${order}`,
+    plan?.params ?? {},
   );
-  return {
-    page: { text: `${rows.text} ORDER BY eid, bucket LIMIT $${n + 1} OFFSET $${n + 2}`, values: rows.values },
-    count: numbered(`SELECT count(*) AS total FROM (${plan.sql}) r`, plan.params),
-    fill,
-  };
+}
+
+/** Columns version, eid, n: each entity of the report with its rows. */
+export function postgresCountStatement(query: ReportQuery, advertiserId: number): PostgresStatement {
+  return versioned(entityCountSql(query, advertiserId, POSTGRES_DIALECT), "r.eid, r.n", "r.eid");
+}
+
+/** Columns version, json: a page of an entity report, from the entities `span` names. */
+export function postgresPageStatement(
+  query: ReportQuery,
+  advertiserId: number,
+  span: PageSpan,
+  limit: number,
+): PostgresStatement {
+  const plan = entityPageSql(query, advertiserId, span, limit, POSTGRES_DIALECT);
+  return versioned(plan, "r.json", "r.eid, r.bucket");
+}
+
+/** Columns version, json: every row of a report without an entity. */
+export function postgresWholeStatement(query: ReportQuery, advertiserId: number): PostgresStatement {
+  return versioned(wholeReportSql(query, advertiserId, POSTGRES_DIALECT), "r.json", "r.eid, r.bucket");
 }

@@ -1,21 +1,20 @@
 /**
  * The read side of `serve` on PostgreSQL. Keys, whitelists and response bodies are kept in memory, as on
  * SQLite, and forgotten when data_version (bumped by every write, from any process) changes: it is read at
- * most every FRESHNESS_MS, one read shared by the requests waiting for it. Reports are computed by the
- * database from the rollups into temporary tables of a connection of its own, a page read at a time from
- * there (report-tables.ts), as on SQLite.
+ * most every FRESHNESS_MS, one read shared by the requests waiting for it. Reports are paged as on SQLite
+ * (report/computed-reports.ts): a page map or a small report's rows kept, each page computed by the database
+ * from the entities it spans, and read from the same data version as its map.
  */
 import type pg from "pg";
 import type { ReportQuery } from "../../contract";
 import { type CacheUsage, databaseLabel, type ReportPage, type ServeStore } from "../backend";
 import { Whitelist } from "../db/ip";
 import { DatabaseUnavailableError, FRESHNESS_MS, type StoredKey } from "../db/live-connection";
-import { computedReportKey } from "../db/report-sql";
 import { ByteBudgetCache, stringBytes } from "../report/cache";
+import { ComputedReports } from "../report/computed-reports";
 import { canonicalQueryKey } from "../report/query-key";
 import { createPool, databaseFailure, inTransaction } from "./pool";
-import { postgresReportPlan } from "./report-sql";
-import { ReportTables } from "./report-tables";
+import { reportPage } from "./report-reader";
 import { checkSchema } from "./schema";
 
 export interface PostgresStoreOptions {
@@ -49,7 +48,7 @@ export class PostgresServeStore implements ServeStore {
   private readonly keys = new Map<string, StoredKey>();
   private readonly whitelists = new Map<number, Whitelist>();
   private readonly pages: ByteBudgetCache<string>;
-  private readonly reports: ReportTables;
+  private readonly reports: ComputedReports;
   private version: number | undefined;
   private checkedAt = Number.NEGATIVE_INFINITY;
   private checking: Promise<void> | undefined;
@@ -65,7 +64,7 @@ export class PostgresServeStore implements ServeStore {
     // As on SQLite: pages are cheap to rebuild from a kept report, so reports get most of the budget.
     const pageBytes = Math.floor(options.cacheBytes / 4);
     this.pages = new ByteBudgetCache<string>(pageBytes, stringBytes);
-    this.reports = new ReportTables(pool, { cacheBytes: options.cacheBytes - pageBytes, cacheRows: options.cacheRows });
+    this.reports = new ComputedReports(options.cacheBytes - pageBytes, options.cacheRows);
     this.nowMs = options.nowMs ?? (() => performance.now());
   }
 
@@ -73,8 +72,7 @@ export class PostgresServeStore implements ServeStore {
   static async open(url: string, options: PostgresStoreOptions): Promise<PostgresServeStore> {
     const label = databaseLabel(url);
     const pool = createPool(url, {
-      // One more for the connection that holds the computed reports.
-      max: options.poolSize + 1,
+      max: options.poolSize,
       statementTimeoutMs: STATEMENT_TIMEOUT_MS,
       connectTimeoutMs: CONNECT_TIMEOUT_MS,
     });
@@ -136,10 +134,21 @@ export class PostgresServeStore implements ServeStore {
 
   async reportPage(query: ReportQuery, advertiserId: number, start: number, count: number): Promise<ReportPage> {
     await this.fresh();
-    const plan = postgresReportPlan(query, advertiserId);
-    if (!plan) return { total: 0, rows: [] };
-    const key = computedReportKey(query, advertiserId);
-    return await this.guard(() => this.reports.page(key, plan, start, count));
+    return await this.guard(() =>
+      reportPage(
+        this.pool,
+        this.reports,
+        { query, advertiserId, start, count },
+        {
+          generation: () => this.generation,
+          changed: (version) => {
+            // Another process wrote since the map was made: what was read before is forgotten.
+            this.forget();
+            this.version = version;
+          },
+        },
+      ),
+    );
   }
 
   async cachedPage(advertiserId: number, query: ReportQuery): Promise<string | undefined> {
@@ -168,12 +177,12 @@ export class PostgresServeStore implements ServeStore {
       reports: this.reports.size,
       pages: this.pages.size,
       reportRows: this.reports.rows,
+      reportsComputed: this.reports.computed,
     };
   }
 
   async close(): Promise<void> {
     this.forget();
-    this.reports.release(false);
     await this.pool.end();
   }
 

@@ -1,0 +1,46 @@
+/**
+ * A report on `serve`'s read-only SQLite connection: computed as a page map (an entity report) or whole
+ * (report/computed-reports.ts), and a page of it read from the entities it spans.
+ */
+import type { ReportQuery } from "../../contract";
+import { type ComputedReport, pagedBySeeking } from "../report/computed-reports";
+import { PageMap, type PageSpan } from "../report/page-map";
+import type { Connection } from "./live-connection";
+import { entityCountSql, entityPageSql, wholeReportSql } from "./report-seek-sql";
+
+type Statement = import("better-sqlite3").Statement;
+
+/** A prepared statement of the connection's cache; `raw` rows as arrays, else the first column alone. */
+function prepared(c: Connection, sql: string, raw: boolean): Statement {
+  let statement = c.reportStatements.get(sql);
+  if (!statement) {
+    statement = raw ? c.db.prepare(sql).raw(true) : c.db.prepare(sql).pluck(true);
+    c.reportStatements.set(sql, statement);
+  }
+  return statement;
+}
+
+export function computeReport(c: Connection, query: ReportQuery, advertiserId: number): ComputedReport {
+  if (pagedBySeeking(query)) {
+    const plan = entityCountSql(query, advertiserId);
+    const map = new PageMap(
+      plan ? (prepared(c, plan.sql, true).iterate(plan.params) as Iterable<[number, number]>) : [],
+    );
+    return { total: map.total, map };
+  }
+  const plan = wholeReportSql(query, advertiserId);
+  const rows = plan ? (prepared(c, plan.sql, false).all(plan.params) as string[]) : [];
+  return { total: rows.length, rows };
+}
+
+/** The rows of a page of an entity report: those of the entities it spans, from its first row on. */
+export function readPage(
+  c: Connection,
+  query: ReportQuery,
+  advertiserId: number,
+  span: PageSpan,
+  count: number,
+): string[] {
+  const plan = entityPageSql(query, advertiserId, span, count);
+  return plan ? (prepared(c, plan.sql, false).all(plan.params) as string[]) : [];
+}
