@@ -161,3 +161,44 @@ export async function benchReport(): Promise<void> {
     await slow.stop();
   }
 }
+
+function envOf(base: string, key: string): Record<string, string> {
+  return { ADREPORT_API_KEY: key, ADREPORT_BASE_URL: base, ADREPORT_CONFIG_DIR: "/nonexistent-adreport-bench" };
+}
+
+/**
+ * `report --format ndjson` of `params` against the plain fetch loop over the same pages: median ms of each,
+ * `pairs` interleaved pairs after a warm-up of each (so the service answers both from its computed report).
+ */
+export async function measureNdjson(
+  base: string,
+  key: string,
+  params: Record<string, string>,
+  pairs: number,
+): Promise<{ rows: number; loopMs: number; oursMs: number }> {
+  const args = [...toArgs(params), "--format", "ndjson"];
+  const rows = await totalOf(base, key, params);
+  await sequentialFetch(base, key, params);
+  await exportToNull(args, envOf(base, key));
+  const loop: number[] = [];
+  const ours: number[] = [];
+  for (let i = 0; i < pairs; i += 1) {
+    loop.push(await timeAsync(() => sequentialFetch(base, key, params)));
+    ours.push(await timeAsync(() => exportToNull(args, envOf(base, key))));
+  }
+  return { rows, loopMs: median(loop), oursMs: median(ours) };
+}
+
+/** Peak RSS in MB (GNU time, median of `runs`) and rows of a CSV export of `params` to /dev/null. */
+export async function measureCsvPeak(
+  base: string,
+  key: string,
+  params: Record<string, string>,
+  runs: number,
+): Promise<{ rows: number; peakMb: number; seconds: number }> {
+  const rows = await totalOf(base, key, params);
+  const measured = Array.from({ length: runs }, () =>
+    measureCommand(process.execPath, [BIN, "report", ...toArgs(params), "--format", "csv"], envOf(base, key)),
+  );
+  return { rows, peakMb: median(measured.map((r) => r.peakMb)), seconds: median(measured.map((r) => r.seconds)) };
+}

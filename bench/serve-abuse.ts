@@ -14,7 +14,7 @@ const SECONDS = 60;
 const CONNECTIONS = 8;
 const CACHE_MB = 64;
 /** What `serve` holds besides its caches (README, serve section): Node, fastify, SQLite's page caches. */
-const MARGIN_MB = 90;
+export const MARGIN_MB = 90;
 
 function rssMb(pid: number): number {
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
@@ -41,14 +41,21 @@ const KINDS: Array<(n: number) => string> = [
     `from=2026-09-20&to=${isoHour(Date.UTC(2026, 9, 20) / 1000 + n)}&metrics=views,clicks&dimensions=ad,date&granularity=hour&limit=5`,
 ];
 
-export async function benchServeAbuse(): Promise<void> {
-  ensureBuilt();
+export interface AbuseFigures {
+  requests: number;
+  statuses: Map<number, number>;
+  startRss: number;
+  peak: number;
+}
+
+/** `serve --cache-mb cacheMb` flooded for `seconds` by the hostile queries: its RSS after start and at peak, MB. */
+export async function measureServeAbuse(seconds: number, cacheMb: number): Promise<AbuseFigures> {
   mkdirSync(WORK, { recursive: true });
   const db = join(WORK, "serve-abuse.db");
   rmSync(db, { force: true });
   cli(["serve", "demo", "--db", db, "--advertisers", "2", "--campaigns", "5", "--ads", "10", "--days", "45"]);
   const key = cli(["serve", "key", "issue", "--db", db, "--advertiser", "Acme Outdoor", "--ip", "127.0.0.1"]).trim();
-  const server = await startServe(db, ["--cache-mb", String(CACHE_MB)]);
+  const server = await startServe(db, ["--cache-mb", String(cacheMb)]);
   const pid = server.child.pid as number;
   const statuses = new Map<number, number>();
   let requests = 0;
@@ -57,11 +64,8 @@ export async function benchServeAbuse(): Promise<void> {
   const sampler = setInterval(() => {
     peak = Math.max(peak, rssMb(pid));
   }, 250);
-  const deadline = performance.now() + SECONDS * 1000;
+  const deadline = performance.now() + seconds * 1000;
   try {
-    console.log(
-      `demo data set: 2 advertisers x 50 ads, 45 days; ${CONNECTIONS} connections for ${SECONDS} s, --cache-mb ${CACHE_MB}`,
-    );
     await Promise.all(
       Array.from({ length: CONNECTIONS }, async (_, worker) => {
         for (let n = worker; performance.now() < deadline; n += CONNECTIONS) {
@@ -81,6 +85,15 @@ export async function benchServeAbuse(): Promise<void> {
     await server.stop();
     rmSync(db, { force: true });
   }
+  return { requests, statuses, startRss, peak };
+}
+
+export async function benchServeAbuse(): Promise<void> {
+  ensureBuilt();
+  console.log(
+    `demo data set: 2 advertisers x 50 ads, 45 days; ${CONNECTIONS} connections for ${SECONDS} s, --cache-mb ${CACHE_MB}`,
+  );
+  const { requests, statuses, startRss, peak } = await measureServeAbuse(SECONDS, CACHE_MB);
   const answered = [...statuses].map(([status, count]) => `${status}: ${count}`).join(", ");
   figure("requests", `${requests} (${answered})`);
   figure("RSS of serve after start", `${startRss.toFixed(0)} MB`);
