@@ -59,8 +59,15 @@ async function sequentialLoop(): Promise<void> {
   for (let i = 1; i <= PROFILES; i += 1) await report(["--profile", `p${String(i).padStart(2, "0")}`]);
 }
 
-export async function benchAccounts(): Promise<void> {
-  ensureBuilt();
+/** Wall ms (median of `runs`, interleaved, after a warm-up) and peak RSS in MB (median of `rssRuns`). */
+export interface AccountsFigures {
+  loopMs: number;
+  oursMs: number;
+  oneMb: number;
+  manyMb: number;
+}
+
+export async function measureAccounts(runs: number, rssRuns: number): Promise<AccountsFigures> {
   ensureDb();
   const server = await startServe(DB, ["--faults", "delay:50ms"]);
   try {
@@ -69,34 +76,38 @@ export async function benchAccounts(): Promise<void> {
     await report(all); // warm-up: the service computes each report once
     const loop: number[] = [];
     const ours: number[] = [];
-    for (let i = 0; i < 3; i += 1) {
+    for (let i = 0; i < runs; i += 1) {
       loop.push(await timeAsync(sequentialLoop));
       ours.push(await timeAsync(() => report(all)));
     }
-    const ratio = median(ours) / median(loop);
-    figure(`sequential loop, ${PROFILES} processes x 10 pages (median of 3)`, `${median(loop).toFixed(0)} ms`);
-    figure(
-      "report --all-profiles --account-concurrency 4 (median of 3)",
-      `${median(ours).toFixed(0)} ms  ${ratio.toFixed(2)}x`,
-      ratio <= 0.35,
-    );
-
     const env = { ADREPORT_CONFIG_DIR: CONFIG };
     const peak = (args: readonly string[]) =>
       median(
-        [0, 1, 2].map(
+        Array.from(
+          { length: rssRuns },
           () => measureCommand(process.execPath, [BIN, "report", ...REPORT, "--format", "ndjson", ...args], env).peakMb,
         ),
       );
-    const one = peak(["--profile", "p01"]);
-    const many = peak(all);
-    figure("one account: peak RSS (median of 3)", `${one.toFixed(0)} MB`);
-    figure(
-      `${PROFILES} accounts, 4 at once: peak RSS (median of 3)`,
-      `${many.toFixed(0)} MB  ${(many / one).toFixed(2)}x`,
-      many / one <= 1.2,
-    );
+    return { loopMs: median(loop), oursMs: median(ours), oneMb: peak(["--profile", "p01"]), manyMb: peak(all) };
   } finally {
     await server.stop();
   }
+}
+
+export async function benchAccounts(): Promise<void> {
+  ensureBuilt();
+  const { loopMs, oursMs, oneMb: one, manyMb: many } = await measureAccounts(3, 3);
+  const ratio = oursMs / loopMs;
+  figure(`sequential loop, ${PROFILES} processes x 10 pages (median of 3)`, `${loopMs.toFixed(0)} ms`);
+  figure(
+    "report --all-profiles --account-concurrency 4 (median of 3)",
+    `${oursMs.toFixed(0)} ms  ${ratio.toFixed(2)}x`,
+    ratio <= 0.35,
+  );
+  figure("one account: peak RSS (median of 3)", `${one.toFixed(0)} MB`);
+  figure(
+    `${PROFILES} accounts, 4 at once: peak RSS (median of 3)`,
+    `${many.toFixed(0)} MB  ${(many / one).toFixed(2)}x`,
+    many / one <= 1.2,
+  );
 }

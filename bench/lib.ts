@@ -14,11 +14,13 @@ export function median(values: readonly number[]): number {
     : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
-export function timeCommand(command: string, args: readonly string[]): number {
+/** Wall milliseconds of a command that must exit with `status` (0, or 2 for a refusal of bad flags). */
+export function timeCommand(command: string, args: readonly string[], status = 0): number {
   const start = process.hrtime.bigint();
   const result = spawnSync(command, args, { stdio: ["ignore", "ignore", "pipe"] });
   const elapsed = Number(process.hrtime.bigint() - start) / 1e6;
-  if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} exited ${result.status}: ${result.stderr}`);
+  if (result.status !== status)
+    throw new Error(`${command} ${args.join(" ")} exited ${result.status}: ${result.stderr}`);
   return elapsed;
 }
 

@@ -11,7 +11,9 @@ function installed(): boolean {
   return existsSync(root) && readdirSync(root).some((v) => existsSync(`${root}/${v}/bin/initdb`));
 }
 
-export async function startBenchCluster(options: { durable?: boolean } = {}): Promise<PostgresCluster | string> {
+export async function startBenchCluster(
+  options: { durable?: boolean; keepIn?: string } = {},
+): Promise<PostgresCluster | string> {
   if (!installed() && process.getuid?.() === 0) {
     try {
       execFileSync("apt-get", ["install", "-y", "-q", "postgresql"], { stdio: "ignore" });

@@ -23,6 +23,36 @@ const REPORT = [
   "csv",
 ];
 
+/** Peak RSS (MB, median of `runs`, interleaved after a warm-up of each) of the plain export and of --top 10. */
+export async function measureTopRss(
+  base: string,
+  key: string,
+  runs: number,
+  from = "2026-10-25T04:00:00Z",
+): Promise<{ rows: number; plainMb: number; topMb: number; plainS: number; topS: number }> {
+  const env = { ADREPORT_API_KEY: key, ADREPORT_BASE_URL: base, ADREPORT_CONFIG_DIR: "/nonexistent-adreport-bench" };
+  const plain = ["report", ...REPORT.map((arg) => (arg === "2026-10-25T04:00:00Z" ? from : arg))];
+  const top = [...plain, "--top", "10", "--sort", "clicks"];
+  // A warm-up of each, so the service answers both from its computed report.
+  measureCommand(process.execPath, [BIN, ...plain], env);
+  measureCommand(process.execPath, [BIN, ...top], env);
+  const plainRuns = [];
+  const topRuns = [];
+  for (let i = 0; i < runs; i += 1) {
+    plainRuns.push(measureCommand(process.execPath, [BIN, ...plain], env));
+    topRuns.push(measureCommand(process.execPath, [BIN, ...top], env));
+  }
+  const mid = (runs: Array<{ seconds: number; peakMb: number }>, field: "seconds" | "peakMb") =>
+    median(runs.map((r) => r[field]));
+  return {
+    rows: await rowsOf(base, key, from),
+    plainMb: mid(plainRuns, "peakMb"),
+    topMb: mid(topRuns, "peakMb"),
+    plainS: mid(plainRuns, "seconds"),
+    topS: mid(topRuns, "seconds"),
+  };
+}
+
 export async function benchReportTop(): Promise<void> {
   // Built afresh: the figure is about the code of this tree, not a dist/ left from another.
   const built = spawnSync(process.execPath, [join(ROOT, "scripts", "build.mjs")], { stdio: "inherit" });
@@ -30,44 +60,25 @@ export async function benchReportTop(): Promise<void> {
   ensureBigDb();
   const key = issueBenchKey();
   const server = await startServe(BIG_DB);
-  const env = {
-    ADREPORT_API_KEY: key,
-    ADREPORT_BASE_URL: server.url,
-    ADREPORT_CONFIG_DIR: "/nonexistent-adreport-bench",
-  };
   try {
-    const total = await rowsOf(server.url, key);
-    const plain = ["report", ...REPORT];
-    const top = [...plain, "--top", "10", "--sort", "clicks"];
-    // A warm-up of each, so the service answers both from its computed report.
-    measureCommand(process.execPath, [BIN, ...plain], env);
-    measureCommand(process.execPath, [BIN, ...top], env);
-    const plainRuns = [];
-    const topRuns = [];
-    for (let i = 0; i < 3; i += 1) {
-      plainRuns.push(measureCommand(process.execPath, [BIN, ...plain], env));
-      topRuns.push(measureCommand(process.execPath, [BIN, ...top], env));
-    }
-    const plainPeak = median(plainRuns.map((r) => r.peakMb));
-    const topPeak = median(topRuns.map((r) => r.peakMb));
-    const seconds = (runs: Array<{ seconds: number }>) => median(runs.map((r) => r.seconds)).toFixed(1);
+    const { rows, plainMb, topMb, plainS, topS } = await measureTopRss(server.url, key, 3);
     figure(
-      `plain CSV export of ${total} rows: peak RSS (median of 3)`,
-      `${plainPeak.toFixed(0)} MB in ${seconds(plainRuns)} s`,
+      `plain CSV export of ${rows} rows: peak RSS (median of 3)`,
+      `${plainMb.toFixed(0)} MB in ${plainS.toFixed(1)} s`,
     );
     figure(
       "--top 10 --sort clicks, same report: peak RSS (median of 3)",
-      `${topPeak.toFixed(0)} MB in ${seconds(topRuns)} s  ${(topPeak / plainPeak).toFixed(2)}x`,
-      topPeak / plainPeak <= 1.1,
+      `${topMb.toFixed(0)} MB in ${topS.toFixed(1)} s  ${(topMb / plainMb).toFixed(2)}x`,
+      topMb / plainMb <= 1.1,
     );
   } finally {
     await server.stop();
   }
 }
 
-async function rowsOf(base: string, key: string): Promise<number> {
+async function rowsOf(base: string, key: string, from: string): Promise<number> {
   const params = new URLSearchParams({
-    from: "2026-10-25T04:00:00Z",
+    from,
     to: "2026-10-31T23:59:59Z",
     metrics: "clicks",
     dimensions: "ad,date",

@@ -293,3 +293,21 @@ export async function benchReport(): Promise<void> {
     await slow.stop();
   }
 }
+
+function envOf(base: string, key: string): Record<string, string> {
+  return { ADREPORT_API_KEY: key, ADREPORT_BASE_URL: base, ADREPORT_CONFIG_DIR: "/nonexistent-adreport-bench" };
+}
+
+/** Peak RSS in MB (GNU time, median of `runs`) and rows of a CSV export of `params` to /dev/null. */
+export async function measureCsvPeak(
+  base: string,
+  key: string,
+  params: Record<string, string>,
+  runs: number,
+): Promise<{ rows: number; peakMb: number; seconds: number }> {
+  const rows = await totalOf(base, key, params);
+  const measured = Array.from({ length: runs }, () =>
+    measureCommand(process.execPath, [BIN, "report", ...toArgs(params), "--format", "csv"], envOf(base, key)),
+  );
+  return { rows, peakMb: median(measured.map((r) => r.peakMb)), seconds: median(measured.map((r) => r.seconds)) };
+}

@@ -7,7 +7,7 @@
  */
 import autocannon from "autocannon";
 
-import { ADVERTISER, BIG_DB, DATA, ensureBigDb, issueBenchKey } from "./data";
+import { ADVERTISER, BIG_DB, DATA, ensureBigDb } from "./data";
 import { BIN, cli, ensureBuilt, figure, median, timeAsync, timeCommand } from "./lib";
 import { startBenchCluster } from "./postgres-cluster";
 import { type ServerProcess, startServe } from "./serve-process";
@@ -24,22 +24,60 @@ async function get(url: string, key: string): Promise<{ meta: { total: number } 
   return (await response.json()) as { meta: { total: number } };
 }
 
-interface Side {
+export interface Side {
   name: string;
   server: ServerProcess;
   key: string;
 }
 
-async function throughput(side: Side, target: string): Promise<number> {
+async function throughput(side: Side, target: string, duration: number): Promise<number> {
   const result = await autocannon({
     url: `${side.server.url}${target}`,
     connections: 32,
-    duration: 5,
+    duration,
     headers: { authorization: `Bearer ${side.key}` },
   });
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${side.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return result.requests.average;
+}
+
+/** `serve` on each of the SQLite file and the PostgreSQL database holding the same data: [SQLite, PostgreSQL]. */
+export async function startSides(pgUrl: string, sqliteDb: string): Promise<[Side, Side]> {
+  const issue = (db: string) =>
+    cli(["serve", "key", "issue", "--db", db, "--advertiser", ADVERTISER, "--ip", "127.0.0.1"]).trim();
+  const [liteKey, pgKey] = [issue(sqliteDb), issue(pgUrl)]; // before serve opens the file, so it reopens nothing
+  const lite = { name: "SQLite", server: await startServe(sqliteDb), key: liteKey };
+  try {
+    return [lite, { name: "PostgreSQL", server: await startServe(pgUrl), key: pgKey }];
+  } catch (error) {
+    await lite.server.stop();
+    throw error;
+  }
+}
+
+/** Median ms of the first page of the 90-day campaign,date report on each side, a fresh query each run, interleaved. */
+export async function measureFirstPages(sides: readonly Side[], runs: number): Promise<number[]> {
+  const metrics = "views,clicks,spending,conversions";
+  const firsts = sides.map((): number[] => []);
+  for (let k = 0; k < runs; k += 1) {
+    for (const [i, side] of sides.entries()) {
+      const params = new URLSearchParams({ ...range(k), metrics, dimensions: "campaign,date", limit: "1000" });
+      firsts[i]?.push(await timeAsync(() => get(`${side.server.url}/v1/report?${params}`, side.key)));
+    }
+  }
+  return firsts.map((values) => median(values));
+}
+
+/** Median req/s with 32 connections on the 7-day total on each side: a warm-up, then `runs` runs interleaved. */
+export async function measureThroughput(sides: readonly Side[], seconds: number, runs: number): Promise<number[]> {
+  const small = `/v1/report?${new URLSearchParams({ from: "2026-10-25", to: "2026-10-31", metrics: "views,clicks,spending" })}`;
+  for (const side of sides) await throughput(side, small, seconds);
+  const rps = sides.map((): number[] => []);
+  for (let run = 0; run < runs; run += 1) {
+    for (const [i, side] of sides.entries()) rps[i]?.push(await throughput(side, small, seconds));
+  }
+  return rps.map((values) => median(values));
 }
 
 export async function benchServePostgres(): Promise<void> {
@@ -52,32 +90,15 @@ export async function benchServePostgres(): Promise<void> {
   }
   const sides: Side[] = [];
   try {
-    const url = await cluster.createDatabase("bench");
     console.log("  (loading the data set into PostgreSQL: a few minutes)");
+    const url = await cluster.createDatabase("bench");
     const loadMs = timeCommand(process.execPath, [BIN, "serve", "demo", "--db", url, ...DATA]);
     figure("serve demo into PostgreSQL, about 5.4M hourly rows", `${(loadMs / 1000).toFixed(0)} s`);
-    const pgKey = cli(["serve", "key", "issue", "--db", url, "--advertiser", ADVERTISER, "--ip", "127.0.0.1"]).trim();
-    for (const [name, db, key] of [
-      ["SQLite", BIG_DB, issueBenchKey()],
-      ["PostgreSQL", url, pgKey],
-    ] as const) {
-      const server = await startServe(db);
-      sides.push({ name, server, key });
-    }
-    const [lite, pg] = sides as [Side, Side];
+    sides.push(...(await startSides(url, BIG_DB)));
 
     // 1. First page of the 90-day campaign,date report, a fresh query each run, the two interleaved.
     const metrics = "views,clicks,spending,conversions";
-    const firsts = new Map<string, number[]>(sides.map((s) => [s.name, []]));
-    for (let k = 0; k < 7; k += 1) {
-      for (const side of sides) {
-        const params = new URLSearchParams({ ...range(k), metrics, dimensions: "campaign,date", limit: "1000" });
-        const ms = await timeAsync(() => get(`${side.server.url}/v1/report?${params}`, side.key));
-        firsts.get(side.name)?.push(ms);
-      }
-    }
-    const liteFirst = median(firsts.get("SQLite") ?? []);
-    const pgFirst = median(firsts.get("PostgreSQL") ?? []);
+    const [liteFirst, pgFirst] = (await measureFirstPages(sides, 7)) as [number, number];
     figure("SQLite: first page, 90-day campaign,date (median of 7)", `${liteFirst.toFixed(1)} ms`);
     figure(
       "PostgreSQL: the same",
@@ -86,14 +107,7 @@ export async function benchServePostgres(): Promise<void> {
     );
 
     // 2. Throughput with 32 connections on a small report (the serve benchmark's), each warmed up first.
-    const small = `/v1/report?${new URLSearchParams({ from: "2026-10-25", to: "2026-10-31", metrics: "views,clicks,spending" })}`;
-    for (const side of sides) await throughput(side, small);
-    const liteRps = [await throughput(lite, small)];
-    const pgRps = [await throughput(pg, small)];
-    liteRps.push(await throughput(lite, small));
-    pgRps.push(await throughput(pg, small));
-    const l = median(liteRps);
-    const p = median(pgRps);
+    const [l, p] = (await measureThroughput(sides, 5, 2)) as [number, number];
     figure("SQLite: 7-day total, 32 connections (2 runs of 5 s)", `${Math.round(l)} req/s`);
     figure("PostgreSQL: the same", `${Math.round(p)} req/s  ${(p / l).toFixed(2)}x SQLite`, p / l >= 1 / 1.5);
 

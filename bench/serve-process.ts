@@ -9,8 +9,15 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
+/** Where servers' stderr goes: the guard, which prints one line a figure, drops it. */
+let serverStderr: "inherit" | "ignore" = "inherit";
+
+export function quietServers(): void {
+  serverStderr = "ignore";
+}
+
 export function startProcess(command: string, args: readonly string[]): Promise<ServerProcess> {
-  const child = spawn(command, args, { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(command, args, { stdio: ["ignore", "pipe", serverStderr] });
   const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
   return new Promise((resolve, reject) => {
     createInterface({ input: child.stdout as NodeJS.ReadableStream }).once("line", (url) =>

@@ -179,3 +179,50 @@ export async function benchServe(): Promise<void> {
   const growth = (peaks[2] as number) / (peaks[1] as number);
   figure("load peak RSS, 3M lines / 1M lines", `${growth.toFixed(2)}x`, growth <= 1.1);
 }
+
+/** Every page of a report, in order, read until `budgetMs` has passed after the first (then extrapolated). */
+export interface Paging {
+  firstMs: number;
+  pages: number;
+  /** Pages actually read, the first included. */
+  read: number;
+  /** All pages' ms: measured when every page was read, else first + the mean later page x the pages left. */
+  allMs: number;
+}
+
+/** `query` without `page` and `limit`; pages of 1,000 rows. */
+export async function measurePaging(
+  base: string,
+  key: string,
+  query: Record<string, string>,
+  budgetMs: number,
+): Promise<Paging> {
+  const target = (page: number) =>
+    `${base}/v1/report?${new URLSearchParams({ ...query, limit: "1000", page: String(page) })}`;
+  const started = performance.now();
+  const first = await getJson(target(1), key);
+  const firstMs = performance.now() - started;
+  const pages = Math.ceil(first.meta.total / 1000);
+  let read = 1;
+  // The rest are read as text: the service's work is measured, not this script's JSON parsing.
+  while (read < pages && performance.now() - started < firstMs + budgetMs) {
+    const response = await fetch(target(read + 1), { headers: { authorization: `Bearer ${key}` } });
+    if (response.status !== 200) throw new Error(`${target(read + 1)}: ${response.status}`);
+    await response.text();
+    read += 1;
+  }
+  const laterMs = performance.now() - started - firstMs;
+  const allMs = read === 1 ? firstMs : firstMs + (laterMs / (read - 1)) * (pages - 1);
+  return { firstMs, pages, read, allMs };
+}
+
+/** Milliseconds of one page of a report no one asked for before (page 400 first, say). */
+export async function measureOnePage(
+  base: string,
+  key: string,
+  query: Record<string, string>,
+  page: number,
+): Promise<number> {
+  const target = `${base}/v1/report?${new URLSearchParams({ ...query, limit: "1000", page: String(page) })}`;
+  return await timeAsync(() => getJson(target, key));
+}

@@ -35,6 +35,33 @@ const HOURLY = [
 ];
 const ROWS_LABEL = SMALL ? "4-day hourly (~120k-row)" : "1M-row";
 
+/**
+ * Seconds (median of `runs`, interleaved, a fresh file or table each) of the `report` export `args` into a
+ * CSV file, into `sqlite:PATH` and, given a URL, into PostgreSQL, after one warm-up export that has the
+ * service compute the report. `env` points the CLI at the service.
+ */
+export async function measureTargets(
+  env: Record<string, string>,
+  out: string,
+  args: readonly string[],
+  runs: number,
+  postgresUrl: string | undefined,
+): Promise<{ csv: number; sqlite: number; postgres: number | undefined }> {
+  const exportTo = (output: string, extra: string[] = []) =>
+    measureCommand(process.execPath, [BIN, "report", ...args, "-o", output, ...extra], env).seconds;
+  exportTo(join(out, "warm.csv"), ["--timeout", "5m"]); // the service computes the report once; every run after reads its cache
+  const csv: number[] = [];
+  const sqlite: number[] = [];
+  const postgres: number[] = [];
+  const tag = Date.now();
+  for (let i = 0; i < runs; i += 1) {
+    csv.push(exportTo(join(out, `run${i}.csv`)));
+    sqlite.push(exportTo(`sqlite:${join(out, `run${i}.db`)}`, ["--table", "ads_hourly"]));
+    if (postgresUrl !== undefined) postgres.push(exportTo(postgresUrl, ["--table", `ads_hourly_${tag}_${i}`]));
+  }
+  return { csv: median(csv), sqlite: median(sqlite), postgres: postgres.length > 0 ? median(postgres) : undefined };
+}
+
 export async function benchTargets(): Promise<void> {
   ensureBuilt();
   ensureBigDb();
@@ -57,29 +84,25 @@ export async function benchTargets(): Promise<void> {
   if (typeof cluster === "string") console.log(`  (PostgreSQL figures skipped: ${cluster})`);
   try {
     await benchTargetWriters(out, typeof cluster === "string" ? undefined : cluster.adminUrl);
-    const export1M = (output: string, extra: string[] = []) =>
-      measureCommand(process.execPath, [BIN, "report", ...HOURLY, "-o", output, ...extra], env).seconds;
-    export1M(join(out, "warm.csv"), ["--timeout", "5m"]); // the service computes the report once; every run after reads its cache
-    const csv: number[] = [];
-    const sqlite: number[] = [];
-    const postgres: number[] = [];
-    for (let i = 0; i < 3; i += 1) {
-      csv.push(export1M(join(out, `run${i}.csv`)));
-      sqlite.push(export1M(`sqlite:${join(out, `run${i}.db`)}`, ["--table", "ads_hourly"]));
-      if (typeof cluster !== "string") postgres.push(export1M(cluster.adminUrl, ["--table", `ads_hourly_${i}`]));
-    }
-    figure(`${ROWS_LABEL} export to a CSV file (median of 3)`, `${median(csv).toFixed(2)} s`);
-    const sqliteRatio = median(sqlite) / median(csv);
+    const { csv, sqlite, postgres } = await measureTargets(
+      env,
+      out,
+      HOURLY,
+      3,
+      typeof cluster === "string" ? undefined : cluster.adminUrl,
+    );
+    figure(`${ROWS_LABEL} export to a CSV file (median of 3)`, `${csv.toFixed(2)} s`);
+    const sqliteRatio = sqlite / csv;
     figure(
       "the same into sqlite:PATH (median of 3)",
-      `${median(sqlite).toFixed(2)} s  ${sqliteRatio.toFixed(2)}x`,
+      `${sqlite.toFixed(2)} s  ${sqliteRatio.toFixed(2)}x`,
       sqliteRatio <= 1.5,
     );
-    if (postgres.length > 0) {
-      const pgRatio = median(postgres) / median(csv);
+    if (postgres !== undefined) {
+      const pgRatio = postgres / csv;
       figure(
         "the same into postgres:// (COPY, median of 3)",
-        `${median(postgres).toFixed(2)} s  ${pgRatio.toFixed(2)}x`,
+        `${postgres.toFixed(2)} s  ${pgRatio.toFixed(2)}x`,
         pgRatio <= 2,
       );
     }

@@ -5,7 +5,7 @@
  * benchmarks can use it too; tests use postgres.ts.
  */
 import { execFileSync } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -55,11 +55,14 @@ let counter = 0;
 /**
  * Starts a cluster, or returns why it cannot run here. Tests give up durability for speed; `durable` keeps
  * PostgreSQL's defaults (fsync on), for benchmarks that measure writes as a team's server would make them.
+ * `keepIn` (benchmarks) keeps the cluster in that folder across runs: made there once, started again after.
  */
 export async function startPostgres({
   durable = false,
+  keepIn,
 }: {
   durable?: boolean;
+  keepIn?: string;
 } = {}): Promise<PostgresCluster | string> {
   const bin = binDir();
   if (bin === undefined)
@@ -70,10 +73,14 @@ export async function startPostgres({
   } catch {
     return "running as root and there is no postgres user to own the cluster";
   }
-  const dir = mkdtempSync(join(tmpdir(), "adreport-pg-"));
+  const dir = keepIn ?? mkdtempSync(join(tmpdir(), "adreport-pg-"));
+  mkdirSync(dir, { recursive: true });
   chmodSync(dir, 0o755);
   if (owner) chownSync(dir, owner.uid, owner.gid);
   const data = join(dir, "data");
+  const forget = () => {
+    if (keepIn === undefined) rmSync(dir, { recursive: true, force: true });
+  };
   const run = (tool: string, args: string[]) => {
     const command = owner ? "runuser" : join(bin, tool);
     const argv = owner ? ["-u", "postgres", "--", join(bin, tool), ...args] : args;
@@ -81,12 +88,20 @@ export async function startPostgres({
   };
   const port = await freePort();
   try {
-    run("initdb", ["-D", data, "-U", "adreport", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"]);
+    if (existsSync(join(data, "postmaster.pid"))) run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
+  } catch {
+    // a stale pid file from a run that was killed: pg_ctl start copes with it
+  }
+  try {
+    if (!existsSync(join(data, "PG_VERSION"))) {
+      rmSync(data, { recursive: true, force: true });
+      run("initdb", ["-D", data, "-U", "adreport", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"]);
+    }
     const fast = durable ? "" : " -c fsync=off -c synchronous_commit=off -c full_page_writes=off";
     const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1${fast}`;
     run("pg_ctl", ["-D", data, "-o", options, "-l", join(dir, "log"), "-w", "-t", "60", "start"]);
   } catch (error) {
-    rmSync(dir, { recursive: true, force: true });
+    forget();
     const stderr = (error as { stderr?: Buffer }).stderr?.toString().trim();
     return `could not start a PostgreSQL cluster: ${stderr || String(error)}`;
   }
@@ -112,11 +127,11 @@ export async function startPostgres({
     },
     stop() {
       try {
-        run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
+        run("pg_ctl", ["-D", data, "-m", keepIn === undefined ? "immediate" : "fast", "-w", "stop"]);
       } catch {
         // already gone
       }
-      rmSync(dir, { recursive: true, force: true });
+      forget();
     },
   };
 }
