@@ -9,9 +9,9 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { build } from "esbuild";
 import { inlineAssets } from "./inline-assets.mjs";
+import { lazyChildProcess } from "./lazy-child-process.mjs";
 import { BINARY_LINE, nodeRelease, sqliteAddonFor } from "./node-runtime.mjs";
 import { section } from "./third-party-notices.mjs";
-import { lazyChildProcess } from "./lazy-child-process.mjs";
 
 const require = createRequire(import.meta.url);
 const { version } = JSON.parse(readFileSync("package.json", "utf8"));
