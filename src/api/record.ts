@@ -1,7 +1,8 @@
 /**
  * `--record`: every request the transport sends and the answer it got, kept as the run goes, with the key
- * taken out first. The Authorization header is never kept; the key, its URL-encoded form and its masked
- * form (maskKey) are written `***` wherever a service echoed them: in a header or in the body's bytes.
+ * taken out first. The Authorization header is never kept; the key in each form of key-forms.ts (URL-encoded,
+ * hex, base64) and its masked form (maskKey) are written `***` wherever a service echoed them: in a header
+ * or in the body's bytes.
  * Where the exchanges go (a folder) is the caller's: see RecordingWriter.
  */
 import {
@@ -14,6 +15,7 @@ import {
   splitTarget,
 } from "../contract";
 import { maskKey } from "../core/mask-key";
+import { keyForms } from "./key-forms";
 import { keyFragmentRedactor } from "./key-fragments";
 import type { HeaderLines } from "./raw-headers";
 import { redactor } from "./redact";
@@ -71,7 +73,7 @@ export class Recorder {
     // The masked form of a short key is only its prefix and asterisks: nothing to find, and too common.
     const maskedShowsKey = masked.includes("…");
     this.redact = (text) => (maskedShowsKey ? byClient(text).split(masked).join(REDACTED) : byClient(text));
-    this.secrets = apiKey === "" ? [] : [apiKey, encodeURIComponent(apiKey), ...(maskedShowsKey ? [masked] : [])];
+    this.secrets = [...keyForms(apiKey), ...(apiKey !== "" && maskedShowsKey ? [masked] : [])];
     this.fragments = keyFragmentRedactor(Buffer.from(apiKey, "utf8").toString("latin1"), REDACTED);
     this.inHeader =
       this.secrets.length === 0

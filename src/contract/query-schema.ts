@@ -5,7 +5,6 @@
  * first one into a RequestRuleError.
  */
 import * as z from "zod";
-import type { RequestErrorCode } from "./errors";
 import {
   DEFAULT_GRANULARITY,
   DEFAULT_LIMIT,
@@ -23,6 +22,8 @@ import {
   METRICS,
   type Metric,
 } from "./fields";
+import { MAX_WHOLE, positiveInteger } from "./positive-integer";
+import { quote, refuse } from "./refusal";
 import {
   BARE_DATE,
   compareInstants,
@@ -51,18 +52,6 @@ export interface ReportQuery {
   page: number;
   /** As applied: at most MAX_LIMIT. */
   limit: number;
-}
-
-type Ctx = z.RefinementCtx;
-
-function refuse(ctx: Ctx, code: RequestErrorCode, message: string, path?: string[]): typeof z.NEVER {
-  ctx.addIssue({ code: "custom", message, params: { code }, ...(path ? { path } : {}) });
-  return z.NEVER;
-}
-
-/** Quotes a caller's text in a message, cut short so a hostile value cannot flood a log line. */
-export function quote(text: string): string {
-  return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
 }
 
 /** A regular expression matching any of `words`, whole. */
@@ -104,19 +93,6 @@ function instant(role: "from" | "to", description: string) {
         "invalid_parameter",
         `${role}: ${quote(text)} is not an ISO 8601 date-time with Z or an offset (2026-11-01T00:00:00Z) or a date (2026-11-01)`,
       );
-    });
-}
-
-/** Digits whose value is at least 1. */
-const POSITIVE_INTEGER = /^0*[1-9]\d*$/;
-
-function positiveInteger(param: string, what: string, description: string) {
-  return z
-    .string()
-    .meta({ description, pattern: POSITIVE_INTEGER.source })
-    .transform((text, ctx): number => {
-      if (POSITIVE_INTEGER.test(text)) return Math.min(Number(text), Number.MAX_SAFE_INTEGER);
-      return refuse(ctx, "invalid_parameter", `${param}: ${quote(text)} is not ${what}`);
     });
 }
 
@@ -170,22 +146,26 @@ export const reportQuerySchema = z
     campaign_id: positiveInteger(
       "campaign_id",
       "a positive integer id",
-      "Only this campaign; one that is not the key's advertiser's is 403.",
+      `Only this campaign; one that is not the key's advertiser's is 403. At most ${MAX_WHOLE}.`,
+      "refuse",
     ).optional(),
     ad_id: positiveInteger(
       "ad_id",
       "a positive integer id",
-      "Only this ad; one that is not the key's advertiser's is 403. With campaign_id: no rows unless the ad is in it.",
+      `Only this ad; one that is not the key's advertiser's is 403. With campaign_id: no rows unless the ad is in it. At most ${MAX_WHOLE}.`,
+      "refuse",
     ).optional(),
     page: positiveInteger(
       "page",
       "an integer >= 1",
-      "Page number, from 1 (the default); a page past the end has no rows.",
+      `Page number, from 1 (the default) to ${MAX_WHOLE}; a page past the end has no rows.`,
+      "refuse",
     ).optional(),
     limit: positiveInteger(
       "limit",
       "an integer >= 1",
       `Rows per page, default ${DEFAULT_LIMIT}; above ${MAX_LIMIT} it is applied as ${MAX_LIMIT} (meta.limit says so).`,
+      "cap",
     ).optional(),
   })
   .superRefine((q, ctx) => {

@@ -5,7 +5,8 @@
 import type * as z from "zod";
 import { RequestRuleError } from "./errors";
 import { type Dimension, type Metric, QUERY_PARAMS } from "./fields";
-import { quote, type ReportQuery, reportQuerySchema } from "./query-schema";
+import { type ReportQuery, reportQuerySchema } from "./query-schema";
+import { quote } from "./refusal";
 
 export type { ReportQuery } from "./query-schema";
 

@@ -8,6 +8,11 @@ import * as z from "zod";
 
 export const RECORDING_VERSION = 1;
 export const RECORDING_INDEX = "index.json";
+/**
+ * The largest file of a recording `serve replay` reads. An exchange holds one answer, and the client takes
+ * none over `--max-page-mb` (64 by default); a service's pages are far smaller.
+ */
+export const RECORDING_FILE_MAX_BYTES = 64 * 1024 * 1024;
 
 export type HeaderPairs = Array<[string, string]>;
 

@@ -3,6 +3,7 @@
  * order (`acme: ok`, `globex: IP not whitelisted: the service saw 203.0.113.7`), the hints on stderr, and
  * exit 0 only when every key works (otherwise as `report --all-profiles`: 6, or the code all share).
  */
+import { accountEnvironments } from "../../config/account-env";
 import { UsageError } from "../../core/errors";
 import { printable } from "../../core/printable";
 import type { Context } from "../context";
@@ -46,14 +47,14 @@ export async function runKeysTestAll(
   const quiet = linesOnce(ctx);
   const { data } = await readConfig(quiet);
   const names = selectProfiles(Object.keys(data.profiles), undefined, true);
-  const { ADREPORT_API_KEY: key, ADREPORT_PROFILE: _profile, ...env } = ctx.env;
-  if (key) ctx.io.err.write("adreport: warning: ADREPORT_API_KEY is ignored: each profile's own key is tested\n");
+  const { envFor, warnings } = accountEnvironments(ctx.env, data, names);
+  for (const warning of warnings) ctx.io.err.write(`adreport: warning: ${warning}\n`);
   const results: AccountResult[] = [];
   await runPool(names.length, AT_ONCE, async (index) => {
     const profile = names[index] as string;
     const started = performance.now();
     try {
-      await testKey({ ...quiet, env }, profile, options);
+      await testKey({ ...quiet, env: envFor(profile) }, profile, options);
       results[index] = okAccount(profile, 0, performance.now() - started);
     } catch (error) {
       results[index] = failedAccount(profile, error, performance.now() - started);

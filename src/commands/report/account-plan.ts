@@ -5,6 +5,7 @@
  */
 import { stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
+import { accountEnvironments } from "../../config/account-env";
 import { OutputError, UsageError } from "../../core/errors";
 import { TimeZone } from "../../core/time-zone";
 import type { Context } from "../context";
@@ -21,9 +22,6 @@ import { planRequest, type RequestPlan } from "./request";
 import { outputPath, reportSettingFlags, tzGiven } from "./run";
 import { planShape } from "./shape";
 import { requestWarnings } from "./warnings";
-
-/** Settings are resolved per account; a key or profile in the environment belongs to one account only. */
-const ONE_ACCOUNT_ENV = ["ADREPORT_API_KEY", "ADREPORT_PROFILE"] as const;
 
 function refuseMixedFlags(flags: ReportFlags): void {
   const which = flags.allProfiles === true ? "--all-profiles" : "--profiles";
@@ -78,7 +76,8 @@ export interface AccountsPlan {
   /** The shared target's format (not used with {profile} files: each account picks its own). */
   format: OutputFormat;
   delimiter: string;
-  env: Record<string, string | undefined>;
+  /** The environment an account's settings are resolved in (config/account-env.ts). */
+  envFor(profile: string): Record<string, string | undefined>;
   /** The request as planned once for all (its words head an html page). */
   request: RequestPlan;
 }
@@ -98,12 +97,9 @@ export async function planAccounts(ctx: Context, flags: ReportFlags): Promise<Ac
   refuseMixedFlags(flags);
   const { data } = await readConfig(ctx);
   const names = selectProfiles(Object.keys(data.profiles), flags.profiles, flags.allProfiles === true);
-  const env: Record<string, string | undefined> = { ...ctx.env };
-  if (env.ADREPORT_API_KEY) {
-    ctx.io.err.write("adreport: warning: ADREPORT_API_KEY is ignored: each account uses its profile's key\n");
-  }
-  for (const name of ONE_ACCOUNT_ENV) delete env[name];
-  const settings = await loadSettings({ ...ctx, env }, reportSettingFlags(flags, names[0]));
+  const { envFor, warnings: envWarnings } = accountEnvironments(ctx.env, data, names);
+  for (const warning of envWarnings) ctx.io.err.write(`adreport: warning: ${warning}\n`);
+  const settings = await loadSettings({ ...ctx, env: envFor(names[0] as string) }, reportSettingFlags(flags, names[0]));
   // A zone from --tz or ADREPORT_TZ is every account's: refused once here. A profile's own is its account's.
   const { tz } = settings;
   const shared = tz.value !== undefined && (tz.source === "flag" || tz.source === "environment");
@@ -152,7 +148,7 @@ export async function planAccounts(ctx: Context, flags: ReportFlags): Promise<Ac
     oneAtATime: flags.output?.startsWith("sqlite:") === true,
     format,
     delimiter: settings.delimiter.value,
-    env,
+    envFor,
     request,
   };
 }

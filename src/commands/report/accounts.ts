@@ -86,7 +86,7 @@ export async function runAccounts(
       const profile = plan.names[index] as string;
       const accountCtx: Context = {
         ...ctx,
-        env: plan.env,
+        env: plan.envFor(profile),
         io: accountStreams(ctx.io, profile, printed),
         onSignal: stopper.onSignal,
       };

@@ -1,9 +1,10 @@
 /** A recording folder read for replay: its index, then each exchange that got a whole answer. */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { validateHeaderName, validateHeaderValue } from "node:http";
 import { join } from "node:path";
 import { parseExchangeFile, parseIndex, RECORDING_INDEX, type RecordedExchange } from "../../contract";
 import { printable } from "../../core/printable";
+import { readRecordingFile, UnreadableFile } from "./read-file";
 
 /** A folder that is not a recording, or a file of it that is not what the index says. */
 export class RecordingError extends Error {
@@ -24,10 +25,10 @@ function accountRecordings(dir: string): string[] {
 
 function readText(dir: string, name: string): string {
   try {
-    return readFileSync(join(dir, name), "utf8");
+    return readRecordingFile(join(dir, name));
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" && name === RECORDING_INDEX) {
+    if (!(error instanceof UnreadableFile)) throw error;
+    if (error.code === "ENOENT" && name === RECORDING_INDEX) {
       const accounts = accountRecordings(dir);
       throw new RecordingError(
         accounts.length > 0
@@ -35,10 +36,9 @@ function readText(dir: string, name: string): string {
           : `${dir} is not a recording (no ${RECORDING_INDEX}); make one with report --record`,
       );
     }
-    if (code === "ENOENT") throw new RecordingError(`${join(dir, name)}: listed in the index but missing`);
-    if (code === "ENOTDIR") throw new RecordingError(`${dir} is not a folder`);
-    if (code === "EACCES") throw new RecordingError(`${join(dir, name)}: permission denied`);
-    throw error;
+    if (error.code === "ENOENT") throw new RecordingError(`${join(dir, name)}: listed in the index but missing`);
+    if (error.code === "ENOTDIR") throw new RecordingError(`${dir} is not a folder`);
+    throw new RecordingError(`${join(dir, name)}: ${error.message}`);
   }
 }
 
