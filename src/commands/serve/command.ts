@@ -48,6 +48,11 @@ A session:
       .option("--port <n>", "port to listen on; 0 picks a free one", integerOption(0, 65_535), 8080)
       .option("--trust-proxy <ip,...>", "believe X-Forwarded-For only from these peers", collect)
       .option(
+        "--cors <origin>",
+        "let pages from this origin (https://app.example.com) call the service from a browser (repeatable)",
+        collect,
+      )
+      .option(
         "--cache-mb <n>",
         "megabytes the caches of computed reports and pages may hold, keys and per-entry overhead counted",
         integerOption(0, 1_000_000),
