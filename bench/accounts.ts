@@ -24,7 +24,7 @@ function ensureDb(): void {
   if (existsSync(DB)) return;
   mkdirSync(WORK, { recursive: true });
   rmSync(`${DB}.tmp`, { force: true });
-  cli(["serve", "demo", "--db", `${DB}.tmp`, ...DATA, "--activity", "1"]);
+  cli(["serve", "demo", "--db", `${DB}.tmp`, ...DATA, "--activity", "1", "--end", "2026-11-01"]);
   renameSync(`${DB}.tmp`, DB);
 }
 

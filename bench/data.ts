@@ -19,6 +19,8 @@ export const DATA = [
   "90",
   "--activity",
   "0.5",
+  "--end",
+  "2026-11-01",
 ];
 
 export function ensureBigDb(): void {

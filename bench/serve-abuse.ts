@@ -57,7 +57,8 @@ export async function measureServeAbuse(seconds: number, cacheMb: number): Promi
   mkdirSync(WORK, { recursive: true });
   const db = join(WORK, "serve-abuse.db");
   rmSync(db, { force: true });
-  cli(["serve", "demo", "--db", db, "--advertisers", "2", "--campaigns", "5", "--ads", "10", "--days", "45"]);
+  const data = ["--advertisers", "2", "--campaigns", "5", "--ads", "10", "--days", "45", "--end", "2026-11-01"];
+  cli(["serve", "demo", "--db", db, ...data]);
   const key = cli(["serve", "key", "issue", "--db", db, "--advertiser", "Acme Outdoor", "--ip", "127.0.0.1"]).trim();
   const server = await startServe(db, ["--cache-mb", String(cacheMb)]);
   const pid = server.child.pid as number;

@@ -155,6 +155,8 @@ export async function benchServe(): Promise<void> {
     "90",
     "--activity",
     "0.75",
+    "--end",
+    "2026-11-01",
   ];
   const sizes: Array<[string, string[]]> = [
     ["100k", loadFile("4")],

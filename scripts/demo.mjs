@@ -1,16 +1,23 @@
-// `npm run demo`: the main job on the bundled demo data. Creates the demo database (seeded, so always the
-// same data), issues a key for this machine, starts `adreport serve` on a free port, pulls the demo's last
-// 7 days by campaign and date as a table, and stops the server.
+// `npm run demo`: the main job on the bundled demo data. Creates the demo database (seeded, so the same data
+// for the same day; it ends with yesterday, UTC), issues a key for this machine, starts `adreport serve` on a
+// free port, pulls the last 7 days (the report's default range) by campaign and date as a table, and stops
+// the server.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 
 const root = join(import.meta.dirname, "..");
 const bin = join(root, "bin", "adreport");
 const work = join(root, ".demo");
-const db = join(work, "demo.db");
+const today = new Date().toISOString().slice(0, 10);
+// One database per day the data ends on: yesterday's is made again today, and older ones are removed.
+const db = join(work, `demo-${today}.db`);
 mkdirSync(work, { recursive: true });
+for (const name of readdirSync(work)) {
+  if (/^demo(-\d{4}-\d{2}-\d{2})?\.db(-wal|-shm)?$/.test(name) && !name.startsWith(`demo-${today}.db`))
+    rmSync(join(work, name), { force: true });
+}
 
 function adreport(args) {
   const result = spawnSync(process.execPath, [bin, ...args], {
@@ -21,7 +28,7 @@ function adreport(args) {
   return result.stdout.trim();
 }
 
-console.error("demo: creating the demo database (.demo/demo.db) ...");
+console.error(`demo: creating the demo database (.demo/demo-${today}.db) ...`);
 if (!existsSync(db)) adreport(["serve", "demo", "--db", db]);
 const key = adreport([
   "serve",
@@ -44,11 +51,9 @@ const url = await new Promise((resolve, reject) => {
   createInterface({ input: server.stdout }).once("line", resolve);
   server.once("exit", (code) => reject(new Error(`serve exited ${code}`)));
 });
-console.error(
-  `demo: serve is listening on ${url}; pulling Acme Outdoor's last 7 days of demo data by campaign and date:\n`,
-);
+console.error(`demo: serve is listening on ${url}; pulling Acme Outdoor's last 7 days by campaign and date:\n`);
 
-const args = ["report", "--from", "2026-10-25", "--to", "2026-10-31", "--dims", "campaign,date", "--format", "table"];
+const args = ["report", "--dims", "campaign,date", "--format", "table"];
 const report = spawnSync(process.execPath, [bin, ...args], {
   stdio: "inherit",
   env: { ...process.env, ADREPORT_API_KEY: key, ADREPORT_BASE_URL: url, ADREPORT_CONFIG_DIR: join(work, "config") },

@@ -97,8 +97,19 @@ function errorSchemas(): Record<string, JsonSchema> {
   return schemas;
 }
 
+export interface OpenApiServer {
+  url: string;
+  description: string;
+}
+
+/** The address `docs/openapi.json` and `serve openapi` name: serve's default; serve names its own. */
+export const DEFAULT_SERVER: OpenApiServer = {
+  url: "http://127.0.0.1:8080",
+  description: "adreport serve on its default address (a running serve's /openapi.json names its own)",
+};
+
 /** The document, as a plain JSON value. */
-export function openApiDocument(): JsonSchema {
+export function openApiDocument(server: OpenApiServer = DEFAULT_SERVER): JsonSchema {
   return {
     openapi: "3.1.0",
     info: {
@@ -108,6 +119,7 @@ export function openApiDocument(): JsonSchema {
         "Advertising statistics of the advertiser that owns the key, one page of a report at a time. A request that breaks a rule is refused, never guessed at; an unknown parameter is refused too.",
     },
     jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
+    servers: [server],
     security: [{ bearer: [] }],
     paths: {
       [REPORT_PATH]: {
@@ -141,6 +153,6 @@ export function openApiDocument(): JsonSchema {
 }
 
 /** The document as `serve` answers it and `npm run docs` writes it: two-space JSON and a final newline. */
-export function openApiText(): string {
-  return `${JSON.stringify(openApiDocument(), null, 2)}\n`;
+export function openApiText(server?: OpenApiServer): string {
+  return `${JSON.stringify(openApiDocument(server), null, 2)}\n`;
 }

@@ -2,8 +2,10 @@
  * A line chart for a terminal (simple-ascii-chart): the first metric over dates, one series per entity
  * for the top 6 entities by that metric (the others are counted in a note, not drawn). In colour one chart
  * holds every series, told apart by colour and a legend; without colour (NO_COLOR, a file, a pipe) each
- * series gets its own small chart on the same scale, titled with its name, since lines drawn in the same
- * characters could not be told apart. Holds the sums per entity and date until the end (the top entities
+ * series gets its own small chart, titled with its name, since lines drawn in the same characters could not
+ * be told apart. Every chart spans its whole height: its y axis runs from the lowest value drawn to the
+ * highest (a small chart's from its own series': on one scale for all, a series would move over 2 or 3 of
+ * its rows), labelled at even steps. Holds the sums per entity and date until the end (the top entities
  * are known only then). Names are shown through `printable`.
  */
 import { type Color, plot, type Settings } from "simple-ascii-chart";
@@ -18,15 +20,30 @@ import { type MetricKind, metricKind } from "./picture/metric-kind";
 
 const TOP_ENTITIES = 6;
 const COLOURS: readonly Color[] = ["ansiBlue", "ansiRed", "ansiGreen", "ansiYellow", "ansiMagenta", "ansiCyan"];
-const HEIGHT = 14;
+/** Rows of a chart: 12 steps, so 5 labels (every 3 rows) or 3 (every 6) fall on rows. */
+const HEIGHT = 13;
+/** Rows of each small chart: 3 labels, every 2 rows. */
 const SMALL_HEIGHT = 5;
+
+/** The y axis from the lowest to the highest value, and `labels` ticks at even steps between them. */
+function scale(values: readonly number[], labels: number): Pick<Settings, "yRange" | "customYAxisTicks"> {
+  let [low, high] = [Math.min(...values), Math.max(...values)];
+  if (low === high) {
+    // A flat line in the middle, between labels around its value.
+    const pad = low === 0 ? 1 : Math.abs(low) / 2;
+    [low, high] = [low - pad, high + pad];
+  }
+  const ticks = Array.from({ length: labels }, (_, i) => low + ((high - low) * i) / (labels - 1));
+  return { yRange: [low, high], customYAxisTicks: ticks };
+}
 
 function numberText(value: number, kind: MetricKind): string {
   const round = (v: number, digits: number) => v.toLocaleString("en-US", { maximumFractionDigits: digits });
   if (kind === "percent" || kind === "change") return `${round(value * 100, 2)}%`;
   if (Math.abs(value) >= 1e6) return `${round(value / 1e6, 2)}M`;
   if (Math.abs(value) >= 1e4) return `${round(value / 1e3, 1)}k`;
-  return round(value, kind === "money" ? 2 : 4);
+  // Labels at even steps fall between whole counts: 9,436 rather than 9,436.5.
+  return round(value, kind === "money" ? 2 : Math.abs(value) >= 100 ? 0 : 2);
 }
 
 /** Date ticks spaced so their labels do not run into each other. */
@@ -47,10 +64,11 @@ function pointsOf(values: ReadonlyArray<number | null>): Array<[number, number]>
   return points;
 }
 
+/** Without the blank lines around a chart, nor the bare axis a chart without its x axis ends with. */
 function withoutBlankEnds(lines: string[]): string[] {
   const trimmed = lines.map((line) => line.trimEnd());
   while (trimmed[0] === "") trimmed.shift();
-  while (trimmed.at(-1) === "") trimmed.pop();
+  while (trimmed.at(-1) === "" || /^\s*│$/.test(trimmed.at(-1) ?? "")) trimmed.pop();
   return trimmed;
 }
 
@@ -62,7 +80,6 @@ function draw(picture: Picture, metric: string, width: number, color: boolean): 
     .filter((series) => series.points.length > 0);
   if (drawn.length === 0) return `no ${printable(metric)} values to draw\n`;
   const ys = drawn.flatMap((series) => series.points.map(([, y]) => y));
-  const [low, high] = [Math.min(...ys), Math.max(...ys)];
   // A line needs two x positions: a single date is drawn as a short flat line around it.
   const points = (series: (typeof drawn)[number]) =>
     dates.length === 1
@@ -81,20 +98,30 @@ function draw(picture: Picture, metric: string, width: number, color: boolean): 
     mode: dates.length > plotWidth ? "point" : "line",
     formatter: (value, { axis }) => (axis === "x" ? (dates[Math.round(value)] ?? "") : numberText(value, kind)),
   };
-  if (color) {
-    return `${plot(drawn.map(points), {
+  // One series needs no legend or small charts: one full chart, in colour or not.
+  if (color || drawn.length === 1) {
+    const named = !color && picture.byEntity ? `${drawn[0]?.label}\n` : "";
+    const chart = plot(drawn.map(points), {
       ...settings,
+      ...scale(ys, 5),
       height: HEIGHT,
-      color: drawn.map((series) => COLOURS[series.index % COLOURS.length] as Color),
-      legend: { position: "bottom", series: drawn.map((series) => series.label) },
-    })}\n`;
+      ...(color
+        ? {
+            color: drawn.map((series) => COLOURS[series.index % COLOURS.length] as Color),
+            legend: { position: "bottom", series: drawn.map((series) => series.label) },
+          }
+        : {}),
+    });
+    return `${named}${withoutBlankEnds(chart.split("\n")).join("\n")}\n`;
   }
   const charts = drawn.map((series, i) =>
     withoutBlankEnds(
       plot([points(series)], {
         ...settings,
-        // One scale for all, so the small charts compare.
-        yRange: [low, high === low ? low + 1 : high],
+        ...scale(
+          series.points.map(([, y]) => y),
+          3,
+        ),
         height: SMALL_HEIGHT,
         hideXAxis: i < drawn.length - 1,
       }).split("\n"),
@@ -135,10 +162,11 @@ export const chartFormatter: Formatter = {
       return;
     }
     const shown = picture.series.length;
+    const ownScales = !options.color && shown > 1 ? " (each on its own scale)" : "";
     const title =
       picture.entities > shown
-        ? `${metric} by date: the top ${shown} of ${picture.entities} by ${metric}`
-        : `${metric} by date`;
+        ? `${metric} by date: the top ${shown} of ${picture.entities} by ${metric}${ownScales}`
+        : `${metric} by date${ownScales}`;
     await writeChunk(out, `${printable(title)}\n${draw(picture, metric, options.width ?? 80, options.color)}`);
   },
 };

@@ -1,7 +1,8 @@
 /**
  * One self-contained HTML page: the query and export time, a chart per metric (lines over dates, one per
- * entity: the top 10 by the first metric and the rest summed as "other"; bars when there is no date), and
- * the table, sortable by a click on a column. Chart.js and the page's script are inline; the page fetches
+ * entity: the top 10 by the first metric and the rest summed as "other"; bars when there is no date; with
+ * --compare the earlier period on the same chart, dotted or paler), and the table, sortable by a click on
+ * a column. Chart.js and the page's script are inline; the page fetches
  * nothing. The table's rows are written as they come; what the charts need is held until the end, summed
  * per entity and date (the top entities are known only then).
  * Names stay data: they go into the page as JSON inside <script type="application/json"> and reach the
@@ -16,6 +17,7 @@ import { jsonInScript } from "./html/escape";
 import { PAGE_END, pageStart, scriptElement } from "./html/page";
 import { PAGE_SCRIPT } from "./html/page-script";
 import { PictureCollector } from "./picture/collect";
+import { chartedMetrics } from "./picture/compared-metrics";
 import { metricKind } from "./picture/metric-kind";
 import { metricValue } from "./picture/tally";
 
@@ -42,8 +44,9 @@ export const htmlFormatter: Formatter = {
     // The table shows the columns --fields chose; the charts tell entities apart by all their keys.
     const columns = columnsOf(report.meta, first, report.fields);
     const whole = columnsOf(report.meta, first);
+    const charted = chartedMetrics(report.meta, columns.metrics);
     const collector = new PictureCollector(
-      { ...whole, metrics: columns.metrics },
+      { ...whole, metrics: charted.collected },
       { top: HTML_TOP_ENTITIES, other: true },
     );
     const exportedAt = (options.exportedAt ?? new Date()).toISOString();
@@ -77,6 +80,8 @@ export const htmlFormatter: Formatter = {
     });
     const picture = {
       ...collector.picture(),
+      metrics: charted.charts,
+      previous: charted.previous ?? null,
       // The footer's label goes in the first column, which must be a dimension's (as in the table format).
       total: columns.order[0]?.metric === false ? total : null,
       totalRows: totals?.rows ?? collector.grandTotal.rows,

@@ -1,6 +1,7 @@
 /**
  * A table for people (cli-table3): numbers right-aligned, money with 2 decimals, ctr and cvr as percentages
- * (see metric-text.ts), a totals footer. It holds every row in memory before printing, to size its columns;
+ * (see metric-text.ts), a rule under the header and above the totals footer but none between rows, and with
+ * --compare a title naming both periods. It holds every row in memory before printing, to size its columns;
  * use CSV or NDJSON for big exports.
  * Every name and column title is shown through `printable`: it is text for a terminal, and a name may hold
  * control characters.
@@ -11,6 +12,7 @@ import { metricFrom, PREVIOUS_SUFFIX } from "../core/derived-metrics";
 import { printable } from "../core/printable";
 import { writeChunk } from "../io/write";
 import { type Columns, cellsOf, columnsOf, peekFirstRow } from "./columns";
+import { comparedTitle } from "./compared-title";
 import type { Formatter, ReportTotals } from "./formatter";
 import { metricText } from "./metric-text";
 
@@ -53,6 +55,17 @@ function totalsLine(columns: Columns, totals: ReportTotals): string[] | undefine
   );
 }
 
+/**
+ * The table's lines, with the header's rule drawn again above the totals footer. Every cell is one line
+ * (`printable` escapes line breaks): the lines are the top border, the header, its rule, the rows, then the
+ * footer and the bottom border.
+ */
+function drawn(table: InstanceType<typeof Table>, hasFooter: boolean): string {
+  const lines = table.toString().split("\n");
+  if (hasFooter && lines.length > 4) lines.splice(lines.length - 2, 0, lines[2] as string);
+  return lines.join("\n");
+}
+
 export const tableFormatter: Formatter = {
   async write(report, out, options) {
     const { first, all } = await peekFirstRow(report.pages);
@@ -63,7 +76,8 @@ export const tableFormatter: Formatter = {
     const table = new Table({
       head: columns.order.map((c) => title(c.name)),
       colAligns: columns.order.map((c) => (c.metric ? ("right" as const) : ("left" as const))),
-      style: { head: [], border: [] },
+      // compact: no rule between rows; the header's rule stays.
+      style: { head: [], border: [], compact: true },
     });
     // Without totals from the transform stages, the counters rows carry are summed here (shown or kept for
     // ratios); a ratio is then computed from the sums, never summed.
@@ -86,6 +100,9 @@ export const tableFormatter: Formatter = {
     const totals: ReportTotals = report.totals?.() ?? { rows: count, metrics: totalsFromSums(columns, sums) };
     const footer = totalsLine(columns, totals);
     if (footer !== undefined) table.push(footer);
-    await writeChunk(out, count === 0 && columns.dimensionKeys.length > 0 ? "(no rows)\n" : `${table.toString()}\n`);
+    const heading = comparedTitle(report.meta);
+    const above = heading === undefined ? "" : `${printable(heading)}\n`;
+    const body = count === 0 && columns.dimensionKeys.length > 0 ? "(no rows)" : drawn(table, footer !== undefined);
+    await writeChunk(out, `${above}${body}\n`);
   },
 };

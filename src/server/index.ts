@@ -15,6 +15,7 @@ export { LoadError, loadNdjsonFile, loadNdjsonInto } from "./db/load";
 export { formatLoadLine, type LoadLine } from "./db/load-format";
 export { DatabaseError, type Db, openForWriting } from "./db/schema";
 export { ConflictError, FactWriter } from "./db/writer";
+export { CorsOriginError, corsOrigin } from "./http/cors";
 export { FaultSpecError, faultHook, parseFaults } from "./http/faults";
 export { type RunningServer, type ServeOptions, startServer } from "./http/listen";
 export {

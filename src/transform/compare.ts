@@ -16,8 +16,9 @@ interface ComparedPeriods {
   /** The first second of each period. */
   currentFrom: number;
   previousFrom: number;
-  /** What meta says was compared: `previous` or `year`, and the earlier period's range. */
+  /** What meta says was compared: `previous` or `year`, and each period's range. */
   mode: string;
+  currentRange: { from: string; to: string };
   previousRange: { from: string; to: string };
 }
 
@@ -159,6 +160,7 @@ export function compareWithPrevious(
       metrics: counters.flatMap((c) => [c, previousName(c)]),
       total: 0,
       compare: periods.mode,
+      current: periods.currentRange,
       previous: periods.previousRange,
     },
     totalKnown: false,

@@ -18,7 +18,7 @@ describe("an operator session in a real process", () => {
   it("creates, fills and keys a database, serves it, logs without the key, and stops on SIGTERM and SIGINT", async () => {
     const db = join(dir, "session.db");
     expect((await runCli(["serve", "init", "--db", db])).code).toBe(0);
-    expect((await runCli(["serve", "demo", "--db", db, "--days", "10"])).code).toBe(0);
+    expect((await runCli(["serve", "demo", "--db", db, "--days", "10", "--end", "2026-11-01"])).code).toBe(0);
     const issued = await runCli([
       "serve",
       "key",
@@ -63,7 +63,7 @@ describe("SIGTERM with connections that never finish", () => {
   // Built once, in this process (making it is not what these cases check), and only read.
   beforeAll(async () => {
     expect((await runInProcess(["serve", "init", "--db", db])).code).toBe(0);
-    expect((await runInProcess(["serve", "demo", "--db", db, "--days", "1"])).code).toBe(0);
+    expect((await runInProcess(["serve", "demo", "--db", db, "--days", "1", "--end", "2026-11-01"])).code).toBe(0);
   });
 
   it("exits 0 after --shutdown-timeout, with an idle and a half-sent connection open", async () => {

@@ -104,6 +104,40 @@ describe("--format html", () => {
     expect(picture.series[10]?.values.views).toEqual([sumPerDay([1, 2, 3], "views").reduce((a, b) => a + b)]);
   });
 
+  it("--compare: one chart per metric holding both periods, the change only in the table", async () => {
+    // 2026-10-03..04 against 2026-10-01..02: the same campaigns, the 1st day with the 1st day.
+    const later = ["--from", DAYS[2] as string, "--to", DAYS[3] as string];
+    for (const [dims, dated] of [
+      ["campaign,date", true],
+      ["campaign", false],
+    ] as const) {
+      const result = await report([
+        ...later,
+        "--dims",
+        dims,
+        "--metrics",
+        "clicks,views",
+        "--compare",
+        "previous",
+        "-f",
+        "html",
+      ]);
+      expect(result.code, result.stderr).toBe(0);
+      const picture = pageData<PagePicture & { previous: string }>(result.stdout, "adreport-picture");
+      expect(picture.metrics).toEqual(["clicks", "views"]);
+      expect(picture.previous).toBe("period before");
+      const first = picture.series[0] as PageSeries;
+      const now = sumPerDay([1], "clicks").slice(2);
+      const before = sumPerDay([1], "clicks").slice(0, 2);
+      const sum = (values: number[]) => [values.reduce((a, b) => a + b)];
+      expect(first.values.clicks).toEqual(dated ? now : sum(now));
+      expect(first.values.clicks_prev).toEqual(dated ? before : sum(before));
+      expect(Object.keys(first.values).sort()).toEqual(["clicks", "clicks_prev", "views", "views_prev"]);
+      const columns = pageData<Array<{ name: string }>>(result.stdout, "adreport-columns").map((c) => c.name);
+      expect(columns).toContain("clicks_change");
+    }
+  });
+
   it("names stay data: no markup from the service, nothing that ends a script early", async () => {
     const result = await report(["--dims", "campaign,date", "--format", "html"]);
     expect(result.code, result.stderr).toBe(0);
@@ -170,7 +204,44 @@ describe("--format chart", () => {
     expect(Math.max(...widths)).toBeLessThanOrEqual(100);
   });
 
-  it("without colour: a small chart per entity, titled, on one scale", async () => {
+  /** The plot rows of each chart in a text: the lines between its ▲ and its x axis (or its end). */
+  function plotRows(text: string): string[][] {
+    const charts: string[][] = [];
+    for (const line of stripVTControlCharacters(text).split("\n")) {
+      if (line.trim() === "▲") charts.push([]);
+      else if (/^\s*[^\s]*[┤│]/.test(line) && charts.length > 0 && !line.includes("└")) charts.at(-1)?.push(line);
+      else if (charts.at(-1)?.length) charts.push([]);
+    }
+    return charts.filter((rows) => rows.length > 0);
+  }
+  const LINE = /[━┃┏┓┗┛]/;
+
+  it("every chart spans its whole height: its top and bottom rows hold the line, labels at even steps", async () => {
+    const one = await report(["--dims", "date", "--metrics", "clicks", "--format", "chart"], { columns: 100 });
+    expect(one.code, one.stderr).toBe(0);
+    const [rows] = plotRows(one.stdout) as [string[]];
+    expect(rows).toHaveLength(13);
+    expect(rows[0]).toMatch(LINE);
+    expect(rows[12]).toMatch(LINE);
+    expect(rows.filter((row) => row.includes("┤"))).toHaveLength(5);
+    const small = await report(["--dims", "campaign,date", "--metrics", "clicks", "--format", "chart"], {
+      env: { NO_COLOR: "1" },
+    });
+    expect(small.stdout.split("\n")[0]).toBe("clicks by date: the top 6 of 13 by clicks (each on its own scale)");
+    const charts = plotRows(small.stdout);
+    expect(charts).toHaveLength(6);
+    for (const chart of charts) {
+      expect(chart).toHaveLength(5);
+      expect(chart[0]).toMatch(LINE);
+      expect(chart[4]).toMatch(LINE);
+    }
+    const coloured = await report(["--dims", "campaign,date", "--metrics", "clicks", "--format", "chart"], {
+      outIsTTY: true,
+    });
+    expect(plotRows(coloured.stdout)[0]).toHaveLength(13);
+  });
+
+  it("without colour: a small chart per entity, titled, each on its own scale", async () => {
     const result = await report(["--dims", "campaign,date", "--metrics", "clicks", "--format", "chart"], {
       outIsTTY: true,
       env: { NO_COLOR: "1" },

@@ -18,7 +18,8 @@ async function service(demo: boolean, load?: string[]) {
   n += 1;
   const db = join(dir, `db-${n}.db`);
   expect((await runInProcess(["serve", "init", "--db", db])).code).toBe(0);
-  if (demo) expect((await runInProcess(["serve", "demo", "--db", db, "--days", "10"])).code).toBe(0);
+  if (demo)
+    expect((await runInProcess(["serve", "demo", "--db", db, "--days", "10", "--end", "2026-11-01"])).code).toBe(0);
   let loaded: { code: number | null; stderr: string } | undefined;
   if (load) loaded = await runInProcess(["serve", "load", "--db", db, ...load], { cwd: dir });
   const key = await runInProcess([

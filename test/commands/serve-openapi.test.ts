@@ -18,7 +18,11 @@ describe("the OpenAPI document", () => {
     const answer = await httpGet(`${serve.url}/openapi.json`);
     expect(answer.status).toBe(200);
     expect(answer.headers["content-type"]).toMatch(/^application\/json/);
-    expect(answer.text).toBe(printed.stdout);
+    // The same document but for `servers`: serve names the address it listens on, the printed one serve's default.
+    const withoutServers = (text: string) => ({ ...(JSON.parse(text) as object), servers: undefined });
+    expect(withoutServers(answer.text)).toEqual(withoutServers(printed.stdout));
+    expect(JSON.parse(answer.text).servers).toEqual([{ url: serve.url, description: "this adreport serve" }]);
+    expect(JSON.parse(printed.stdout).servers[0].url).toBe("http://127.0.0.1:8080");
     // The key is still asked for where the data is.
     const refused = await httpGet(`${serve.url}/v1/report?from=2026-10-01&to=2026-10-02&metrics=views`);
     expect(refused.status).toBe(401);

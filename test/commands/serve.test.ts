@@ -21,7 +21,7 @@ describe.each(await testBackends())("on $name", (backend) => {
   async function session(): Promise<{ db: string; key: string }> {
     const db = await backend.newDb();
     expect((await runInProcess(["serve", "init", "--db", db])).code).toBe(0);
-    expect((await runInProcess(["serve", "demo", "--db", db, "--days", "10"])).code).toBe(0);
+    expect((await runInProcess(["serve", "demo", "--db", db, "--days", "10", "--end", "2026-11-01"])).code).toBe(0);
     const issued = await runInProcess([
       "serve",
       "key",
@@ -81,7 +81,7 @@ describe.each(await testBackends())("on $name", (backend) => {
     it("creates a database, fills it with demo data and issues a key printed once on stdout", async () => {
       const db = await backend.newDb();
       expect((await runInProcess(["serve", "init", "--db", db])).code).toBe(0);
-      const demo = await runInProcess(["serve", "demo", "--db", db, "--days", "10"]);
+      const demo = await runInProcess(["serve", "demo", "--db", db, "--days", "10", "--end", "2026-11-01"]);
       expect(demo.code).toBe(0);
       expect(demo.stdout).toBe("");
       const issued = await runInProcess([

@@ -172,6 +172,34 @@ describe("the HTML page in chromium", () => {
     await page.close();
   }, 60_000);
 
+  it("--compare: a chart per metric with both periods (a dotted line per entity for the earlier one)", async (context) => {
+    if (!existsSync(CHROMIUM)) context.skip(NO_CHROMIUM);
+    const range = ["--from", DAYS[2] as string, "--to", DAYS[3] as string];
+    const args = ["--dims", "campaign,date", "--metrics", "clicks,views", "--compare", "previous"];
+    const { page, errors, charts } = await open(await exportPage("compare.html", args, service, range));
+    await screenshot(page, "html-report-compare.png");
+    expect(errors).toEqual([]);
+    expect(charts.map((c) => [c.metric, c.kind, c.series, c.datasets, c.points])).toEqual([
+      ["clicks", "line", 11, 22, 2],
+      ["views", "line", 11, 22, 2],
+    ]);
+    expect(charts[0]?.labels.slice(0, 2)).toEqual([`${campaignName(1)} (1)`, `${campaignName(1)} (1) (period before)`]);
+    const bars = await open(
+      await exportPage(
+        "compare-bars.html",
+        ["--dims", "campaign", "--metrics", "views", "--compare", "year"],
+        service,
+        range,
+      ),
+    );
+    expect(bars.errors).toEqual([]);
+    expect(bars.charts.map((c) => [c.metric, c.kind, c.datasets, c.labels])).toEqual([
+      ["views", "bar", 2, ["views", "views (a year earlier)"]],
+    ]);
+    await bars.page.close();
+    await page.close();
+  }, 60_000);
+
   it("a big table shows its first 2,000 rows, sorts all of them, and shows more on request", async (context) => {
     if (!existsSync(CHROMIUM)) context.skip(NO_CHROMIUM);
     const demo = await startTestService({

@@ -14,6 +14,7 @@ import { reportApiFor } from "../shared/report-api";
 import { loadSettings } from "../shared/settings";
 import type { ReportFlags } from "./command";
 import { planComparedPeriod } from "./compare-plan";
+import { countingRows, emptyNote } from "./empty-note";
 import { chooseOutputFormat } from "./output-format";
 import { checkPictureRequest, pictureOptions } from "./picture-options";
 import { progressView } from "./progress";
@@ -124,6 +125,7 @@ export async function runReport(
   // Once the file is in place, a later failure (the --summary-file) must not say the old file was kept.
   let committed = false;
   let emptyWarning: string | undefined;
+  let counted: ReturnType<typeof countingRows> | undefined;
   const stopListening = ctx.onSignal(() => {
     sink?.abortNow();
     interrupt.abort(
@@ -163,7 +165,8 @@ export async function runReport(
             windows ? openSplitReport(api, request, windows, before) : openReport(api, request, before),
           fill ? (stream, range) => fillGaps(stream, { ...fill, fromSec: range.from, toSec: range.to }) : undefined,
         );
-        await formatter.write(transformReport(shaped, stages), sink.stream, {
+        counted = countingRows(transformReport(shaped, stages));
+        await formatter.write(counted.report, sink.stream, {
           delimiter: settings.delimiter.value,
           bom: flags.bom === true,
           spreadsheet: format.spreadsheet,
@@ -191,6 +194,8 @@ export async function runReport(
     if (emptyWarning !== undefined) ctx.io.err.write(`adreport: warning: ${emptyWarning}\n`);
     const rows = progress?.rows ?? 0;
     await writeSummary(ctx, flags, { outcome: "ok", from: plan.fromDate, to: plan.toDate, rows, ...counts }, undefined);
+    const note = emptyNote(counted?.rows(), plan, compare ? compare.period : undefined, emptyWarning);
+    if (note) ctx.io.err.write(`adreport: ${note}\n`);
     return { rows };
   } catch (error) {
     giveUp.abort();

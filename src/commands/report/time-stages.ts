@@ -4,7 +4,7 @@
  * re-bucketed and filled the same way). Every `_change` is computed later, with the ratios
  * (transform/metrics.ts). Without --tz, --compare or --fill the report goes through untouched.
  */
-import type { ReportRequest } from "../../contract";
+import { formatDateTime, type ReportRequest } from "../../contract";
 import { TimeZone } from "../../core/time-zone";
 import type { ReportStream } from "../../format/formatter";
 import { compareWithPrevious } from "../../transform/compare";
@@ -31,14 +31,17 @@ export async function inZoneAndCompared(
   if (compare === undefined) return current;
   const { mode, period } = compare;
   const previous = between(inZone(await openPeriod(period.request, period.windows), plan), period.range);
+  // Both periods as the same kind of text: UTC instants, or the zone's local times with their offset.
+  const text = (range: { from: number; to: number }) =>
+    plan.zone === TimeZone.UTC
+      ? { from: formatDateTime(range.from), to: formatDateTime(range.to) }
+      : { from: plan.zone.dateTimeText(range.from), to: plan.zone.dateTimeText(range.to) };
   return compareWithPrevious(current, previous, {
     zone: plan.zone,
     currentFrom: plan.range.from,
     previousFrom: period.range.from,
     mode,
-    previousRange:
-      plan.zone === TimeZone.UTC
-        ? { from: period.request.from, to: period.request.to }
-        : { from: plan.zone.dateTimeText(period.range.from), to: plan.zone.dateTimeText(period.range.to) },
+    currentRange: text(plan.range),
+    previousRange: text(period.range),
   });
 }

@@ -48,6 +48,11 @@ A session:
       .option("--port <n>", "port to listen on; 0 picks a free one", integerOption(0, 65_535), 8080)
       .option("--trust-proxy <ip,...>", "believe X-Forwarded-For only from these peers", collect)
       .option(
+        "--cors <origin>",
+        "let pages from this origin (https://app.example.com) call the service from a browser (repeatable)",
+        collect,
+      )
+      .option(
         "--cache-mb <n>",
         "megabytes the caches of computed reports and pages may hold, keys and per-entry overhead counted",
         integerOption(0, 1_000_000),
@@ -127,7 +132,10 @@ A session:
       .description("generate the deterministic demo data set (creates the database if needed)")
       .option("--seed <n>", "random seed", integerOption(0, 2 ** 32 - 1), 42)
       .option("--days <n>", "days of hourly data", integerOption(1, 3660), 35)
-      .option("--end <date>", "the day after the data (YYYY-MM-DD)", "2026-11-01")
+      .option(
+        "--end <date>",
+        "the day after the data (YYYY-MM-DD); default today (UTC), so the data ends with yesterday",
+      )
       .option("--advertisers <n>", "advertisers", integerOption(1, 1000), 3)
       .option("--campaigns <n>", "campaigns per advertiser", integerOption(1, 10_000), 3)
       .option("--ads <n>", "ads per campaign", integerOption(1, 10_000), 3)

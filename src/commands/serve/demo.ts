@@ -1,5 +1,5 @@
 /** `adreport serve demo`: the deterministic demo data, into the database or as NDJSON. */
-import { formatDateTime, parseInstant } from "../../contract";
+import { formatDateTime, parseInstant, SECONDS_PER_DAY } from "../../contract";
 import { InterruptedError, UsageError } from "../../core/errors";
 import { writeChunk } from "../../io/write";
 import { databaseLabel, demoFacts, FACT_BATCH, formatLoadLine, type LoadLine, type NumberedLine } from "../../server";
@@ -10,7 +10,8 @@ import { type DbOptions, withStore } from "./operator";
 export interface DemoCommandOptions extends DbOptions {
   seed: number;
   days: number;
-  end: string;
+  /** The day after the data; undefined: today (UTC) by ctx.now(). */
+  end?: string | undefined;
   advertisers: number;
   campaigns: number;
   ads: number;
@@ -69,9 +70,16 @@ function* numbered(facts: Iterable<LoadLine>): Generator<NumberedLine[]> {
   if (batch.length > 0) yield batch;
 }
 
+/** --end as epoch seconds (midnight UTC); without it, today's midnight UTC, so the data ends with yesterday. */
+function endOf(ctx: Context, text: string | undefined): number {
+  if (text === undefined) return Math.floor(ctx.now().getTime() / 1000 / SECONDS_PER_DAY) * SECONDS_PER_DAY;
+  const end = /^\d{4}-\d{2}-\d{2}$/.test(text) ? parseInstant(text, "from") : undefined;
+  if (!end) throw new UsageError(`--end: ${JSON.stringify(text)} is not a date (YYYY-MM-DD)`);
+  return end.sec;
+}
+
 export async function runDemo(ctx: Context, options: DemoCommandOptions): Promise<void> {
-  const end = /^\d{4}-\d{2}-\d{2}$/.test(options.end) ? parseInstant(options.end, "from") : undefined;
-  if (!end) throw new UsageError(`--end: ${JSON.stringify(options.end)} is not a date (YYYY-MM-DD)`);
+  const end = { sec: endOf(ctx, options.end) };
   const facts = demoFacts({
     seed: options.seed,
     days: options.days,

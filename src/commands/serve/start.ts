@@ -1,7 +1,9 @@
 /** `adreport serve` (`serve start`): listens until SIGINT/SIGTERM, then drains and closes. */
 import { UsageError } from "../../core/errors";
 import {
+  CorsOriginError,
   canonicalEntry,
+  corsOrigin,
   databaseLabel,
   FaultSpecError,
   faultHook,
@@ -16,6 +18,7 @@ export interface StartOptions extends DbOptions {
   host: string;
   port: number;
   trustProxy?: string[] | undefined;
+  cors?: string[] | undefined;
   cacheRows: number;
   cacheMb: number;
   maxConnections: number;
@@ -33,6 +36,17 @@ function trustedProxies(entries: readonly string[]): string[] {
     const canonical = canonicalEntry(entry);
     if (!canonical) throw new UsageError(`--trust-proxy: ${JSON.stringify(entry)} is not an IP address or CIDR range`);
     return canonical;
+  });
+}
+
+function corsOrigins(entries: readonly string[]): string[] {
+  return entries.map((entry) => {
+    try {
+      return corsOrigin(entry);
+    } catch (error) {
+      if (error instanceof CorsOriginError) throw new UsageError(`--cors: ${error.message}`);
+      throw error;
+    }
   });
 }
 
@@ -62,6 +76,7 @@ export function listenError(error: unknown, options: Pick<StartOptions, "host" |
 
 export async function runServe(ctx: Context, options: StartOptions): Promise<void> {
   const trustProxy = trustedProxies(options.trustProxy ?? []);
+  const cors = corsOrigins(options.cors ?? []);
   const log = options.quiet ? undefined : (line: string) => ctx.io.err.write(`${line}\n`);
   const faults = faultsOf(options, log);
   const server = await operatorVerb(async () => {
@@ -81,6 +96,7 @@ export async function runServe(ctx: Context, options: StartOptions): Promise<voi
         log,
         notice: (line) => ctx.io.err.write(`adreport serve: ${line}\n`),
         beforeRequest: faults,
+        corsOrigins: cors,
         nativeBinding: ctx.sqliteAddon(),
       });
     } catch (error) {

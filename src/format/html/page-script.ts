@@ -1,8 +1,10 @@
 /**
  * The page's own script (browser JavaScript, inline after Chart.js): reads the data from the
- * `application/json` elements, draws a chart per metric and fills the table. Every text from the service
- * reaches the page through textContent or the canvas, never as markup. Each chart's <figure> carries
- * data-metric, data-kind (line or bar) and data-series (the number of series, or of bars) for tests.
+ * `application/json` elements, draws a chart per metric and fills the table. With --compare
+ * (`picture.previous`) each chart also draws the earlier period (`<metric>_prev`): a dotted line beside each
+ * entity's line, or a paler bar beside each bar. Every text from the service reaches the page through
+ * textContent or the canvas, never as markup. Each chart's <figure> carries data-metric, data-kind (line or
+ * bar) and data-series (the number of series, or of bars) for tests.
  */
 export const PAGE_SCRIPT = `
 (function () {
@@ -38,7 +40,8 @@ export const PAGE_SCRIPT = `
     var kind = kinds[metric];
     var figure = element("figure", "chart");
     figure.dataset.metric = metric;
-    figure.appendChild(element("figcaption", "", metric));
+    var dotted = picture.previous && picture.dates ? " (dotted: " + picture.previous + ")" : "";
+    figure.appendChild(element("figcaption", "", metric + dotted));
     var box = element("div", "chart-box");
     var canvas = document.createElement("canvas");
     box.appendChild(canvas);
@@ -51,11 +54,17 @@ export const PAGE_SCRIPT = `
         type: "line",
         data: {
           labels: picture.dates,
-          datasets: picture.series.map(function (series, i) {
+          datasets: picture.series.reduce(function (sets, series, i) {
             var colour = series.other ? OTHER : COLOURS[i % COLOURS.length];
-            return { label: series.label, data: series.values[metric], borderColor: colour, backgroundColor: colour,
-              borderDash: series.other ? [6, 4] : [], pointRadius: many ? 0 : 2, borderWidth: 2, spanGaps: false };
-          }),
+            sets.push({ label: series.label, data: series.values[metric], borderColor: colour, backgroundColor: colour,
+              borderDash: series.other ? [6, 4] : [], pointRadius: many ? 0 : 2, borderWidth: 2, spanGaps: false });
+            if (picture.previous) {
+              sets.push({ label: series.label + " (" + picture.previous + ")", data: series.values[metric + "_prev"],
+                borderColor: colour, backgroundColor: colour, borderDash: [2, 3], pointRadius: 0, borderWidth: 1.5,
+                spanGaps: false, earlier: true });
+            }
+            return sets;
+          }, []),
         },
       };
       figure.dataset.kind = "line";
@@ -69,6 +78,11 @@ export const PAGE_SCRIPT = `
             backgroundColor: picture.series.map(function (series, i) { return series.other ? OTHER : COLOURS[i % COLOURS.length]; }) }],
         },
       };
+      if (picture.previous) {
+        config.data.datasets.push({ label: metric + " (" + picture.previous + ")",
+          data: picture.series.map(function (series) { return series.values[metric + "_prev"][0]; }),
+          backgroundColor: picture.series.map(function (series, i) { return (series.other ? OTHER : COLOURS[i % COLOURS.length]) + "66"; }) });
+      }
       figure.dataset.kind = "bar";
       figure.dataset.series = String(picture.series.length);
     }
@@ -76,9 +90,12 @@ export const PAGE_SCRIPT = `
       animation: false, responsive: true, maintainAspectRatio: false,
       interaction: { mode: "nearest", intersect: false },
       plugins: {
-        legend: { display: config.type === "line", position: "bottom" },
+        // The earlier period's lines share their entity's colour: the caption says they are dotted.
+        legend: { display: config.type === "line" || Boolean(picture.previous), position: "bottom",
+          labels: { filter: function (item, data) { return !data.datasets[item.datasetIndex].earlier; } } },
         tooltip: { callbacks: { label: function (item) {
-          return (config.type === "line" ? item.dataset.label : item.label) + ": " + formatValue(item.raw, kind);
+          var bar = item.label + (item.datasetIndex > 0 ? " (" + picture.previous + ")" : "");
+          return (config.type === "line" ? item.dataset.label : bar) + ": " + formatValue(item.raw, kind);
         } } },
       },
       scales: { y: { ticks: { callback: function (value) { return formatValue(value, kind === "count" ? "count" : kind); } } } },

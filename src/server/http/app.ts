@@ -7,6 +7,7 @@ import { DatabaseUnavailableError } from "../db/live-connection";
 import { accessLine } from "./access-log";
 import { authenticate } from "./auth";
 import { AuthFailureThrottle } from "./auth-throttle";
+import { registerCors } from "./cors";
 import { codeForStatus, sendError } from "./errors";
 import { registerOpenApiRoute } from "./openapi-route";
 import { reportHandler } from "./report-route";
@@ -26,6 +27,10 @@ export interface AppOptions {
   authFailureLimit: number;
   /** True once shutdown began: requests still arriving on open connections are answered 503. */
   isClosing?: (() => boolean) | undefined;
+  /** Origins whose pages may call the service from a browser (`serve --cors`); none: no CORS headers. */
+  corsOrigins?: readonly string[] | undefined;
+  /** The service's URL for the OpenAPI document's `servers`, for a request; omitted: the static placeholder. */
+  serverUrl?: ((request: FastifyRequest) => string) | undefined;
 }
 
 /** How long an idle keep-alive connection stays open: long enough for a client's next page request. */
@@ -75,6 +80,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     },
   });
 
+  if (options.corsOrigins && options.corsOrigins.length > 0) registerCors(app, options.corsOrigins);
   if (options.log) {
     const log = options.log;
     app.addHook("onResponse", async (request, reply) => {
@@ -108,7 +114,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     onRequest: authenticate(options.store, options.nowSeconds, throttle),
     handler: reportHandler(options.store),
   });
-  registerOpenApiRoute(app);
+  registerOpenApiRoute(app, options.serverUrl);
 
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split("?", 1)[0];

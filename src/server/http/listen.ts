@@ -1,6 +1,6 @@
 /** Opens the database read-only, builds the app and listens; `close()` drains and closes both. */
 import type { Socket } from "node:net";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ServeStore } from "../backend";
 import type { NativeBinding } from "../db/schema";
 import { openServeStore } from "../open-store";
@@ -31,6 +31,8 @@ export interface ServeOptions {
   /** Receives what the operator must know even without an access log: connections refused, database reopened. */
   notice?: ((line: string) => void) | undefined;
   beforeRequest?: AppOptions["beforeRequest"];
+  /** Origins whose pages may call the service from a browser (`serve --cors`). */
+  corsOrigins?: readonly string[] | undefined;
   nowSeconds?: () => number;
   /** The monotonic clock (milliseconds) that times looks at the database file and reopen attempts. */
   nowMs?: (() => number) | undefined;
@@ -42,6 +44,19 @@ export interface RunningServer {
   app: FastifyInstance;
   store: ServeStore;
   close(): Promise<void>;
+}
+
+const WILDCARD = /^http:\/\/(?:0\.0\.0\.0|\[::\]|\[::0\]|\[0:0:0:0:0:0:0:0\]):/;
+/** A Host header that is a host name or address and a port, nothing else. */
+const HOST_HEADER = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/**
+ * The URL the OpenAPI document names: the address listened on; for a wildcard (0.0.0.0, ::), which no
+ * caller can use, the host the request was sent to.
+ */
+function serverUrl(listening: string, request: FastifyRequest): string {
+  if (!WILDCARD.test(listening) || !HOST_HEADER.test(request.host)) return listening;
+  return `${request.protocol}://${request.host}`;
 }
 
 const SERVE_DEFAULTS = {
@@ -66,6 +81,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     nativeBinding: options.nativeBinding,
   });
   let closing = false;
+  let listening = "";
   const app = buildApp({
     store,
     trustProxy: options.trustProxy,
@@ -75,6 +91,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     headerTimeoutMs: options.headerTimeoutMs ?? SERVE_DEFAULTS.headerTimeoutMs,
     authFailureLimit: options.authFailureLimit ?? SERVE_DEFAULTS.authFailureLimit,
     isClosing: () => closing,
+    corsOrigins: options.corsOrigins,
+    serverUrl: (request) => serverUrl(listening, request),
   });
 
   const sockets = new Set<Socket>();
@@ -107,6 +125,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : options.port;
   const host = options.host.includes(":") ? `[${options.host}]` : options.host;
+  listening = `http://${host}:${port}`;
   const shutdownTimeoutMs = options.shutdownTimeoutMs ?? SERVE_DEFAULTS.shutdownTimeoutMs;
 
   let closed: Promise<void> | undefined;
@@ -127,7 +146,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     }
   };
   return {
-    url: `http://${host}:${port}`,
+    url: listening,
     app,
     store,
     close: () => {

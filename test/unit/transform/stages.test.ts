@@ -98,6 +98,7 @@ describe("compare", () => {
     currentFrom: h("2026-03-08T00:00:00Z"),
     previousFrom: h("2026-03-01T00:00:00Z"),
     mode: "previous",
+    currentRange: { from: "2026-03-08T00:00:00Z", to: "2026-03-14T23:59:59Z" },
     previousRange: { from: "2026-03-01T00:00:00Z", to: "2026-03-07T23:59:59Z" },
   };
   const daily = { granularity: "daily" };
