@@ -65,6 +65,8 @@ export const GUARD_PG_DATA = [
   "90",
   "--activity",
   "0.5",
+  "--end",
+  "2026-11-01",
 ];
 export const GUARD_PG_DB = join(WORK, "guard-1000-ads-90-days.db");
 
