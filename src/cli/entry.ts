@@ -26,7 +26,7 @@ export async function main(): Promise<void> {
   process.once("exit", () => {
     if (stdoutFailure === undefined || (process.exitCode ?? 0) !== 0) return;
     process.stderr.write(`adreport: could not write to standard output: ${reasonInWords(stdoutFailure)}\n`);
-    process.exitCode = ExitCode.unexpected;
+    process.exitCode = ExitCode.failed;
   });
   process.exitCode = await run(process.argv.slice(2), ctx);
 }
