@@ -186,7 +186,7 @@ describe("keys test against a real serve", () => {
     const result = await test(`adr_${"z".repeat(43)}`);
     expect(result.code).toBe(3);
     expect(result.stderr).toContain("missing, invalid or expired");
-    expect(result.stderr).toContain('adreport keys request rotate --account "acme"');
+    expect(result.stderr).toContain("adreport keys request rotate --profile acme");
   });
 
   it("401 for an expired key: exit 3, and says it expired", async () => {
@@ -199,7 +199,7 @@ describe("keys test against a real serve", () => {
     const result = await test(keys.elsewhere);
     expect(result.code).toBe(4);
     expect(result.stderr).toContain("this host's outgoing IP is not on its whitelist");
-    expect(result.stderr).toContain('adreport keys request add-ip --account "acme" --ip 127.0.0.1');
+    expect(result.stderr).toContain("adreport keys request add-ip --profile acme --ip 127.0.0.1");
   });
 
   it("network failure: exit 5", async () => {

@@ -3,7 +3,7 @@ import type { Command } from "@commander-js/extra-typings";
 import type { Context } from "../context";
 import type { OptionsOf } from "../shared/declared";
 
-const KEYS = "base-url, profile, format, page-size, concurrency, timeout, retries, delimiter, spreadsheet, tz";
+const KEYS = "base-url, profile, format, page-size, concurrency, timeout, retries, delimiter, spreadsheet, tz, account";
 
 function declareGet(config: Command) {
   return config
@@ -48,7 +48,7 @@ export function registerConfig(program: Command, ctx: Context): void {
   const config = program
     .command("config")
     .description(
-      "read and change settings: base-url, default profile, format, page-size, concurrency, timeout, retries, delimiter, spreadsheet, tz",
+      "read and change settings: base-url, default profile, format, page-size, concurrency, timeout, retries, delimiter, spreadsheet, tz, a profile's account",
     )
     .addHelpText(
       "after",
@@ -58,6 +58,7 @@ Settings come from a flag, else the environment, else the profile, else the conf
 Examples:
   $ adreport config set page-size 500
   $ adreport config set base-url https://reports.example.com --profile acme
+  $ adreport config set account "Acme Outdoor GmbH" --profile acme
   $ adreport config list
   $ adreport config path`,
     );

@@ -33,6 +33,11 @@ export async function runConfigSet(ctx: Context, key: string, value: string, opt
   const name = settingName(key);
   const checked = checkSetting(name, value);
   if (!checked.ok) throw new UsageError(`${name}: ${checked.message}`, { hint: SETTINGS[name].help });
+  if (name === "account" && options.profile === undefined) {
+    throw new UsageError("account is a profile's own: the operator knows each account by its name", {
+      hint: `adreport config set account ${JSON.stringify(checked.value)} --profile <profile>`,
+    });
+  }
   const { file, data } = await readConfig(ctx);
   if (name === "profile") profileNamed(data, String(checked.value));
   if (options.profile !== undefined) {

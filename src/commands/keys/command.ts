@@ -46,8 +46,9 @@ function declareRequest(keys: Command) {
     .command("request")
     .description("print the request to send to the operator: a new key, a rotation, or whitelist changes")
     .addArgument(new Argument("<type>", "new, rotate, add-ip or remove-ip").choices(REQUEST_TYPE_NAMES))
-    .option("--account <name>", "the advertiser or account name the operator knows (required without --all-profiles)")
-    .option("--all-profiles", "one request per profile, the profile's name as the account (or one with --combined)")
+    .option("--account <name>", "the advertiser or account name the operator knows (default: the profile's account)")
+    .option("--profile <name>", "the profile whose account setting the letter names (default: the profile in use)")
+    .option("--all-profiles", "one request per profile, each naming its account setting (or one with --combined)")
     .option("--combined", "with --all-profiles: one request listing every account")
     .option(
       "--ip <address,...>",
@@ -81,7 +82,10 @@ Examples:
   $ adreport keys test acme
   $ adreport keys test --all                    # after the office's static IP changed
   $ adreport keys request add-ip --all-profiles --combined --ip 203.0.113.7
-  $ adreport keys request add-ip --account "Acme Outdoor" --ip 203.0.113.7`,
+  $ adreport keys request add-ip --account "Acme Outdoor" --ip 203.0.113.7
+
+keys request names each profile's account setting, the name the service's operator knows (asked once on a
+terminal and saved; or: adreport config set account "Acme Outdoor GmbH" --profile acme).`,
     );
   const run = async () => import("./run");
 

@@ -1,6 +1,6 @@
 /**
- * `adreport keys request TYPE --all-profiles`: the operator request for every profile, the profile's name
- * as the account: one request each (text separated by a line of dashes; JSON one object a line), or one
+ * `adreport keys request TYPE --all-profiles`: the operator request for every profile, each naming the
+ * profile's account setting (asked once on a terminal when missing): one request each (text separated by a line of dashes; JSON one object a line), or one
  * request naming every account with --combined.
  */
 import { UsageError } from "../../core/errors";
@@ -9,6 +9,7 @@ import { selectProfiles } from "../shared/profile-selection";
 import { readConfig } from "../shared/settings";
 import { combinedRequestJson, combinedRequestText } from "./combined-request-text";
 import type { KeysRequestOptions } from "./command";
+import { accountsOf } from "./request-account";
 import { type RequestType, requestJson, requestText } from "./request-text";
 import { requestIps } from "./run";
 
@@ -16,11 +17,11 @@ const BETWEEN_REQUESTS = `${"-".repeat(72)}\n`;
 
 export async function runKeysRequestAll(ctx: Context, type: RequestType, options: KeysRequestOptions): Promise<void> {
   if (options.account !== undefined) {
-    throw new UsageError("--account and --all-profiles cannot be combined: each profile's name is its account");
+    throw new UsageError("--account and --all-profiles cannot be combined: each profile has its own account");
   }
   const ips = requestIps(type, options);
-  const { data } = await readConfig(ctx);
-  const accounts = selectProfiles(Object.keys(data.profiles), undefined, true);
+  const config = await readConfig(ctx);
+  const accounts = await accountsOf(ctx, selectProfiles(Object.keys(config.data.profiles), undefined, true), config);
   const json = options.format === "json";
   if (options.combined === true) {
     const request = { type, accounts, ips, reason: options.reason };

@@ -101,14 +101,31 @@ export async function runKeysTest(
 export async function runKeysRequest(ctx: Context, type: RequestType, options: KeysRequestOptions): Promise<void> {
   if (options.allProfiles === true) return (await import("./request-all")).runKeysRequestAll(ctx, type, options);
   if (options.combined === true) throw new UsageError("--combined goes with --all-profiles");
-  const account = (options.account ?? "").trim();
-  if (account === "") {
+  const ips = requestIps(type, options);
+  const request = { type, account: await requestAccount(ctx, options), ips, reason: options.reason };
+  ctx.io.out.write(options.format === "json" ? requestJson(request) : requestText(request));
+}
+
+/** --account, else the account of the profile in use (--profile, ADREPORT_PROFILE, keys use). */
+async function requestAccount(ctx: Context, options: KeysRequestOptions): Promise<string> {
+  const given = (options.account ?? "").trim();
+  if (given !== "") {
+    const { checkSetting } = await import("../../config/settings");
+    const checked = checkSetting("account", given);
+    if (!checked.ok) throw new UsageError(`--account: ${checked.message}`);
+    return checked.value;
+  }
+  const config = await readConfig(ctx);
+  const { resolveSettings } = await import("../../config/resolve");
+  const layers = { flags: { profile: options.profile }, env: ctx.env, file: config.data, filePath: config.file.path };
+  const profile = resolveSettings(layers).profile.value;
+  if (options.account !== undefined || profile === undefined) {
     throw new UsageError("--account: give the advertiser or account name the operator knows", {
-      hint: "or --all-profiles for one request per profile",
+      hint: "or set a profile's: adreport config set account NAME --profile P; --all-profiles for one request per profile",
     });
   }
-  const request = { type, account, ips: requestIps(type, options), reason: options.reason };
-  ctx.io.out.write(options.format === "json" ? requestJson(request) : requestText(request));
+  const { accountsOf } = await import("./request-account");
+  return (await accountsOf(ctx, [profile], config))[0] as string;
 }
 
 /** The --ip addresses a request of this type takes, checked, each once. */
