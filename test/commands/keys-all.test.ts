@@ -64,7 +64,7 @@ describe.concurrent("keys test --all", () => {
   });
 
   it.each([
-    [["keys", "test", "--all", "acme"], "give a profile or --all, not both"],
+    [["keys", "test", "--all", "acme"], "give a profile or --all-profiles, not both"],
     [["keys", "test", "--all"], "--all-profiles: there are no profiles yet"],
   ])("refuses %j with exit 2", async (args, message) => {
     const result = await cli(args, args.length === 3 ? NONE : GOOD);
@@ -84,10 +84,15 @@ describe.concurrent("keys request --all-profiles", () => {
     expect(second).toContain('Subject: Reporting API: add IP for account "Globex Corporation"');
   });
 
-  it("JSON: one object a line", async () => {
-    const result = await cli(
-      ["keys", "request", "add-ip", "--all-profiles", "--ip", "203.0.113.7", "--format", "json"],
-      GOOD,
+  it("--format json: one array; ndjson: one object a line", async () => {
+    const args = ["keys", "request", "add-ip", "--all-profiles", "--ip", "203.0.113.7", "--format"];
+    const result = await cli([...args, "ndjson"], GOOD);
+    const array = await cli([...args, "json"], GOOD);
+    expect(JSON.parse(array.stdout)).toEqual(
+      result.stdout
+        .trimEnd()
+        .split("\n")
+        .map((l) => JSON.parse(l)),
     );
     expect(
       result.stdout

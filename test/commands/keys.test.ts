@@ -49,15 +49,10 @@ describe("keys", () => {
     const replaced = await cli(["keys", "add", "acme"], config, { input: `${KEY}3` });
     expect(replaced.stderr).toContain("replaced the key of profile acme");
     expect((await cli(["keys", "use", "globex"], config)).code).toBe(0);
-    const list = await cli(["keys", "list", "--json"], config);
-    expect(
-      list.stdout
-        .trim()
-        .split("\n")
-        .map((l) => JSON.parse(l)),
-    ).toEqual([
-      { profile: "acme", key: "adr_S3cr…ghi3", baseUrl: "", default: false },
-      { profile: "globex", key: "adr_S3cr…ghi2", baseUrl: "https://globex.example", default: true },
+    const list = await cli(["keys", "list", "--format", "json"], config);
+    expect(JSON.parse(list.stdout)).toEqual([
+      { profile: "acme", key: "adr_S3cr…ghi3", base_url: "", account: null, default: false },
+      { profile: "globex", key: "adr_S3cr…ghi2", base_url: "https://globex.example", account: null, default: true },
     ]);
     const removed = await cli(["keys", "remove", "globex"], config);
     expect(removed.stderr).toContain("there is no default profile now");

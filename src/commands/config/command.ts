@@ -2,6 +2,7 @@
 import type { Command } from "@commander-js/extra-typings";
 import type { Context } from "../context";
 import type { OptionsOf } from "../shared/declared";
+import { jsonAliasOption, recordFormatOption } from "../shared/records";
 
 const KEYS = "base-url, profile, format, page-size, concurrency, timeout, retries, delimiter, spreadsheet, tz, account";
 
@@ -36,7 +37,8 @@ function declareList(config: Command) {
     .description("every setting, its value and where it comes from (flag, environment, profile, config file, default)")
     .option("--profile <name>", "as seen with this profile")
     .option("--base-url <url>", "as seen with this flag")
-    .option("--json", "one JSON object a line");
+    .addOption(recordFormatOption("table"))
+    .addOption(jsonAliasOption());
 }
 
 export type ConfigGetOptions = OptionsOf<typeof declareGet>;

@@ -4,6 +4,7 @@ import { checkSetting, isSettingName, SETTING_NAMES, SETTINGS, type SettingName 
 import { UsageError } from "../../core/errors";
 import { maskKey } from "../../core/mask-key";
 import type { Context } from "../context";
+import { recordFormat, recordsText } from "../shared/records";
 import { configFile, loadSettings, readConfig } from "../shared/settings";
 import type { ConfigGetOptions, ConfigListOptions, ConfigSetOptions, ConfigUnsetOptions } from "./command";
 
@@ -62,6 +63,7 @@ export async function runConfigUnset(ctx: Context, key: string, options: ConfigU
 }
 
 export async function runConfigList(ctx: Context, options: ConfigListOptions): Promise<void> {
+  const format = recordFormat(ctx, options);
   const settings = await loadSettings(ctx, { profile: options.profile, "base-url": options.baseUrl });
   const rows = [
     ...SETTING_NAMES.map((name) => ({
@@ -71,8 +73,8 @@ export async function runConfigList(ctx: Context, options: ConfigListOptions): P
     })),
     { setting: "api-key", value: maskKey(settings["api-key"].value), source: settings["api-key"].source },
   ];
-  if (options.json) {
-    for (const row of rows) ctx.io.out.write(`${JSON.stringify(row)}\n`);
+  if (format !== "human") {
+    ctx.io.out.write(recordsText(format, rows));
     return;
   }
   const { default: Table } = await import("cli-table3");

@@ -11,13 +11,13 @@ export interface CombinedRequest {
   reason?: string | undefined;
 }
 
-export function combinedRequestJson(request: CombinedRequest): string {
-  return `${JSON.stringify({
+export function combinedRequestRecord(request: CombinedRequest): object {
+  return {
     accounts: request.accounts,
     request: REQUEST_TYPES[request.type].json,
     ips: request.ips,
     ...(request.reason ? { reason: request.reason } : {}),
-  })}\n`;
+  };
 }
 
 export function combinedRequestText(request: CombinedRequest): string {

@@ -2,12 +2,14 @@
 import type { Command } from "@commander-js/extra-typings";
 import type { Context } from "../context";
 import type { OptionsOf } from "../shared/declared";
+import { jsonAliasOption, recordFormatOption } from "../shared/records";
 
 function declareList(state: Command) {
   return state
     .command("list")
     .description("every job: its id, the last day exported, the last run and how it ended, its output")
-    .option("--json", "one JSON object a line");
+    .addOption(recordFormatOption("table"))
+    .addOption(jsonAliasOption());
 }
 
 function declareShow(state: Command) {
