@@ -189,7 +189,12 @@ describe("report --incremental into {date} files", () => {
     expect(list.stdout).toMatch(/ok/);
     const show = await run(["state", "show", id], at("2026-11-02"));
     expect(show.code, show.stderr).toBe(0);
-    expect(JSON.parse(show.stdout)).toMatchObject({ id, lastDay: "2026-11-01" });
+    // snake_case as state list and every record printed (was lastDay).
+    expect(JSON.parse(show.stdout)).toMatchObject({
+      id,
+      last_day: "2026-11-01",
+      job: { base_url: expect.any(String) },
+    });
 
     // A stale lock (its pid is gone) is taken over; a live one refuses.
     const lock = join(dir, "config", "state", `${id}.lock`);
@@ -201,7 +206,7 @@ describe("report --incremental into {date} files", () => {
     const reset = await run(["state", "reset", id, "--from", "2026-10-28"], at("2026-11-02"));
     expect(reset.code, reset.stderr).toBe(0);
     const shown = JSON.parse((await run(["state", "show", id], at("2026-11-02"))).stdout);
-    expect(shown.lastDay).toBe("2026-10-27");
+    expect(shown.last_day).toBe("2026-10-27");
     const before = snapshot(dir);
     const redo = await run([...CRON, "--lookback", "0d", "--summary", "json"], at("2026-11-02"));
     expect(redo.code, redo.stderr).toBe(0);

@@ -44,3 +44,15 @@ export function recordsText(format: "json" | "ndjson", records: readonly object[
   if (format === "ndjson") return records.map((record) => `${JSON.stringify(record)}\n`).join("");
   return `${JSON.stringify(single ? records[0] : records)}\n`;
 }
+
+/** `value` with every object key in snake_case (`lastDay` → `last_day`); keys such as dates stay as they are. */
+export function snakeCaseKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(snakeCaseKeys);
+  if (typeof value !== "object" || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [
+      key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`),
+      snakeCaseKeys(item),
+    ]),
+  );
+}

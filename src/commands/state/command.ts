@@ -15,7 +15,9 @@ function declareList(state: Command) {
 function declareShow(state: Command) {
   return state
     .command("show")
-    .description("a job's state as JSON: what makes it a job, the last day exported, the days in the lookback")
+    .description(
+      "a job's state as one JSON document: what makes it a job, the last day exported, the days in the lookback",
+    )
     .argument("[job]", "the job's id, as `state list` shows it")
     .option("--state-file <file>", "the state of a job run with --state-file FILE");
 }

@@ -20,7 +20,7 @@ import {
 } from "../../state/store";
 import type { Context } from "../context";
 import { dayNumber, dayText } from "../report/incremental";
-import { recordFormat, recordsText } from "../shared/records";
+import { recordFormat, recordsText, snakeCaseKeys } from "../shared/records";
 import { stateFolder } from "../shared/state-folder";
 import type { StateListOptions, StateResetOptions, StateShowOptions } from "./command";
 
@@ -88,7 +88,8 @@ export async function runStateShow(ctx: Context, job: string | undefined, option
   const paths = await pathsOf(ctx, job, options.stateFile);
   const state = await stateAt(ctx, paths, job);
   const lastRun = (await readLastRun(paths.run)) ?? null;
-  await writeChunk(ctx.io.out, `${JSON.stringify({ ...state, lastRun }, null, 2)}\n`);
+  // The state file's own names are camelCase; printed, they follow the records' snake_case (state list's too).
+  await writeChunk(ctx.io.out, `${JSON.stringify(snakeCaseKeys({ ...state, lastRun }), null, 2)}\n`);
 }
 
 export async function runStateReset(ctx: Context, job: string | undefined, options: StateResetOptions): Promise<void> {
