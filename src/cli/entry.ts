@@ -21,7 +21,7 @@ export async function main(): Promise<void> {
   process.once("exit", () => {
     if (stdoutFailure === undefined || (process.exitCode ?? 0) !== 0) return;
     process.stderr.write(`adreport: could not write to standard output: ${reasonInWords(stdoutFailure)}\n`);
-    process.exitCode = ExitCode.unexpected;
+    process.exitCode = ExitCode.failed;
   });
   // Answered before commander and the flag definitions load (program.ts prints the same line for `-V`
   // among other words).

@@ -1,9 +1,10 @@
 /** Runs one command line and turns whatever happened into an exit code (docs/service.md §9). */
 import { CommanderError, type CommandUnknownOpts } from "@commander-js/extra-typings";
 import type { Context } from "../commands/context";
-import { AdreportError, exitCodeOf } from "../core/errors";
+import { AdreportError, exitCodeOf, isSystemError } from "../core/errors";
 import { ExitCode } from "../core/exit-codes";
 import { printable, printableLines } from "../core/printable";
+import { reasonInWords } from "../io/errno-words";
 import type { IOStreams } from "../io/iostreams";
 import { buildProgram } from "./program";
 
@@ -46,11 +47,20 @@ function reportFailure(error: unknown, io: IOStreams, debug: boolean): number {
   if (error instanceof AdreportError) {
     io.err.write(`adreport: ${printable(error.message)}\n`);
     if (error.hint) io.err.write(`hint: ${printable(error.hint)}\n`);
+  } else if (isSystemError(error)) {
+    // The machine refused something no command expected to fail (exit 1): its reason, not a bug report.
+    const where = typeof error.path === "string" ? `: ${error.path}` : "";
+    io.err.write(`adreport: ${printable(`${reasonInWords(error)}${where}`)} (${error.code})\n`);
+    if (debug && error.stack) io.err.write(`${printableLines(error.stack)}\n`);
   } else {
     const message = error instanceof Error ? error.message : String(error);
-    io.err.write(`adreport: unexpected error: ${printable(message)}\n`);
+    io.err.write(`adreport: internal error: ${printable(message)}\n`);
     if (debug && error instanceof Error && error.stack) io.err.write(`${printableLines(error.stack)}\n`);
-    else io.err.write("hint: set ADREPORT_DEBUG=1 to see where it happened, and please report it\n");
+    else {
+      io.err.write(
+        "hint: this is a bug; please report it with the command you ran (ADREPORT_DEBUG=1 shows where it happened)\n",
+      );
+    }
   }
   return exitCodeOf(error);
 }

@@ -38,9 +38,11 @@ Examples:
   $ adreport serve demo --db demo.db && adreport serve --db demo.db
   $ adreport keys test
 
-Exit codes: 0 done, 1 unexpected, 2 bad usage or input, 3 authentication (401),
-4 forbidden (403), 5 network/server/rate limit after retries, or data changed, 6 partial (some
-accounts of --profiles/--all-profiles failed, named on stderr), 130 interrupted.`,
+Exit codes: 0 done, 1 failed (an output that could not be written), 2 bad usage or input,
+3 authentication (401), 4 forbidden (403), 5 network/server/rate limit after retries, or data
+changed, 6 partial (some accounts of --profiles/--all-profiles failed, named on stderr), 70 a bug
+in adreport (please report it), 75 busy (another run of the job holds its lock: retry later),
+130 interrupted.`,
     );
   registerReport(program, ctx);
   registerKeys(program, ctx);

@@ -149,6 +149,17 @@ export const SETTINGS = {
     default: undefined,
     help: "the time zone of report days and dates (Europe/Berlin; default UTC); days are built from hourly data",
   },
+  account: {
+    schema: z
+      .string()
+      .trim()
+      .min(1, "expected the advertiser or account name the service's operator knows")
+      .max(200, "expected at most 200 characters")
+      .refine((name) => !/\p{Cc}/u.test(name), "expected one line of text, without control characters"),
+    env: undefined,
+    default: undefined,
+    help: "a profile's advertiser or account name as the service's operator knows it; keys request writes it in letters",
+  },
 } as const;
 
 export type SettingName = keyof typeof SETTINGS;

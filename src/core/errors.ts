@@ -47,7 +47,7 @@ export class DataChangedError extends AdreportError {
 /** The output could not be opened or written (stdout, a file, a device or named pipe): exit 1, naming it and why. */
 export class OutputError extends AdreportError {
   override readonly name = "OutputError";
-  readonly exitCode = ExitCode.unexpected;
+  readonly exitCode = ExitCode.failed;
 }
 
 /** The user or the system stopped the command (SIGINT, SIGTERM). */
@@ -73,7 +73,14 @@ export class AccountsFailedError extends AdreportError {
   }
 }
 
-/** The exit code for anything thrown out of a command. */
+/** The exit code for anything thrown out of a command: a system error (errno) failed it; anything else is a bug. */
 export function exitCodeOf(error: unknown): ExitCodeValue {
-  return error instanceof AdreportError ? error.exitCode : ExitCode.unexpected;
+  if (error instanceof AdreportError) return error.exitCode;
+  return isSystemError(error) ? ExitCode.failed : ExitCode.internal;
+}
+
+/** An error the system gave (ENOSPC, EACCES, EIO...): about the machine, not a bug of adreport. */
+export function isSystemError(error: unknown): error is NodeJS.ErrnoException {
+  const code = error instanceof Error ? (error as NodeJS.ErrnoException).code : undefined;
+  return typeof code === "string" && /^E[A-Z0-9]+$/.test(code);
 }

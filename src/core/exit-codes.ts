@@ -1,9 +1,9 @@
-/** Exit codes of docs/service.md §9. The README's table is written from this list. */
+/** Exit codes of docs/service.md §9 (the table there and `--help` are written from this list). */
 export const ExitCode = {
   /** Done. */
   ok: 0,
-  /** An output that could not be written, or anything unexpected: a bug, or a failure nothing else describes. */
-  unexpected: 1,
+  /** Failed: an output that could not be written (a file, stdout, a database target), or a system error. */
+  failed: 1,
   /** Bad usage or input: a local validation failure or a 400 from the service. */
   usage: 2,
   /** Authentication: the key is missing, invalid or expired (401). */
@@ -14,6 +14,10 @@ export const ExitCode = {
   unavailable: 5,
   /** Partial: a run over several accounts (--profiles) where some succeeded and some failed, named on stderr. */
   partial: 6,
+  /** A bug in adreport (sysexits' EX_SOFTWARE): an error no other kind describes. */
+  internal: 70,
+  /** Busy (sysexits' EX_TEMPFAIL): another run of the same job holds its lock; try again later. */
+  busy: 75,
   /** Stopped by Ctrl-C (SIGINT) or SIGTERM: nothing half-written was left behind. */
   interrupted: 130,
 } as const;

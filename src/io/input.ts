@@ -1,4 +1,4 @@
-/** Reading a secret: all of stdin, or a prompt on the terminal that does not echo. */
+/** Reading from the user: all of stdin, a secret at a prompt that does not echo, or answers at prompts that do. */
 import type { Readable } from "node:stream";
 import type { IOStreams } from "./iostreams";
 
@@ -11,4 +11,23 @@ export async function readAll(input: Readable): Promise<string> {
 export async function readHidden(io: IOStreams, prompt: string): Promise<string> {
   const { read } = await import("read");
   return read({ prompt, silent: true, replace: "", input: io.in, output: io.err, terminal: true });
+}
+
+/** Each prompt on stderr, then its answer, a line of stdin (undefined once stdin has ended). */
+export async function askLines(io: IOStreams, prompts: readonly string[]): Promise<Array<string | undefined>> {
+  const { createInterface } = await import("node:readline");
+  const reader = createInterface({ input: io.in, terminal: false, crlfDelay: Number.POSITIVE_INFINITY });
+  // The iterator keeps lines that arrive before the next prompt; `question` would drop them.
+  const lines = reader[Symbol.asyncIterator]();
+  const answers: Array<string | undefined> = [];
+  try {
+    for (const prompt of prompts) {
+      io.err.write(prompt);
+      const next = await lines.next();
+      answers.push(next.done === true ? undefined : next.value);
+    }
+  } finally {
+    reader.close();
+  }
+  return answers;
 }

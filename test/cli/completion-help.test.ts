@@ -1,6 +1,6 @@
 /**
  * Completion, help and version in a real process, so the single-file binary proves them too: the bash
- * script it prints, run in bash against the real CLI (profile names come from a `keys list --json` that
+ * script it prints, run in bash against the real CLI (profile names come from a `keys list --format ndjson` that
  * bash runs), and the version baked into the build. Every other case runs in-process:
  * test/commands/completion.test.ts and test/commands/help.test.ts.
  */

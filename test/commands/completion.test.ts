@@ -1,7 +1,7 @@
 /**
  * Shell completion: the scripts `adreport completion` prints, generated in this process. The bash cases
  * run the script in bash (what it does is bash's to show); where it asks adreport for the profile names,
- * a bash function answers with what `keys list --json` printed here. test/cli/completion-help.test.ts runs a
+ * a bash function answers with what `keys list --format ndjson` printed here. test/cli/completion-help.test.ts runs a
  * few cases through the real CLI.
  */
 import { spawnSync } from "node:child_process";
@@ -29,11 +29,11 @@ beforeAll(async () => {
   for (const profile of ["acme", "globex"]) {
     expect((await runInProcess(["keys", "add", profile], { env, input: "adr_k" })).code).toBe(0);
   }
-  profilesJson = (await runInProcess(["keys", "list", "--json"], { env })).stdout;
+  profilesJson = (await runInProcess(["keys", "list", "--format", "ndjson"], { env })).stdout;
 });
 
 /**
- * Runs the completion function on `line` in bash, with `before` run first and `after` then. `adreport keys list --json`
+ * Runs the completion function on `line` in bash, with `before` run first and `after` then. `adreport keys list --format ndjson`
  * answers with the profiles; any other call of adreport is reported on stderr (fd 3: the script hides the
  * command's own stderr).
  */
@@ -41,7 +41,7 @@ function bash(line: string, before: string, after = ""): { stdout: string; stder
   const probe = `
     exec 3>&2
     source ${JSON.stringify(script)}
-    adreport() { if [ "$*" = "keys list --json" ]; then printf '%s' "$PROFILES_JSON"; else echo "unexpected: adreport $*" >&3; fi; }
+    adreport() { if [ "$*" = "keys list --format ndjson" ]; then printf '%s' "$PROFILES_JSON"; else echo "unexpected: adreport $*" >&3; fi; }
     ${before}
     COMP_WORDS=(${line}); COMP_CWORD=$((\${#COMP_WORDS[@]} - 1)); _adreport; ${after}`;
   // No startup files: the developer's own shell setup has no say in what the script completes.
@@ -58,7 +58,7 @@ describe("bash completion", () => {
     ["adreport ke", "keys"],
     ["adreport keys ''", "add list remove use show test request"],
     ["adreport report --format ''", FORMATS],
-    ["adreport keys request add-ip --format ''", "text json"],
+    ["adreport keys request add-ip --format ''", "text json ndjson"],
     ["adreport report --metrics views,c", "views,clicks views,conversions"],
     ["adreport report --from -7d --dims campaign --gr", "--granularity"],
     ["adreport report --granularity ''", "hour day week month"],

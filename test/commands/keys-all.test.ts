@@ -26,7 +26,10 @@ const ALL = configDirWith(
     hooli: at(ELSEWHERE),
   },
 );
-const GOOD = configDirWith({}, { acme: at(OK), globex: at(OK) });
+const GOOD = configDirWith(
+  {},
+  { acme: { ...at(OK), account: "Acme Outdoor GmbH" }, globex: { ...at(OK), account: "Globex Corporation" } },
+);
 const NONE = configDirWith({}, {});
 
 describe.concurrent("keys test --all", () => {
@@ -40,7 +43,7 @@ describe.concurrent("keys test --all", () => {
     expect(lines[2]).toMatch(/^expired: key refused: the service refused the key at .*expired/);
     expect(lines[3]).toBe("hooli: IP not whitelisted: the service saw 127.0.0.1");
     expect(result.stderr).toContain(
-      'hint: ask the operator to whitelist this host\'s static IP: adreport keys request add-ip --account "hooli" --ip 127.0.0.1',
+      "hint: ask the operator to whitelist this host's static IP: adreport keys request add-ip --profile hooli --ip 127.0.0.1",
     );
     expect(result.stderr).toContain("adreport: partial: 3 of 4 accounts failed: closed, expired, hooli");
     for (const key of service.keys) expect(result.stdout + result.stderr).not.toContain(key.slice(4));
@@ -61,7 +64,7 @@ describe.concurrent("keys test --all", () => {
   });
 
   it.each([
-    [["keys", "test", "--all", "acme"], "give a profile or --all, not both"],
+    [["keys", "test", "--all", "acme"], "give a profile or --all-profiles, not both"],
     [["keys", "test", "--all"], "--all-profiles: there are no profiles yet"],
   ])("refuses %j with exit 2", async (args, message) => {
     const result = await cli(args, args.length === 3 ? NONE : GOOD);
@@ -71,20 +74,25 @@ describe.concurrent("keys test --all", () => {
 });
 
 describe.concurrent("keys request --all-profiles", () => {
-  it("one request per profile, the profile's name as the account", async () => {
+  it("one request per profile, each naming the profile's account setting", async () => {
     const result = await cli(["keys", "request", "add-ip", "--all-profiles", "--ip", "203.0.113.7"], GOOD);
     expect(result.code).toBe(0);
     const [first, second, ...rest] = result.stdout.split(`${"-".repeat(72)}\n`);
     expect(rest).toEqual([]);
-    expect(first).toContain('Subject: Reporting API: add IP for account "acme"');
-    expect(first).toContain("Account: acme\nRequest: add IP\nIP addresses: 203.0.113.7\n");
-    expect(second).toContain('Subject: Reporting API: add IP for account "globex"');
+    expect(first).toContain('Subject: Reporting API: add IP for account "Acme Outdoor GmbH"');
+    expect(first).toContain("Account: Acme Outdoor GmbH\nRequest: add IP\nIP addresses: 203.0.113.7\n");
+    expect(second).toContain('Subject: Reporting API: add IP for account "Globex Corporation"');
   });
 
-  it("JSON: one object a line", async () => {
-    const result = await cli(
-      ["keys", "request", "add-ip", "--all-profiles", "--ip", "203.0.113.7", "--format", "json"],
-      GOOD,
+  it("--format json: one array; ndjson: one object a line", async () => {
+    const args = ["keys", "request", "add-ip", "--all-profiles", "--ip", "203.0.113.7", "--format"];
+    const result = await cli([...args, "ndjson"], GOOD);
+    const array = await cli([...args, "json"], GOOD);
+    expect(JSON.parse(array.stdout)).toEqual(
+      result.stdout
+        .trimEnd()
+        .split("\n")
+        .map((l) => JSON.parse(l)),
     );
     expect(
       result.stdout
@@ -92,8 +100,8 @@ describe.concurrent("keys request --all-profiles", () => {
         .split("\n")
         .map((l) => JSON.parse(l)),
     ).toEqual([
-      { account: "acme", request: "add_ip", ips: ["203.0.113.7"] },
-      { account: "globex", request: "add_ip", ips: ["203.0.113.7"] },
+      { account: "Acme Outdoor GmbH", request: "add_ip", ips: ["203.0.113.7"] },
+      { account: "Globex Corporation", request: "add_ip", ips: ["203.0.113.7"] },
     ]);
   });
 
@@ -112,13 +120,13 @@ describe.concurrent("keys request --all-profiles", () => {
     const text = await cli(args, GOOD);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain("Subject: Reporting API: add IP for 2 accounts");
-    expect(text.stdout).toContain('Accounts:\n\n  "acme"\n  "globex"\n');
-    expect(text.stdout).toContain(
-      "Accounts: acme, globex\nRequest: add IP\nIP addresses: 203.0.113.7\nReason: new office\n",
-    );
+    expect(text.stdout).toContain('Accounts:\n\n  "Acme Outdoor GmbH"\n  "Globex Corporation"\n');
+    // Each account once: the facts under the body do not list them again (they did: "Accounts: acme, globex").
+    expect(text.stdout.split("Globex Corporation")).toHaveLength(2);
+    expect(text.stdout).toContain("\n\nRequest: add IP\nIP addresses: 203.0.113.7\nReason: new office\n");
     const json = await cli([...args, "--format", "json"], GOOD);
     expect(JSON.parse(json.stdout)).toEqual({
-      accounts: ["acme", "globex"],
+      accounts: ["Acme Outdoor GmbH", "Globex Corporation"],
       request: "add_ip",
       ips: ["203.0.113.7"],
       reason: "new office",
@@ -145,5 +153,54 @@ describe.concurrent("keys request --all-profiles", () => {
     const result = await cli(["keys", "request", "add-ip", "--all-profiles", "--ip", "203.0.113.7"], NONE);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("adreport keys add <profile>");
+  });
+});
+
+describe("keys request: the account the operator knows", () => {
+  const BARE = () => configDirWith({ profile: "acme" }, { acme: at(OK), globex: at(OK) });
+
+  it("without a terminal, a profile with no account is exit 2 saying how to set it (not its name as the account)", async () => {
+    const result = await cli(["keys", "request", "rotate"], BARE());
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain("no account set for profile acme");
+    expect(result.stderr).toContain('hint: adreport config set account "<account name>" --profile acme');
+    const all = await cli(["keys", "request", "rotate", "--all-profiles"], BARE());
+    expect(all.code).toBe(2);
+    expect(all.stderr).toContain("no account set for profiles acme, globex");
+  });
+
+  it("on a terminal it is asked once, saved in the profile, and used in every letter after", async () => {
+    const config = BARE();
+    const asked = await cli(["keys", "request", "rotate", "--all-profiles", "--combined"], config, {
+      inIsTTY: true,
+      input: "Acme Outdoor GmbH\nGlobex Corporation\n",
+    });
+    expect(asked.code, asked.stderr).toBe(0);
+    expect(asked.stderr).toContain("Account name the operator knows for profile acme: ");
+    expect(asked.stderr).toContain("Account name the operator knows for profile globex: ");
+    expect(asked.stdout).toContain('  "Acme Outdoor GmbH"\n  "Globex Corporation"\n');
+    expect(asked.stdout).not.toMatch(/"acme"|"globex"/);
+
+    const again = await cli(["keys", "request", "rotate"], config, { inIsTTY: true });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toBe("");
+    expect(again.stdout).toContain('for the account "Acme Outdoor GmbH"');
+    const other = await cli(["keys", "request", "new", "--profile", "globex", "--format", "json"], config);
+    expect(JSON.parse(other.stdout)).toEqual({ account: "Globex Corporation", request: "new_key", ips: [] });
+    const got = await cli(["config", "get", "account", "--profile", "globex"], config);
+    expect(got.stdout).toBe("Globex Corporation\n");
+  });
+
+  it("config set account takes a profile: set there, refused without one, checked", async () => {
+    const config = BARE();
+    const set = await cli(["config", "set", "account", "Acme Outdoor GmbH", "--profile", "acme"], config);
+    expect(set.code, set.stderr).toBe(0);
+    expect((await cli(["keys", "request", "rotate"], config)).stdout).toContain('"Acme Outdoor GmbH"');
+    const global = await cli(["config", "set", "account", "Acme"], config);
+    expect(global.code).toBe(2);
+    expect(global.stderr).toContain("account is a profile's own");
+    const blank = await cli(["config", "set", "account", "  ", "--profile", "acme"], config);
+    expect(blank.code).toBe(2);
   });
 });

@@ -49,15 +49,10 @@ describe("keys", () => {
     const replaced = await cli(["keys", "add", "acme"], config, { input: `${KEY}3` });
     expect(replaced.stderr).toContain("replaced the key of profile acme");
     expect((await cli(["keys", "use", "globex"], config)).code).toBe(0);
-    const list = await cli(["keys", "list", "--json"], config);
-    expect(
-      list.stdout
-        .trim()
-        .split("\n")
-        .map((l) => JSON.parse(l)),
-    ).toEqual([
-      { profile: "acme", key: "adr_S3cr…ghi3", baseUrl: "", default: false },
-      { profile: "globex", key: "adr_S3cr…ghi2", baseUrl: "https://globex.example", default: true },
+    const list = await cli(["keys", "list", "--format", "json"], config);
+    expect(JSON.parse(list.stdout)).toEqual([
+      { profile: "acme", key: "adr_S3cr…ghi3", base_url: "", account: null, default: false },
+      { profile: "globex", key: "adr_S3cr…ghi2", base_url: "https://globex.example", account: null, default: true },
     ]);
     const removed = await cli(["keys", "remove", "globex"], config);
     expect(removed.stderr).toContain("there is no default profile now");
@@ -186,7 +181,7 @@ describe("keys test against a real serve", () => {
     const result = await test(`adr_${"z".repeat(43)}`);
     expect(result.code).toBe(3);
     expect(result.stderr).toContain("missing, invalid or expired");
-    expect(result.stderr).toContain('adreport keys request rotate --account "acme"');
+    expect(result.stderr).toContain("adreport keys request rotate --profile acme");
   });
 
   it("401 for an expired key: exit 3, and says it expired", async () => {
@@ -199,7 +194,7 @@ describe("keys test against a real serve", () => {
     const result = await test(keys.elsewhere);
     expect(result.code).toBe(4);
     expect(result.stderr).toContain("this host's outgoing IP is not on its whitelist");
-    expect(result.stderr).toContain('adreport keys request add-ip --account "acme" --ip 127.0.0.1');
+    expect(result.stderr).toContain("adreport keys request add-ip --profile acme --ip 127.0.0.1");
   });
 
   it("network failure: exit 5", async () => {

@@ -313,7 +313,7 @@ describe("--state-file on a shared volume", () => {
     // A pid that runs nowhere here, written by the other host's run.
     writeFileSync(join(dir, "shared", "job.lock"), "2147483646\nother-host\n");
     const refused = await run([...cron, ...state]);
-    expect(refused.code, refused.stderr).toBe(1);
+    expect(refused.code, refused.stderr).toBe(75);
     expect(refused.stderr).toMatch(
       /^adreport: another run of this job \(\w+\) is under way: pid 2147483646 on "other-host" holds /m,
     );

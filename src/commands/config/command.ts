@@ -2,8 +2,9 @@
 import type { Command } from "@commander-js/extra-typings";
 import type { Context } from "../context";
 import type { OptionsOf } from "../shared/declared";
+import { jsonAliasOption, recordFormatOption } from "../shared/records";
 
-const KEYS = "base-url, profile, format, page-size, concurrency, timeout, retries, delimiter, spreadsheet, tz";
+const KEYS = "base-url, profile, format, page-size, concurrency, timeout, retries, delimiter, spreadsheet, tz, account";
 
 function declareGet(config: Command) {
   return config
@@ -36,7 +37,8 @@ function declareList(config: Command) {
     .description("every setting, its value and where it comes from (flag, environment, profile, config file, default)")
     .option("--profile <name>", "as seen with this profile")
     .option("--base-url <url>", "as seen with this flag")
-    .option("--json", "one JSON object a line");
+    .addOption(recordFormatOption("table"))
+    .addOption(jsonAliasOption());
 }
 
 export type ConfigGetOptions = OptionsOf<typeof declareGet>;
@@ -48,7 +50,7 @@ export function registerConfig(program: Command, ctx: Context): void {
   const config = program
     .command("config")
     .description(
-      "read and change settings: base-url, default profile, format, page-size, concurrency, timeout, retries, delimiter, spreadsheet, tz",
+      "read and change settings: base-url, default profile, format, page-size, concurrency, timeout, retries, delimiter, spreadsheet, tz, a profile's account",
     )
     .addHelpText(
       "after",
@@ -58,6 +60,7 @@ Settings come from a flag, else the environment, else the profile, else the conf
 Examples:
   $ adreport config set page-size 500
   $ adreport config set base-url https://reports.example.com --profile acme
+  $ adreport config set account "Acme Outdoor GmbH" --profile acme
   $ adreport config list
   $ adreport config path`,
     );

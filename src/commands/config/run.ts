@@ -4,6 +4,7 @@ import { checkSetting, isSettingName, SETTING_NAMES, SETTINGS, type SettingName 
 import { UsageError } from "../../core/errors";
 import { maskKey } from "../../core/mask-key";
 import type { Context } from "../context";
+import { recordFormat, recordsText } from "../shared/records";
 import { configFile, loadSettings, readConfig } from "../shared/settings";
 import type { ConfigGetOptions, ConfigListOptions, ConfigSetOptions, ConfigUnsetOptions } from "./command";
 
@@ -33,6 +34,11 @@ export async function runConfigSet(ctx: Context, key: string, value: string, opt
   const name = settingName(key);
   const checked = checkSetting(name, value);
   if (!checked.ok) throw new UsageError(`${name}: ${checked.message}`, { hint: SETTINGS[name].help });
+  if (name === "account" && options.profile === undefined) {
+    throw new UsageError("account is a profile's own: the operator knows each account by its name", {
+      hint: `adreport config set account ${JSON.stringify(checked.value)} --profile <profile>`,
+    });
+  }
   const { file, data } = await readConfig(ctx);
   if (name === "profile") profileNamed(data, String(checked.value));
   if (options.profile !== undefined) {
@@ -57,6 +63,7 @@ export async function runConfigUnset(ctx: Context, key: string, options: ConfigU
 }
 
 export async function runConfigList(ctx: Context, options: ConfigListOptions): Promise<void> {
+  const format = recordFormat(ctx, options);
   const settings = await loadSettings(ctx, { profile: options.profile, "base-url": options.baseUrl });
   const rows = [
     ...SETTING_NAMES.map((name) => ({
@@ -66,8 +73,8 @@ export async function runConfigList(ctx: Context, options: ConfigListOptions): P
     })),
     { setting: "api-key", value: maskKey(settings["api-key"].value), source: settings["api-key"].source },
   ];
-  if (options.json) {
-    for (const row of rows) ctx.io.out.write(`${JSON.stringify(row)}\n`);
+  if (format !== "human") {
+    ctx.io.out.write(recordsText(format, rows));
     return;
   }
   const { default: Table } = await import("cli-table3");

@@ -11,13 +11,13 @@ export interface CombinedRequest {
   reason?: string | undefined;
 }
 
-export function combinedRequestJson(request: CombinedRequest): string {
-  return `${JSON.stringify({
+export function combinedRequestRecord(request: CombinedRequest): object {
+  return {
     accounts: request.accounts,
     request: REQUEST_TYPES[request.type].json,
     ips: request.ips,
     ...(request.reason ? { reason: request.reason } : {}),
-  })}\n`;
+  };
 }
 
 export function combinedRequestText(request: CombinedRequest): string {
@@ -34,8 +34,8 @@ export function combinedRequestText(request: CombinedRequest): string {
     "add-ip": `Please add these static outgoing IP addresses to the IP whitelist of the API key of each of these accounts:\n\n${ipList}\n\nAccounts:\n\n${accountList}`,
     "remove-ip": `Please remove these IP addresses from the IP whitelist of the API key of each of these accounts:\n\n${ipList}\n\nAccounts:\n\n${accountList}`,
   };
+  // The body lists the accounts, one a line; the facts below do not list them a second time.
   return operatorLetter(`${label} for ${request.accounts.length} accounts`, body[request.type], [
-    `Accounts: ${request.accounts.join(", ")}`,
     `Request: ${label}`,
     ...(request.ips.length > 0 ? [`IP addresses: ${request.ips.join(", ")}`] : []),
     ...(request.reason ? [`Reason: ${request.reason}`] : []),

@@ -3,6 +3,7 @@ import { Argument, type Command, Option } from "@commander-js/extra-typings";
 import type { Context } from "../context";
 import type { OptionsOf } from "../shared/declared";
 import { collect } from "../shared/parse";
+import { jsonAliasOption, recordFormatOption } from "../shared/records";
 import { REQUEST_TYPE_NAMES } from "./request-text";
 
 function declareAdd(keys: Command) {
@@ -18,8 +19,9 @@ function declareAdd(keys: Command) {
 function declareList(keys: Command) {
   return keys
     .command("list")
-    .description("profiles with their masked keys, base URLs, and which is the default")
-    .option("--json", "one JSON object a line");
+    .description("profiles with their masked keys, base URLs, accounts, and which is the default")
+    .addOption(recordFormatOption("table"))
+    .addOption(jsonAliasOption());
 }
 
 function declareShow(keys: Command) {
@@ -38,7 +40,10 @@ function declareTest(keys: Command) {
     .option("--base-url <url>", "the service (env ADREPORT_BASE_URL)")
     .option("--timeout <duration>", "per request (default 30s)")
     .option("--max-time <duration>", "give up after this long in all, exit 5 (default none)")
-    .option("--all", "test every profile at once: one line each; exit 0 only when every key works");
+    .option("--all-profiles", "test every profile at once: one line each; exit 0 only when every key works")
+    .addOption(new Option("--all", "the old name of --all-profiles").hideHelp())
+    .addOption(recordFormatOption("text"))
+    .addOption(jsonAliasOption());
 }
 
 function declareRequest(keys: Command) {
@@ -46,8 +51,9 @@ function declareRequest(keys: Command) {
     .command("request")
     .description("print the request to send to the operator: a new key, a rotation, or whitelist changes")
     .addArgument(new Argument("<type>", "new, rotate, add-ip or remove-ip").choices(REQUEST_TYPE_NAMES))
-    .option("--account <name>", "the advertiser or account name the operator knows (required without --all-profiles)")
-    .option("--all-profiles", "one request per profile, the profile's name as the account (or one with --combined)")
+    .option("--account <name>", "the advertiser or account name the operator knows (default: the profile's account)")
+    .option("--profile <name>", "the profile whose account setting the letter names (default: the profile in use)")
+    .option("--all-profiles", "one request per profile, each naming its account setting (or one with --combined)")
     .option("--combined", "with --all-profiles: one request listing every account")
     .option(
       "--ip <address,...>",
@@ -55,11 +61,7 @@ function declareRequest(keys: Command) {
       collect,
     )
     .option("--reason <text>", "why (for example: key leaked on 2026-11-20)")
-    .addOption(
-      new Option("--format <format>", "text to paste into an e-mail, or JSON for a ticketing system")
-        .choices(["text", "json"])
-        .default("text"),
-    );
+    .addOption(recordFormatOption("text"));
 }
 
 export type KeysAddOptions = OptionsOf<typeof declareAdd>;
@@ -79,9 +81,12 @@ Examples:
   $ adreport keys add acme                      # asks for the key without echoing it
   $ vault read -field=key secret/acme | adreport keys add acme --stdin
   $ adreport keys test acme
-  $ adreport keys test --all                    # after the office's static IP changed
+  $ adreport keys test --all-profiles           # after the office's static IP changed
   $ adreport keys request add-ip --all-profiles --combined --ip 203.0.113.7
-  $ adreport keys request add-ip --account "Acme Outdoor" --ip 203.0.113.7`,
+  $ adreport keys request add-ip --account "Acme Outdoor" --ip 203.0.113.7
+
+keys request names each profile's account setting, the name the service's operator knows (asked once on a
+terminal and saved; or: adreport config set account "Acme Outdoor GmbH" --profile acme).`,
     );
   const run = async () => import("./run");
 

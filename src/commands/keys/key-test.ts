@@ -35,7 +35,9 @@ export async function testKey(
   const api = reportApiFor(ctx, settings, key, { retries: 1 });
   const limit = deadline(settings["max-time"].value, () => "no answer had come");
   const today = resolveWhen("today", ctx.now(), "--from");
-  const account = settings.profile.value ?? "<account name>";
+  // keys request finds the profile's account (the name the operator knows), or asks for it once.
+  const whose =
+    settings.profile.value === undefined ? '--account "<account name>"' : `--profile ${settings.profile.value}`;
   try {
     await api.getReportPage(
       encodeReportQuery({ from: today, to: today, metrics: ["views"], dimensions: [] }, 1, 1),
@@ -48,7 +50,7 @@ export async function testKey(
         `${who}: the service refused the key at ${baseUrl}: it is missing, invalid or expired (${error.message})`,
         {
           cause: caught,
-          hint: `get a new key or a rotation from the operator: adreport keys request rotate --account "${account}"`,
+          hint: `get a new key or a rotation from the operator: adreport keys request rotate ${whose}`,
         },
       );
     }
@@ -57,7 +59,7 @@ export async function testKey(
         `${who}: the key is valid, but this host's outgoing IP is not on its whitelist (${error.message})`,
         {
           cause: caught,
-          hint: `ask the operator to whitelist this host's static IP: adreport keys request add-ip --account "${account}" --ip ${(caught instanceof AccessRefusedError ? caught.address : undefined) ?? "<this host's IP>"}`,
+          hint: `ask the operator to whitelist this host's static IP: adreport keys request add-ip ${whose} --ip ${(caught instanceof AccessRefusedError ? caught.address : undefined) ?? "<this host's IP>"}`,
         },
       );
     }

@@ -19,13 +19,14 @@ export interface OperatorRequest {
   reason?: string | undefined;
 }
 
-export function requestJson(request: OperatorRequest): string {
-  return `${JSON.stringify({
+/** The request as a record for a ticketing system (`--format json` / `ndjson`). */
+export function requestRecord(request: OperatorRequest): object {
+  return {
     account: request.account,
     request: REQUEST_TYPES[request.type].json,
     ips: request.ips,
     ...(request.reason ? { reason: request.reason } : {}),
-  })}\n`;
+  };
 }
 
 export function requestText(request: OperatorRequest): string {

@@ -5,10 +5,11 @@ import { UsageError } from "../../core/errors";
 import { maskKey } from "../../core/mask-key";
 import { readAll, readHidden } from "../../io/input";
 import type { Context } from "../context";
+import { recordFormat, recordsText } from "../shared/records";
 import { readConfig } from "../shared/settings";
 import type { KeysAddOptions, KeysListOptions, KeysRequestOptions, KeysShowOptions, KeysTestOptions } from "./command";
 import { testKey } from "./key-test";
-import { type RequestType, requestJson, requestText } from "./request-text";
+import { type RequestType, requestRecord, requestText } from "./request-text";
 
 export async function runKeysAdd(ctx: Context, profileName: string, options: KeysAddOptions): Promise<void> {
   const name = checkProfileName(profileName);
@@ -37,17 +38,19 @@ export async function runKeysAdd(ctx: Context, profileName: string, options: Key
 }
 
 export async function runKeysList(ctx: Context, options: KeysListOptions): Promise<void> {
+  const format = recordFormat(ctx, options);
   const data = (await readConfig(ctx)).data;
   const rows = Object.entries(data.profiles)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([name, profile]) => ({
       profile: name,
       key: maskKey(profile["api-key"]),
-      baseUrl: typeof profile["base-url"] === "string" ? profile["base-url"] : "",
+      base_url: typeof profile["base-url"] === "string" ? profile["base-url"] : "",
+      account: typeof profile.account === "string" ? profile.account : null,
       default: data.settings.profile === name,
     }));
-  if (options.json) {
-    for (const row of rows) ctx.io.out.write(`${JSON.stringify(row)}\n`);
+  if (format !== "human") {
+    ctx.io.out.write(recordsText(format, rows));
     return;
   }
   if (rows.length === 0) {
@@ -55,8 +58,11 @@ export async function runKeysList(ctx: Context, options: KeysListOptions): Promi
     return;
   }
   const { default: Table } = await import("cli-table3");
-  const table = new Table({ head: ["", "profile", "key", "base URL"], style: { head: [], border: [] } });
-  for (const row of rows) table.push([row.default ? "*" : "", row.profile, row.key, row.baseUrl || "(default)"]);
+  const head = ["", "profile", "key", "base URL", "account"];
+  const table = new Table({ head, style: { head: [], border: [] } });
+  for (const row of rows) {
+    table.push([row.default ? "*" : "", row.profile, row.key, row.base_url || "(default)", row.account ?? "(not set)"]);
+  }
   ctx.io.out.write(`${table.toString()}\n`);
 }
 
@@ -93,7 +99,12 @@ export async function runKeysTest(
   profileName: string | undefined,
   options: KeysTestOptions,
 ): Promise<void> {
-  if (options.all === true) return (await import("./test-all")).runKeysTestAll(ctx, profileName, options);
+  if (options.all === true) ctx.io.err.write("adreport: note: --all is now --all-profiles\n");
+  if (options.all === true || options.allProfiles === true) {
+    return (await import("./test-all")).runKeysTestAll(ctx, profileName, options);
+  }
+  const format = recordFormat(ctx, options);
+  if (format !== "human") return (await import("./test-all")).runKeysTestOne(ctx, profileName, options, format);
   const { who, baseUrl } = await testKey(ctx, profileName, options);
   ctx.io.out.write(`ok: ${who} works from this host (${baseUrl} answered a report request)\n`);
 }
@@ -101,14 +112,32 @@ export async function runKeysTest(
 export async function runKeysRequest(ctx: Context, type: RequestType, options: KeysRequestOptions): Promise<void> {
   if (options.allProfiles === true) return (await import("./request-all")).runKeysRequestAll(ctx, type, options);
   if (options.combined === true) throw new UsageError("--combined goes with --all-profiles");
-  const account = (options.account ?? "").trim();
-  if (account === "") {
+  const ips = requestIps(type, options);
+  const request = { type, account: await requestAccount(ctx, options), ips, reason: options.reason };
+  const format = recordFormat(ctx, options);
+  ctx.io.out.write(format === "human" ? requestText(request) : recordsText(format, [requestRecord(request)], true));
+}
+
+/** --account, else the account of the profile in use (--profile, ADREPORT_PROFILE, keys use). */
+async function requestAccount(ctx: Context, options: KeysRequestOptions): Promise<string> {
+  const given = (options.account ?? "").trim();
+  if (given !== "") {
+    const { checkSetting } = await import("../../config/settings");
+    const checked = checkSetting("account", given);
+    if (!checked.ok) throw new UsageError(`--account: ${checked.message}`);
+    return checked.value;
+  }
+  const config = await readConfig(ctx);
+  const { resolveSettings } = await import("../../config/resolve");
+  const layers = { flags: { profile: options.profile }, env: ctx.env, file: config.data, filePath: config.file.path };
+  const profile = resolveSettings(layers).profile.value;
+  if (options.account !== undefined || profile === undefined) {
     throw new UsageError("--account: give the advertiser or account name the operator knows", {
-      hint: "or --all-profiles for one request per profile",
+      hint: "or set a profile's: adreport config set account NAME --profile P; --all-profiles for one request per profile",
     });
   }
-  const request = { type, account, ips: requestIps(type, options), reason: options.reason };
-  ctx.io.out.write(options.format === "json" ? requestJson(request) : requestText(request));
+  const { accountsOf } = await import("./request-account");
+  return (await accountsOf(ctx, [profile], config))[0] as string;
 }
 
 /** The --ip addresses a request of this type takes, checked, each once. */

@@ -1,6 +1,7 @@
 /** What runs into whole-day targets refuse before any request. */
 import { isDerivedMetric } from "../../core/derived-metrics";
 import { UsageError } from "../../core/errors";
+import { TimeZone } from "../../core/time-zone";
 import type { ReportFlags } from "./command";
 import { dayText, lastCompleteDay } from "./incremental";
 import type { TargetChoice } from "./target-choice";
@@ -11,7 +12,7 @@ import type { TargetChoice } from "./target-choice";
  */
 export function refuseShaping(flags: ReportFlags, choice: TargetChoice): void {
   const given = [
-    flags.tz !== undefined && "--tz",
+    flags.tz !== undefined && TimeZone.open(flags.tz) !== TimeZone.UTC && "--tz",
     flags.compare !== undefined && "--compare",
     flags.sort !== undefined && "--sort",
     flags.top !== undefined && "--top",

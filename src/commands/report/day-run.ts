@@ -8,6 +8,7 @@ import { type ApiEvent, openReport, openSplitReport, type Progress } from "../..
 import type { ResolvedSettings } from "../../config/resolve";
 import { requireApiKey } from "../../config/resolve";
 import { DataChangedError, InterruptedError, UsageError } from "../../core/errors";
+import { TimeZone } from "../../core/time-zone";
 import type { ReportStream } from "../../format/formatter";
 import { type DayRecord, differences } from "../../state/day-record";
 import { jobId } from "../../state/job";
@@ -37,7 +38,7 @@ export async function runDayReport(
 ): Promise<{ rows: number }> {
   refuseShaping(flags, choice);
   const zone = settings.tz.value;
-  if (zone !== undefined && flags.tz === undefined) {
+  if (zone !== undefined && zone !== TimeZone.UTC.name && flags.tz === undefined) {
     // --tz is refused; a zone from ADREPORT_TZ or the config would otherwise be dropped without a word.
     ctx.io.err.write(
       `adreport: warning: the time zone ${JSON.stringify(zone)} (${settings.tz.source}) is not used: ${choice.what} keeps the service's UTC days\n`,
@@ -210,11 +211,12 @@ async function fetchAndWrite(
       } else if (before) {
         summary.days_unchanged += 1;
       }
-      if (!before || changes.length > 0 || found !== "as staged" || !job || target.replacesAll) write.add(day);
+      if (!before || changes.length > 0 || found !== "as staged" || !job) write.add(day);
     }
-    summary.days_written = target.replacesAll ? records.size : write.size;
+    // For every target: written = new or changed content, unchanged = as the last run left it (docs/service.md §9).
+    summary.days_written = write.size;
     if (signal.aborted) throw signal.reason;
-    await target.commit(write);
+    await target.commit(target.replacesAll ? new Set(records.keys()) : write);
     await job?.recordDays(records, plan.toDate);
   } catch (error) {
     view.stop();

@@ -7,6 +7,7 @@ import { type Command, Option, type OptionValues } from "@commander-js/extra-typ
 import { databaseLabel } from "../../core/database-label";
 import type { Context } from "../context";
 import { collect, fractionOption, integerOption, secondsOption } from "../shared/parse";
+import { jsonAliasOption, recordFormatOption } from "../shared/records";
 
 /** `--db`, declared last on every verb so it comes last in each one's help. */
 function dbOption<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
@@ -186,7 +187,8 @@ A session:
     key
       .command("list")
       .description("list keys (never the keys themselves)")
-      .option("--json", "JSON lines instead of a table"),
+      .addOption(recordFormatOption("table"))
+      .addOption(jsonAliasOption()),
     ctx,
   ).action(async (options) => (await import("./key-list")).runKeyList(ctx, options));
 

@@ -1,17 +1,31 @@
-/** `adreport serve key list`: the keys as a table or JSON lines, each shown masked, never whole. */
+/** `adreport serve key list`: the keys as a table, JSON or NDJSON, each shown masked, never whole. */
 import { formatDateTime } from "../../contract";
 import { printable } from "../../core/printable";
 import type { Context } from "../context";
+import { recordFormat, recordsText } from "../shared/records";
 import { type DbOptions, nowSeconds, withStore } from "./operator";
 
 export interface KeyListOptions extends DbOptions {
+  format?: "table" | "json" | "ndjson" | undefined;
   json?: true | undefined;
 }
 
 export async function runKeyList(ctx: Context, options: KeyListOptions): Promise<void> {
+  const format = recordFormat(ctx, options);
   const keys = await withStore(ctx, options.db, false, (store) => store.listKeys(nowSeconds(ctx)));
-  if (options.json) {
-    for (const k of keys) ctx.io.out.write(`${JSON.stringify(k)}\n`);
+  if (format !== "human") {
+    // snake_case as the API writes its fields; times as ISO 8601 UTC, as the table shows them.
+    const records = keys.map((k) => ({
+      id: k.id,
+      advertiser: k.advertiser,
+      key: k.hint,
+      status: k.status,
+      replaced_by: k.replacedBy ?? null,
+      created_at: formatDateTime(k.createdAt),
+      expires_at: k.expiresAt === undefined ? null : formatDateTime(k.expiresAt),
+      ips: k.ips,
+    }));
+    ctx.io.out.write(recordsText(format, records));
     return;
   }
   const { default: Table } = await import("cli-table3");

@@ -96,6 +96,6 @@ export function runVerdict(results: readonly AccountResult[]): Error | undefined
   const codes = new Set(failed.map((r) => r.exitCode));
   const outcomes = [...new Set(failed.map((r) => r.outcome))].join(", ");
   const [only] = codes;
-  const code = codes.size === 1 && only !== undefined ? only : ExitCode.unexpected;
+  const code = codes.size === 1 && only !== undefined ? only : ExitCode.failed;
   return new AccountsFailedError(`every account failed (${outcomes}): ${names}`, code);
 }

@@ -2,18 +2,22 @@
 import type { Command } from "@commander-js/extra-typings";
 import type { Context } from "../context";
 import type { OptionsOf } from "../shared/declared";
+import { jsonAliasOption, recordFormatOption } from "../shared/records";
 
 function declareList(state: Command) {
   return state
     .command("list")
     .description("every job: its id, the last day exported, the last run and how it ended, its output")
-    .option("--json", "one JSON object a line");
+    .addOption(recordFormatOption("table"))
+    .addOption(jsonAliasOption());
 }
 
 function declareShow(state: Command) {
   return state
     .command("show")
-    .description("a job's state as JSON: what makes it a job, the last day exported, the days in the lookback")
+    .description(
+      "a job's state as one JSON document: what makes it a job, the last day exported, the days in the lookback",
+    )
     .argument("[job]", "the job's id, as `state list` shows it")
     .option("--state-file <file>", "the state of a job run with --state-file FILE");
 }

@@ -20,43 +20,43 @@ import {
 } from "../../state/store";
 import type { Context } from "../context";
 import { dayNumber, dayText } from "../report/incremental";
+import { recordFormat, recordsText, snakeCaseKeys } from "../shared/records";
 import { stateFolder } from "../shared/state-folder";
 import type { StateListOptions, StateResetOptions, StateShowOptions } from "./command";
 
-function describeTarget(state: JobState): string {
-  return printable(state.job.target);
-}
-
 export async function runStateList(ctx: Context, options: StateListOptions): Promise<void> {
+  const format = recordFormat(ctx, options);
   const folder = stateFolder(ctx);
-  const lines: string[] = [];
   const states = await listStates(folder, ctx.user, (error) => {
     ctx.io.err.write(`adreport: warning: ${printable(error.message)}\n`);
   });
-  if (!options.json && states.length === 0) {
+  if (format === "human" && states.length === 0) {
     ctx.io.err.write("adreport: no incremental jobs yet (adreport report --incremental ... starts one)\n");
     return;
   }
-  if (!options.json) lines.push(["JOB", "LAST DAY", "LAST RUN", "OUTCOME", "OUTPUT"].join("\t"));
+  const records = [];
   for (const state of states) {
     const run = await readLastRun(pathsInFolder(folder, state.id).run);
-    if (options.json) {
-      lines.push(
-        JSON.stringify({
-          job: state.id,
-          last_day: state.lastDay,
-          last_run: run?.at ?? null,
-          outcome: run?.outcome ?? null,
-          output: state.job.target,
-          profile: state.job.profile,
-        }),
-      );
-    } else {
-      const outcome = run === undefined ? "-" : printable(run.outcome);
-      lines.push([state.id, state.lastDay, run?.at ?? "-", outcome, describeTarget(state)].join("\t"));
-    }
+    records.push({
+      job: state.id,
+      last_day: state.lastDay,
+      last_run: run?.at ?? null,
+      outcome: run?.outcome ?? null,
+      output: state.job.target,
+      profile: state.job.profile,
+    });
   }
-  if (lines.length > 0) await writeChunk(ctx.io.out, `${lines.join("\n")}\n`);
+  if (format !== "human") {
+    const text = recordsText(format, records);
+    if (text !== "") await writeChunk(ctx.io.out, text);
+    return;
+  }
+  const lines = [["JOB", "LAST DAY", "LAST RUN", "OUTCOME", "OUTPUT"].join("\t")];
+  for (const record of records) {
+    const outcome = record.outcome === null ? "-" : printable(record.outcome);
+    lines.push([record.job, record.last_day, record.last_run ?? "-", outcome, printable(record.output)].join("\t"));
+  }
+  await writeChunk(ctx.io.out, `${lines.join("\n")}\n`);
 }
 
 async function pathsOf(ctx: Context, job: string | undefined, stateFile: string | undefined): Promise<StatePaths> {
@@ -88,7 +88,8 @@ export async function runStateShow(ctx: Context, job: string | undefined, option
   const paths = await pathsOf(ctx, job, options.stateFile);
   const state = await stateAt(ctx, paths, job);
   const lastRun = (await readLastRun(paths.run)) ?? null;
-  await writeChunk(ctx.io.out, `${JSON.stringify({ ...state, lastRun }, null, 2)}\n`);
+  // The state file's own names are camelCase; printed, they follow the records' snake_case (state list's too).
+  await writeChunk(ctx.io.out, `${JSON.stringify(snakeCaseKeys({ ...state, lastRun }), null, 2)}\n`);
 }
 
 export async function runStateReset(ctx: Context, job: string | undefined, options: StateResetOptions): Promise<void> {

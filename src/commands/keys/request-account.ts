@@ -1,0 +1,54 @@
+/**
+ * The account a letter to the operator names: a profile's `account` setting (the advertiser or account name
+ * the operator knows; a profile's name is only ours). A missing one is asked once on a terminal and saved in
+ * the profile; elsewhere it is exit 2 saying how to set it.
+ */
+import { profileNamed } from "../../config/profiles";
+import { checkSetting } from "../../config/settings";
+import { UsageError } from "../../core/errors";
+import { askLines } from "../../io/input";
+import type { Context } from "../context";
+import { readConfig } from "../shared/settings";
+
+/** The accounts of these profiles, in their order; missing ones asked for (on a terminal) and saved. */
+export async function accountsOf(
+  ctx: Context,
+  profiles: readonly string[],
+  config?: Awaited<ReturnType<typeof readConfig>>,
+): Promise<string[]> {
+  const { file, data } = config ?? (await readConfig(ctx));
+  const accounts = new Map<string, string>();
+  for (const profile of profiles) {
+    const stored = profileNamed(data, profile).account;
+    if (stored === undefined) continue;
+    const checked = checkSetting("account", stored);
+    if (!checked.ok) throw new UsageError(`${file.path}: profile ${profile}: account: ${checked.message}`);
+    accounts.set(profile, checked.value);
+  }
+  const missing = profiles.filter((profile) => !accounts.has(profile));
+  if (missing.length > 0) {
+    if (!ctx.io.inIsTTY) {
+      throw new UsageError(
+        `no account set for ${missing.length === 1 ? "profile" : "profiles"} ${missing.join(", ")}: the operator knows the advertiser or account name, not the profile's`,
+        {
+          hint: `adreport config set account "<account name>" --profile ${missing[0]} (keys request asks for it on a terminal)`,
+        },
+      );
+    }
+    const answers = await askLines(
+      ctx.io,
+      missing.map((profile) => `Account name the operator knows for profile ${profile}: `),
+    );
+    missing.forEach((profile, index) => {
+      const checked = checkSetting("account", answers[index] ?? "");
+      if (!checked.ok) throw new UsageError(`account of profile ${profile}: ${checked.message}`);
+      profileNamed(data, profile).account = checked.value;
+      accounts.set(profile, checked.value);
+    });
+    await file.write(data);
+    ctx.io.err.write(
+      `adreport: saved the account of ${missing.join(", ")} in ${file.path} (change it: adreport config set account NAME --profile P)\n`,
+    );
+  }
+  return profiles.map((profile) => accounts.get(profile) as string);
+}
