@@ -3,7 +3,9 @@ import type { Command } from "@commander-js/extra-typings";
 import type { Context } from "../context";
 import type { OptionsOf } from "../shared/declared";
 
-const KEYS = "base-url, profile, format, page-size, concurrency, timeout, retries, delimiter, spreadsheet, tz";
+// Kept by hand (config/settings.ts loads zod, which start-up does without); a test checks it names them all.
+export const KEYS =
+  "base-url, profile, format, page-size, concurrency, timeout, retries, max-time, max-page-mb, proxy, delimiter, spreadsheet, tz";
 
 function declareGet(config: Command) {
   return config
@@ -47,9 +49,7 @@ export type ConfigListOptions = OptionsOf<typeof declareList>;
 export function registerConfig(program: Command, ctx: Context): void {
   const config = program
     .command("config")
-    .description(
-      "read and change settings: base-url, default profile, format, page-size, concurrency, timeout, retries, delimiter, spreadsheet, tz",
-    )
+    .description("read and change settings (adreport help settings lists them, with their defaults)")
     .addHelpText(
       "after",
       `
