@@ -1,4 +1,4 @@
-/** Exit codes of docs/service.md §9. The README's table is written from this list. */
+/** Exit codes of docs/service.md §9. docs/topics/exit-codes.md is written from this list. */
 export const ExitCode = {
   /** Done. */
   ok: 0,
