@@ -3,6 +3,7 @@
  * and flags (with their defaults and choices), then the help topics and the settings. `npm run docs`
  * writes it; a test checks it is current.
  */
+import type { EventEmitter } from "node:events";
 import type { CommandUnknownOpts } from "@commander-js/extra-typings";
 import { SETTING_NAMES, SETTINGS } from "../config/settings";
 import { allNodes, commandTree } from "./command-tree";
@@ -18,6 +19,17 @@ function roff(text: string): string {
     .join("\n");
 }
 
+/** What a command's --help shows after its flags (examples, notes): commander keeps it as listeners. */
+function textAfterHelp(command: CommandUnknownOpts): string {
+  let text = "";
+  (command as unknown as EventEmitter).emit("afterHelp", {
+    error: false,
+    command,
+    write: (chunk: string) => (text += chunk),
+  });
+  return text.replace(/^\n+/, "").trimEnd();
+}
+
 function commandSection(command: CommandUnknownOpts): string {
   const helper = command.createHelp();
   const lines = [`.SS "${roff(helper.commandUsage(command))}"`];
@@ -26,6 +38,8 @@ function commandSection(command: CommandUnknownOpts): string {
     if (option.long === "--help") continue;
     lines.push(".TP", `.B ${roff(helper.optionTerm(option))}`, roff(helper.optionDescription(option)));
   }
+  const after = textAfterHelp(command);
+  if (after !== "") lines.push(".PP", ".nf", roff(after), ".fi");
   return lines.join("\n");
 }
 
