@@ -1,16 +1,26 @@
-// `npm run docs`: writes docs/cli.md from the commander definitions, docs/openapi.json from the contract,
+// `npm run docs`: writes docs/cli.md and man/adreport.1 from the commander definitions,
+// docs/topics/settings.md from the settings' declarations, docs/openapi.json from the contract,
 // THIRD-PARTY-NOTICES from the bundle's inputs.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { referenceMarkdown } from "../src/cli/reference";
+import { manPage } from "../src/cli/man-page";
+import { documentedProgram, referenceMarkdown } from "../src/cli/reference";
+import { settingsTopic } from "../src/cli/settings-topic";
 import { openApiText } from "../src/contract/openapi";
 import { thirdPartyNotices } from "./third-party-notices.mjs";
 
 const { version } = JSON.parse(readFileSync("package.json", "utf8")) as { version: string };
-mkdirSync("docs", { recursive: true });
-writeFileSync("docs/cli.md", referenceMarkdown(version));
-console.error("wrote docs/cli.md");
-writeFileSync("docs/openapi.json", openApiText());
-console.error("wrote docs/openapi.json");
+mkdirSync("docs/topics", { recursive: true });
+mkdirSync("man", { recursive: true });
+const files: Record<string, string> = {
+  "docs/cli.md": referenceMarkdown(version),
+  "man/adreport.1": manPage(documentedProgram(version), version),
+  "docs/topics/settings.md": settingsTopic(),
+  "docs/openapi.json": openApiText(),
+};
+for (const [path, text] of Object.entries(files)) {
+  writeFileSync(path, text);
+  console.error(`wrote ${path}`);
+}
 void thirdPartyNotices().then((text: string) => {
   writeFileSync("THIRD-PARTY-NOTICES", text);
   console.error("wrote THIRD-PARTY-NOTICES");

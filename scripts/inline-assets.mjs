@@ -1,6 +1,7 @@
 // Files the bundle carries as text (esbuild `define`s): Chart.js's browser build, put inline in every
-// page of `--format html` (src/format/html/chart-library.ts reads the same file when run from source).
-import { readFileSync } from "node:fs";
+// page of `--format html` (src/format/html/chart-library.ts reads the same file when run from source),
+// and the help topics of docs/topics/ (src/cli/topic-text.ts).
+import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 
@@ -8,5 +9,14 @@ const require = createRequire(import.meta.url);
 
 export function inlineAssets() {
   const chartJs = readFileSync(join(dirname(require.resolve("chart.js")), "chart.umd.min.js"), "utf8");
-  return { ADREPORT_CHART_JS: JSON.stringify(chartJs.replace(/\n\/\/# sourceMappingURL=\S*\s*$/, "\n")) };
+  const topicsDir = new URL("../docs/topics/", import.meta.url);
+  const topics = Object.fromEntries(
+    readdirSync(topicsDir)
+      .filter((file) => file.endsWith(".md"))
+      .map((file) => [file.slice(0, -3), readFileSync(new URL(file, topicsDir), "utf8")]),
+  );
+  return {
+    ADREPORT_CHART_JS: JSON.stringify(chartJs.replace(/\n\/\/# sourceMappingURL=\S*\s*$/, "\n")),
+    ADREPORT_TOPICS: JSON.stringify(topics),
+  };
 }

@@ -14,6 +14,7 @@ import {
   metricsAllowedFor,
   parseReportQuery,
 } from "../contract";
+import { HELP_TOPIC_NAMES } from "./help-topics";
 
 /** What completes a value: fixed words, or the profile names of the config file (asked when completing). */
 export type Words = readonly string[] | "@profiles";
@@ -76,7 +77,7 @@ function settingValues(name: SettingName): Words | undefined {
 /** The first argument of these commands (by their words after `adreport`). */
 export function firstArgumentWords(topLevel: readonly string[]): Record<string, Words> {
   return {
-    help: topLevel,
+    help: [...topLevel, ...HELP_TOPIC_NAMES],
     "keys remove": "@profiles",
     "keys use": "@profiles",
     "keys show": "@profiles",

@@ -12,13 +12,16 @@ import { registerState } from "../commands/state/command";
 import { UsageError } from "../core/errors";
 import { printableLines } from "../core/printable";
 import { registerCompletion } from "./completion-command";
+import { HELP_TOPIC_NAMES, isHelpTopic, topicsHelpText } from "./help-topics";
 import { versionLine } from "./version";
+
+const HELP_DESCRIPTION = "show help for this command";
 
 export function buildProgram(ctx: Context): Command {
   const program = new Command("adreport")
     .description("Pull advertising statistics from the reporting API and export them.")
     .version(versionLine(ctx.version), "-V, --version", "print the version, and the Node.js and platform it runs on")
-    .helpOption("-h, --help", "show help")
+    .helpOption("-h, --help", HELP_DESCRIPTION)
     .helpCommand(false)
     .showSuggestionAfterError(true)
     .exitOverride()
@@ -34,7 +37,7 @@ export function buildProgram(ctx: Context): Command {
       "after",
       `
 Examples:
-  $ adreport report --from -7d --to today --dims campaign,date
+  $ adreport report --from -7d --to yesterday --dims campaign,date
   $ adreport serve demo --db demo.db && adreport serve --db demo.db
   $ adreport keys test
 
@@ -42,7 +45,9 @@ Exit codes: 0 done, 1 failed (an output that could not be written), 2 bad usage 
 3 authentication (401), 4 forbidden (403), 5 network/server/rate limit after retries, or data
 changed, 6 partial (some accounts of --profiles/--all-profiles failed, named on stderr), 70 a bug
 in adreport (please report it), 75 busy (another run of the job holds its lock: retry later),
-130 interrupted.`,
+130 interrupted.
+
+${topicsHelpText()}`,
     );
   registerReport(program, ctx);
   registerKeys(program, ctx);
@@ -51,34 +56,59 @@ in adreport (please report it), 75 busy (another run of the job holds its lock: 
   registerServe(program, ctx);
   registerState(program, ctx);
   registerCompletion(program, ctx);
-  registerHelp(program);
+  registerHelp(program, ctx);
+  describeHelpCommands(program);
   showDefaultVerbOptions(program);
   return program;
 }
 
 /**
  * `adreport help [command...]`: the help of any command, `adreport help serve key issue` too (commander's
- * own help command takes one word).
+ * own help command takes one word), or a help topic: `adreport help formats`.
  */
-function registerHelp(program: Command): void {
+function registerHelp(program: Command, ctx: Context): void {
   program
     .command("help")
-    .description("show the help of a command: adreport help report, adreport help serve key issue")
-    .argument("[command...]", "the command's words")
-    .action((words) => {
+    .description("show the help of a command or a topic: adreport help report, adreport help formats")
+    .argument("[command-or-topic...]", "a command's words, or a topic")
+    .action(async (words) => {
+      const [first] = words;
+      if (
+        words.length === 1 &&
+        first !== undefined &&
+        isHelpTopic(first) &&
+        !program.commands.some((c) => c.name() === first)
+      ) {
+        const { topicText } = await import("./topic-text");
+        ctx.io.out.write(topicText(first));
+        return;
+      }
       let command: CommandUnknownOpts = program;
       for (const [i, word] of words.entries()) {
         const next = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
         if (!next) {
           const known = command.commands.map((c) => c.name()).filter((name) => name !== "help");
-          throw new UsageError(`unknown command '${["adreport", ...words.slice(0, i + 1)].join(" ")}'`, {
-            hint: `the commands of ${["adreport", ...words.slice(0, i)].join(" ")} are: ${known.join(", ")}`,
-          });
+          const topics = i === 0 ? `; the topics are: ${HELP_TOPIC_NAMES.join(", ")}` : "";
+          throw new UsageError(
+            `unknown ${i === 0 ? "command or topic" : "command"} '${["adreport", ...words.slice(0, i + 1)].join(" ")}'`,
+            {
+              hint: `the commands of ${["adreport", ...words.slice(0, i)].join(" ")} are: ${known.join(", ")}${topics}`,
+            },
+          );
         }
         command = next;
       }
       command.outputHelp();
     });
+}
+
+/** Every command with subcommands has commander's `help [command]`: said in the same words as -h. */
+function describeHelpCommands(command: CommandUnknownOpts): void {
+  for (const child of command.commands) {
+    if (child.commands.length === 0) continue;
+    child.helpCommand("help [command]", "show help for one of these commands");
+    describeHelpCommands(child);
+  }
 }
 
 /**

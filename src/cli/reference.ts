@@ -3,16 +3,13 @@
  * examples included), so it is never written twice. `npm run docs` writes it; a test checks it is current.
  */
 import { PassThrough } from "node:stream";
+import type { Command } from "@commander-js/extra-typings";
 import type { Context } from "../commands/context";
 import { allNodes, commandTree } from "./command-tree";
 import { buildProgram } from "./program";
 
-export function referenceMarkdown(version: string): string {
-  const out = new PassThrough();
-  let captured = "";
-  out.on("data", (chunk: Buffer) => {
-    captured += chunk.toString();
-  });
+/** The program as the generated documents show it: no terminal, 100 columns, an empty environment. */
+export function documentedProgram(version: string, out = new PassThrough()): Command {
   const ctx: Context = {
     io: {
       in: new PassThrough(),
@@ -33,7 +30,16 @@ export function referenceMarkdown(version: string): string {
     sqliteAddon: () => undefined,
     onSignal: () => () => undefined,
   };
-  const sections = allNodes(commandTree(buildProgram(ctx))).map((node) => {
+  return buildProgram(ctx);
+}
+
+export function referenceMarkdown(version: string): string {
+  const out = new PassThrough();
+  let captured = "";
+  out.on("data", (chunk: Buffer) => {
+    captured += chunk.toString();
+  });
+  const sections = allNodes(commandTree(documentedProgram(version, out))).map((node) => {
     captured = "";
     node.command.outputHelp();
     const title = ["adreport", ...node.path].join(" ");

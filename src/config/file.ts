@@ -1,8 +1,9 @@
 /**
  * The config file: `config.json` in $ADREPORT_CONFIG_DIR, else $XDG_CONFIG_HOME/adreport, else
  * ~/.config/adreport. It is trusted only when the user running adreport owns it and its folder and
- * nobody else can write them (trusted-path.ts); it is read without following a link, and written
- * through conf (atomic writes, mode 0600) in the folder's real path. A folder adreport creates is
+ * nobody else can write them (trusted-path.ts); it is read without following a link, and replaced
+ * atomically (a new 0600 file beside it, synced, renamed over it) in the folder's real path: a link in its
+ * place is replaced, never written through. (Not conf: docs/development.md says why.) A folder adreport creates is
  * created 0700; one that exists is never chmod'ed (it may be a shared folder with modes of its own). A
  * file that cannot be read is never overwritten: the user is told which file and why.
  */
@@ -10,6 +11,7 @@ import { mkdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { UsageError } from "../core/errors";
+import { writePrivateFile } from "../io/private-file";
 import { checkBeforeCreating, checkReplaceable, type FileUser, readTrustedFile, trustedFolder } from "./trusted-path";
 
 export type { FileUser } from "./trusted-path";
@@ -93,20 +95,10 @@ export class ConfigFile {
     }
     // Checked again after creating it: someone may have made the folder first.
     const folder = trustedFolder(this.dir, user, home, cwd) as string;
-    // conf writes through atomically, which resolves a link and writes where it points (and gives the new
-    // file the old one's owner): hence no link and no other owner here. Once the folder is the user's
-    // alone, nobody else can plant one between this check and the write.
+    // Another owner's file is refused rather than replaced by one of ours: it was not ours to change.
     checkReplaceable(join(folder, NAME), user);
-    const { default: Conf } = await import("conf");
-    const conf = new Conf<Record<string, unknown>>({
-      cwd: folder,
-      configName: "config",
-      projectSuffix: "",
-      configFileMode: 0o600,
-      clearInvalidConfig: false,
-      accessPropertiesByDotNotation: false,
-    });
-    conf.store = { settings: data.settings, profiles: data.profiles };
+    const text = `${JSON.stringify({ settings: data.settings, profiles: data.profiles }, null, "\t")}\n`;
+    await writePrivateFile(join(folder, NAME), text);
   }
 
   /**

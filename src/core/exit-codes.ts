@@ -1,4 +1,4 @@
-/** Exit codes of docs/service.md §9 (the table there and `--help` are written from this list). */
+/** Exit codes of docs/service.md §9 (the table there, `--help` and docs/topics/exit-codes.md are written from this list). */
 export const ExitCode = {
   /** Done. */
   ok: 0,

@@ -61,4 +61,16 @@ describe("help and version", () => {
     expect(command.code).toBe(2);
     expect(command.stderr).toContain("adreport: unknown command 'reprot'\n(Did you mean report?)");
   });
+
+  it("prints a help topic from the build's own copy, loaded only when asked for", async () => {
+    const topic = await runCli(["help", "cron"], { cwd: tempDir() });
+    expect(topic).toMatchObject({ code: 0, stderr: "" });
+    expect(topic.stdout).toBe(readFileSync(join(ROOT, "docs", "topics", "cron.md"), "utf8"));
+    // The entry that --version and --help load carries the topics' names, not their text.
+    if (!process.env.ADREPORT_TEST_BIN) {
+      const entry = readFileSync(join(ROOT, "dist", "adreport.mjs"), "utf8");
+      expect(entry).toContain("Help topics (adreport help <topic>)");
+      expect(entry).not.toContain("# Scheduled exports (cron)");
+    }
+  });
 });

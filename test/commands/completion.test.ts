@@ -85,7 +85,10 @@ describe("bash completion", () => {
     ["adreport config set page-size ''", ""],
     ["adreport config set format json ''", ""],
     ["adreport keys use acme ''", ""],
-    ["adreport help ''", "report keys config serve state completion"],
+    [
+      "adreport help ''",
+      "report keys config serve state completion formats dates cron settings environment exit-codes",
+    ],
   ];
 
   it.each(cases)("completes %s", (line, expected) => {

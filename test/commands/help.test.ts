@@ -2,7 +2,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { referenceMarkdown } from "../../src/cli/reference";
+import { HELP_TOPIC_NAMES } from "../../src/cli/help-topics";
+import { manPage } from "../../src/cli/man-page";
+import { documentedProgram, referenceMarkdown } from "../../src/cli/reference";
+import { settingsTopic } from "../../src/cli/settings-topic";
+import { KEYS } from "../../src/commands/config/command";
+import { SETTING_NAMES } from "../../src/config/settings";
 import { runInProcess } from "../helpers/run-cli";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -11,6 +16,56 @@ const { version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"))
 describe("docs/cli.md", () => {
   it("is what the command definitions generate (run `npm run docs` after changing a command)", () => {
     expect(readFileSync(join(ROOT, "docs", "cli.md"), "utf8")).toBe(referenceMarkdown(version));
+  });
+
+  it("man/adreport.1 too, and the npm package installs it", () => {
+    expect(readFileSync(join(ROOT, "man", "adreport.1"), "utf8")).toBe(manPage(documentedProgram(version), version));
+    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { files: string[]; man: string[] };
+    expect(pkg.files).toContain("man/adreport.1");
+    expect(pkg.man).toEqual(["./man/adreport.1"]);
+  });
+
+  it("docs/topics/settings.md is what the settings' declarations generate, every setting in it", () => {
+    const text = readFileSync(join(ROOT, "docs", "topics", "settings.md"), "utf8");
+    expect(text).toBe(settingsTopic());
+    for (const name of SETTING_NAMES) expect(text).toContain(`| \`${name}\` |`);
+  });
+
+  it("every command's -h says the same, and no command keeps commander's stock wording", () => {
+    const reference = referenceMarkdown(version);
+    expect(reference).not.toContain("display help for command");
+    expect(reference.match(/-h, --help +(.+)/g)?.every((line) => line.endsWith("show help for this command"))).toBe(
+      true,
+    );
+  });
+
+  it("`config get|set|unset` name every setting", () => {
+    expect(KEYS.split(", ")).toEqual(SETTING_NAMES);
+  });
+});
+
+describe("adreport help <topic>", () => {
+  it.each(HELP_TOPIC_NAMES)("`help %s` prints docs/topics/%s.md", async (topic) => {
+    const result = await runInProcess(["help", topic]);
+    expect(result).toMatchObject({ code: 0, stderr: "" });
+    expect(result.stdout).toBe(readFileSync(join(ROOT, "docs", "topics", `${topic}.md`), "utf8"));
+  });
+
+  it("`--help` lists the topics; an unknown one is exit 2 naming them", async () => {
+    const help = await runInProcess(["--help"]);
+    expect(help.stdout).toContain("Help topics (adreport help <topic>):");
+    for (const topic of HELP_TOPIC_NAMES) expect(help.stdout).toMatch(new RegExp(`^  ${topic} +\\S`, "m"));
+    const unknown = await runInProcess(["help", "formatz"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toBe(
+      `adreport: unknown command or topic 'adreport formatz'\nhint: the commands of adreport are: report, keys, config, serve, state, completion; the topics are: ${HELP_TOPIC_NAMES.join(", ")}\n`,
+    );
+  });
+
+  it("the top-level example asks for the default end, yesterday", async () => {
+    const help = await runInProcess(["--help"]);
+    expect(help.stdout).toContain("adreport report --from -7d --to yesterday");
+    expect(help.stdout).not.toContain("--to today");
   });
 });
 

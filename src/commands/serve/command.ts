@@ -91,7 +91,7 @@ A session:
       )
       .option(
         "--faults <spec>",
-        "inject failures, e.g. 500:0.2,429:every3,drop:0.1,delay:50ms,reset-body:0.1,hang:every5 (see README)",
+        "inject failures, e.g. 500:0.2,429:every3,drop:0.1,delay:50ms,reset-body:0.1,hang:every5 (docs/serve.md)",
       )
       .option("--faults-seed <n>", "seed of the random choices of --faults", integerOption(0, 2 ** 32 - 1), 1)
       .option(
