@@ -150,7 +150,7 @@ describe("report --incremental: locks", () => {
     const id = JSON.parse(readFileSync(stateFile(dir), "utf8")).id as string;
     writeFileSync(join(dir, "config", "state", `${id}.lock`), `${process.pid}\n`);
     const refused = await run([...CRON, "--summary", "json"], now);
-    expect(refused.code, refused.stderr).toBe(1);
+    expect(refused.code, refused.stderr).toBe(75);
     const summary = JSON.parse(refused.stderr.split("\n").find((line) => line.startsWith("{")) as string);
     expect(summary).toMatchObject({ job: id, outcome: "failed", requests: 0 });
     expect(summary).not.toHaveProperty("from");
@@ -165,7 +165,7 @@ describe("report --incremental: locks", () => {
     const first = start([...CRON, "--start", "2026-10-25", "--page-size", "1", "-v"], now);
     await first.waitFor("stderr", /GET .*page=2/);
     const other = await run([...CRON, "--start", "2026-10-25", "--metrics", "views,clicks"], now);
-    expect(other.code, other.stderr).toBe(1);
+    expect(other.code, other.stderr).toBe(75);
     expect(other.stderr).toMatch(
       /^adreport: another run is writing \S+\/out\/\{date\}\.csv: pid \d+ holds \S+output-[0-9a-f]{8}\.lock$/m,
     );
