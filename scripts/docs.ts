@@ -11,16 +11,18 @@ import { thirdPartyNotices } from "./third-party-notices.mjs";
 const { version } = JSON.parse(readFileSync("package.json", "utf8")) as { version: string };
 mkdirSync("docs/topics", { recursive: true });
 mkdirSync("man", { recursive: true });
-const files: Record<string, string> = {
-  "docs/cli.md": referenceMarkdown(version),
-  "man/adreport.1": manPage(documentedProgram(version), version),
-  "docs/topics/settings.md": settingsTopic(),
-  "docs/openapi.json": openApiText(),
-};
-for (const [path, text] of Object.entries(files)) {
-  writeFileSync(path, text);
-  console.error(`wrote ${path}`);
-}
+void Promise.all([referenceMarkdown(version), documentedProgram(version)]).then(([reference, program]) => {
+  const files: Record<string, string> = {
+    "docs/cli.md": reference,
+    "man/adreport.1": manPage(program, version),
+    "docs/topics/settings.md": settingsTopic(),
+    "docs/openapi.json": openApiText(),
+  };
+  for (const [path, text] of Object.entries(files)) {
+    writeFileSync(path, text);
+    console.error(`wrote ${path}`);
+  }
+});
 void thirdPartyNotices().then((text: string) => {
   writeFileSync("THIRD-PARTY-NOTICES", text);
   console.error("wrote THIRD-PARTY-NOTICES");

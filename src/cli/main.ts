@@ -17,7 +17,7 @@ export interface RunHooks {
 }
 
 export async function run(argv: readonly string[], ctx: Context, hooks: RunHooks = {}): Promise<number> {
-  const program = buildProgram(ctx);
+  const program = await buildProgram(ctx, argv);
   const { beforeAction } = hooks;
   // On each command, after the hooks the command set itself (its cheap refusals run first).
   for (const command of beforeAction ? program.commands : []) {

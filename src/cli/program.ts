@@ -1,23 +1,22 @@
 /**
- * The commander tree. Only commander and each command's flag definitions load at start-up; a command's
- * implementation (and its heavy libraries) is imported when that command runs.
+ * The commander tree. Only commander and the flag definitions of the command named load at start-up
+ * (command-list.ts); a command's implementation (and its heavy libraries) is imported when that command runs.
  */
 import { Command, type CommandUnknownOpts, Help } from "@commander-js/extra-typings";
-import { registerConfig } from "../commands/config/command";
 import type { Context } from "../commands/context";
-import { registerKeys } from "../commands/keys/command";
-import { registerReport } from "../commands/report/command";
-import { registerServe } from "../commands/serve/command";
-import { registerState } from "../commands/state/command";
 import { UsageError } from "../core/errors";
 import { printableLines } from "../core/printable";
-import { registerCompletion } from "./completion-command";
+import { registerCommands } from "./command-list";
 import { HELP_TOPIC_NAMES, isHelpTopic, topicsHelpText } from "./help-topics";
 import { versionLine } from "./version";
 
 const HELP_DESCRIPTION = "show help for this command";
 
-export function buildProgram(ctx: Context): Command {
+/**
+ * The program for a command line's words: commands they do not name are placeholders (command-list.ts).
+ * Without words, every command in full (the generated documents, tests).
+ */
+export async function buildProgram(ctx: Context, words?: readonly string[]): Promise<Command> {
   const program = new Command("adreport")
     .description("Pull advertising statistics from the reporting API and export them.")
     .version(versionLine(ctx.version), "-V, --version", "print the version, and the Node.js and platform it runs on")
@@ -49,13 +48,7 @@ in adreport (please report it), 75 busy (another run of the job holds its lock: 
 
 ${topicsHelpText()}`,
     );
-  registerReport(program, ctx);
-  registerKeys(program, ctx);
-  registerConfig(program, ctx);
-  // serve/command.ts declares its flags with commander's own (untyped) Command.
-  registerServe(program, ctx);
-  registerState(program, ctx);
-  registerCompletion(program, ctx);
+  await registerCommands(program, ctx, words);
   registerHelp(program, ctx);
   describeHelpCommands(program);
   showDefaultVerbOptions(program);

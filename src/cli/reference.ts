@@ -9,7 +9,7 @@ import { allNodes, commandTree } from "./command-tree";
 import { buildProgram } from "./program";
 
 /** The program as the generated documents show it: no terminal, 100 columns, an empty environment. */
-export function documentedProgram(version: string, out = new PassThrough()): Command {
+export function documentedProgram(version: string, out = new PassThrough()): Promise<Command> {
   const ctx: Context = {
     io: {
       in: new PassThrough(),
@@ -33,13 +33,13 @@ export function documentedProgram(version: string, out = new PassThrough()): Com
   return buildProgram(ctx);
 }
 
-export function referenceMarkdown(version: string): string {
+export async function referenceMarkdown(version: string): Promise<string> {
   const out = new PassThrough();
   let captured = "";
   out.on("data", (chunk: Buffer) => {
     captured += chunk.toString();
   });
-  const sections = allNodes(commandTree(documentedProgram(version, out))).map((node) => {
+  const sections = allNodes(commandTree(await documentedProgram(version, out))).map((node) => {
     captured = "";
     node.command.outputHelp();
     const title = ["adreport", ...node.path].join(" ");

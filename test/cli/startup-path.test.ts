@@ -81,6 +81,18 @@ describe.skipIf(process.env.ADREPORT_TEST_BIN !== undefined)("what a start loads
     expect(loaded.sources.filter((source) => source.includes("node_modules/commander/"))).toEqual([]);
   });
 
+  it.each([
+    [["--help"], []],
+    [["--no-such-flag"], []],
+    [["report", "--help"], ["report"]],
+    [["report", "--from", "garbage"], ["report"]],
+    [["serve", "--help"], ["serve"]],
+  ] as const)("adreport %j defines in full only the commands it names: %j", (args, named) => {
+    const loaded = runLogged(args);
+    const defined = loaded.sources.flatMap((source) => /\bsrc\/commands\/(\w+)\/command\.ts$/.exec(source)?.[1] ?? []);
+    expect(defined.sort()).toEqual([...named]);
+  });
+
   it("sees a heavy library when a command loads one (the check itself works)", () => {
     const loaded = runLogged(["completion", "bash"]);
     expect(loaded.code).toBe(0);

@@ -14,12 +14,14 @@ const ROOT = join(import.meta.dirname, "..", "..");
 const { version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };
 
 describe("docs/cli.md", () => {
-  it("is what the command definitions generate (run `npm run docs` after changing a command)", () => {
-    expect(readFileSync(join(ROOT, "docs", "cli.md"), "utf8")).toBe(referenceMarkdown(version));
+  it("is what the command definitions generate (run `npm run docs` after changing a command)", async () => {
+    expect(readFileSync(join(ROOT, "docs", "cli.md"), "utf8")).toBe(await referenceMarkdown(version));
   });
 
-  it("man/adreport.1 too, and the npm package installs it", () => {
-    expect(readFileSync(join(ROOT, "man", "adreport.1"), "utf8")).toBe(manPage(documentedProgram(version), version));
+  it("man/adreport.1 too, and the npm package installs it", async () => {
+    expect(readFileSync(join(ROOT, "man", "adreport.1"), "utf8")).toBe(
+      manPage(await documentedProgram(version), version),
+    );
     const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { files: string[]; man: string[] };
     expect(pkg.files).toContain("man/adreport.1");
     expect(pkg.man).toEqual(["./man/adreport.1"]);
@@ -31,8 +33,8 @@ describe("docs/cli.md", () => {
     for (const name of SETTING_NAMES) expect(text).toContain(`| \`${name}\` |`);
   });
 
-  it("every command's -h says the same, and no command keeps commander's stock wording", () => {
-    const reference = referenceMarkdown(version);
+  it("every command's -h says the same, and no command keeps commander's stock wording", async () => {
+    const reference = await referenceMarkdown(version);
     expect(reference).not.toContain("display help for command");
     expect(reference.match(/-h, --help +(.+)/g)?.every((line) => line.endsWith("show help for this command"))).toBe(
       true,
