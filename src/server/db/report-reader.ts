@@ -59,6 +59,8 @@ export function readJoinedPage(
 ): Buffer {
   const plan = entityPageSql(query, advertiserId, span, count);
   if (!plan) return Buffer.alloc(0);
+  // In the ordered subquery's order, as SQLite feeds it to the aggregate (test/server/seek-pages holds it);
+  // group_concat's own ORDER BY would sort the page again.
   const sql = `SELECT CAST(group_concat(json, ',') AS BLOB) FROM (${plan.sql})`;
   return (prepared(c, sql, false).get(plan.params) as Buffer | null) ?? Buffer.alloc(0);
 }
