@@ -15,7 +15,8 @@ export type Awaitable<T> = T | Promise<T>;
 /** One page of a report: the rows' JSON and the report's row count. */
 export interface ReportPage {
   total: number;
-  rows: string[];
+  /** Each row's JSON, or all of them already joined by commas as UTF-8 (a page read whole from SQLite). */
+  rows: string[] | Buffer;
 }
 
 export interface CacheUsage {
@@ -37,8 +38,8 @@ export interface ServeStore {
   adAdvertiser(adId: number): Awaitable<number | undefined>;
   reportPage(query: ReportQuery, advertiserId: number, start: number, count: number): Awaitable<ReportPage>;
   /** A response body given before to this advertiser for this query, while the data is unchanged. */
-  cachedPage(advertiserId: number, query: ReportQuery): Awaitable<string | undefined>;
-  rememberPage(advertiserId: number, query: ReportQuery, body: string): void;
+  cachedPage(advertiserId: number, query: ReportQuery): Awaitable<Buffer | undefined>;
+  rememberPage(advertiserId: number, query: ReportQuery, body: Buffer): void;
   cacheUsage(): CacheUsage;
   close(): Awaitable<void>;
 }

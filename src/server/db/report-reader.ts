@@ -44,3 +44,23 @@ export function readPage(
   const plan = entityPageSql(query, advertiserId, span, count);
   return plan ? (prepared(c, plan.sql, false).all(plan.params) as string[]) : [];
 }
+
+/**
+ * The same rows joined by commas, as SQLite's UTF-8 bytes: for a page read whole (no rows ahead to keep),
+ * this skips a string for each row, their join, and encoding the page back to UTF-8 (about 2 ms of a
+ * 1,000-row page).
+ */
+export function readJoinedPage(
+  c: Connection,
+  query: ReportQuery,
+  advertiserId: number,
+  span: PageSpan,
+  count: number,
+): Buffer {
+  const plan = entityPageSql(query, advertiserId, span, count);
+  if (!plan) return Buffer.alloc(0);
+  // In the ordered subquery's order, as SQLite feeds it to the aggregate (test/server/seek-pages holds it);
+  // group_concat's own ORDER BY would sort the page again.
+  const sql = `SELECT CAST(group_concat(json, ',') AS BLOB) FROM (${plan.sql})`;
+  return (prepared(c, sql, false).get(plan.params) as Buffer | null) ?? Buffer.alloc(0);
+}

@@ -15,6 +15,7 @@ import {
   type SqlDialect,
   type SqlPlan,
 } from "./report-sql";
+import { streamedPageSql } from "./report-stream-sql";
 
 /**
  * Each of the report's entities (column eid, ascending) with its rows (column n, 0 for none), or undefined
@@ -49,7 +50,9 @@ export function entityPageSql(
   limit: number,
   dialect: SqlDialect = SQLITE_DIALECT,
 ): SqlPlan | undefined {
-  const plan = reportSql(query, advertiserId, dialect, span);
+  const streamed = streamedPageSql(query, advertiserId, span);
+  if (streamed && "none" in streamed) return undefined;
+  const plan = streamed ? streamed.plan : reportSql(query, advertiserId, dialect, span);
   if (!plan) return undefined;
   return {
     sql: `SELECT ${rowJsonSql(query, dialect)} AS json, eid, bucket FROM (${plan.sql}) r ORDER BY eid, bucket`,

@@ -17,7 +17,7 @@ interface Tables {
   conversions: string;
 }
 
-const TABLES: Record<Level, Tables> = {
+export const TABLES: Record<Level, Tables> = {
   campaign: {
     hours: "campaign_hours",
     days: "campaign_days",
@@ -113,7 +113,7 @@ export function rowJsonSql(query: ReportQuery, dialect: SqlDialect = SQLITE_DIAL
   return `'{"dimensions":{' || ${dimensions.length > 0 ? dimensions.join(" || ',' || ") : "''"} || '},"metrics":{' || ${metrics.join(" || ',' || ")} || '}}'`;
 }
 
-function levelOf(query: ReportQuery): Level {
+export function levelOf(query: ReportQuery): Level {
   if (query.entity === "keyword") return "keyword";
   if (query.entity === "ad" || query.adId !== undefined) return "ad";
   return "campaign";

@@ -4,12 +4,12 @@
  */
 import type { ReportQuery } from "../../contract";
 import type { CacheUsage, ReportPage, ServeStore } from "../backend";
-import { ByteBudgetCache, stringBytes } from "../report/cache";
+import { ByteBudgetCache, bufferBytes } from "../report/cache";
 import { ComputedReports, planPage } from "../report/computed-reports";
 import { canonicalQueryKey } from "../report/query-key";
 import { Whitelist } from "./ip";
 import { LiveConnection, type StoredKey } from "./live-connection";
-import { computeReport, readPage } from "./report-reader";
+import { computeReport, readJoinedPage, readPage } from "./report-reader";
 import { computedReportKey } from "./report-segments";
 import type { Db } from "./schema";
 
@@ -31,13 +31,13 @@ export class ReportStore implements ServeStore {
   /** Computed reports: page maps, and small reports' rows (report/computed-reports.ts). */
   private readonly reports: ComputedReports;
   /** Whole response bodies by advertiser and canonical query, for clients asking the same again. */
-  private readonly pages: ByteBudgetCache<string>;
+  private readonly pages: ByteBudgetCache<Buffer>;
 
   /** Opens the database at once: a file that cannot be served fails here, before anything listens. */
   constructor(path: string, open: (path: string) => Db, options: StoreOptions) {
     // Pages are cheap to rebuild from a kept report, so reports get most of the budget.
     const pageBytes = Math.floor(options.cacheBytes / 4);
-    this.pages = new ByteBudgetCache<string>(pageBytes, stringBytes);
+    this.pages = new ByteBudgetCache<Buffer>(pageBytes, bufferBytes);
     this.reports = new ComputedReports(options.cacheBytes - pageBytes, options.cacheRows);
     this.live = new LiveConnection(path, open, {
       nowMs: options.nowMs ?? (() => performance.now()),
@@ -91,6 +91,9 @@ export class ReportStore implements ServeStore {
       }
       const page = planPage(report, start, count);
       if (!page.span) return { total: report.total, rows: page.rows };
+      if (page.read === count) {
+        return { total: report.total, rows: readJoinedPage(c, query, advertiserId, page.span, count) };
+      }
       const rows = readPage(c, query, advertiserId, page.span, page.read);
       if (rows.length > count) this.reports.keepAhead(key, report, start, rows);
       return { total: report.total, rows: rows.slice(0, count) };
@@ -98,11 +101,11 @@ export class ReportStore implements ServeStore {
   }
 
   /** A response body given before to this advertiser for this query, while the data is unchanged. */
-  cachedPage(advertiserId: number, query: ReportQuery): string | undefined {
+  cachedPage(advertiserId: number, query: ReportQuery): Buffer | undefined {
     return this.live.use(() => this.pages.get(`${advertiserId}:${canonicalQueryKey(query)}`));
   }
 
-  rememberPage(advertiserId: number, query: ReportQuery, body: string): void {
+  rememberPage(advertiserId: number, query: ReportQuery, body: Buffer): void {
     this.pages.set(`${advertiserId}:${canonicalQueryKey(query)}`, body);
   }
 

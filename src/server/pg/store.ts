@@ -10,7 +10,7 @@ import type { ReportQuery } from "../../contract";
 import { type CacheUsage, databaseLabel, type ReportPage, type ServeStore } from "../backend";
 import { Whitelist } from "../db/ip";
 import { DatabaseUnavailableError, FRESHNESS_MS, type StoredKey } from "../db/live-connection";
-import { ByteBudgetCache, stringBytes } from "../report/cache";
+import { ByteBudgetCache, bufferBytes } from "../report/cache";
 import { ComputedReports } from "../report/computed-reports";
 import { canonicalQueryKey } from "../report/query-key";
 import { createPool, databaseFailure, inTransaction } from "./pool";
@@ -47,7 +47,7 @@ export class PostgresServeStore implements ServeStore {
   private readonly pageGenerations = new Map<string, number>();
   private readonly keys = new Map<string, StoredKey>();
   private readonly whitelists = new Map<number, Whitelist>();
-  private readonly pages: ByteBudgetCache<string>;
+  private readonly pages: ByteBudgetCache<Buffer>;
   private readonly reports: ComputedReports;
   private version: number | undefined;
   private checkedAt = Number.NEGATIVE_INFINITY;
@@ -63,7 +63,7 @@ export class PostgresServeStore implements ServeStore {
   ) {
     // As on SQLite: pages are cheap to rebuild from a kept report, so reports get most of the budget.
     const pageBytes = Math.floor(options.cacheBytes / 4);
-    this.pages = new ByteBudgetCache<string>(pageBytes, stringBytes);
+    this.pages = new ByteBudgetCache<Buffer>(pageBytes, bufferBytes);
     this.reports = new ComputedReports(options.cacheBytes - pageBytes, options.cacheRows);
     this.nowMs = options.nowMs ?? (() => performance.now());
   }
@@ -151,7 +151,7 @@ export class PostgresServeStore implements ServeStore {
     );
   }
 
-  async cachedPage(advertiserId: number, query: ReportQuery): Promise<string | undefined> {
+  async cachedPage(advertiserId: number, query: ReportQuery): Promise<Buffer | undefined> {
     await this.fresh();
     const key = `${advertiserId}:${canonicalQueryKey(query)}`;
     const page = this.pages.get(key);
@@ -163,7 +163,7 @@ export class PostgresServeStore implements ServeStore {
     return page;
   }
 
-  rememberPage(advertiserId: number, query: ReportQuery, body: string): void {
+  rememberPage(advertiserId: number, query: ReportQuery, body: Buffer): void {
     const key = `${advertiserId}:${canonicalQueryKey(query)}`;
     const generation = this.pageGenerations.get(key);
     this.pageGenerations.delete(key);

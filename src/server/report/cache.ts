@@ -8,6 +8,11 @@ import { LRUCache } from "lru-cache";
 /** What one entry costs besides its key and value: the cache's node, the value's object, the map slot. */
 export const ENTRY_OVERHEAD_BYTES = 256;
 
+/** Bytes a Buffer holds: its bytes (its object is within ENTRY_OVERHEAD_BYTES). */
+export function bufferBytes(buffer: Buffer): number {
+  return buffer.byteLength;
+}
+
 /** Bytes a string takes in V8: one a character when every one fits in Latin-1, else two. */
 export function stringBytes(text: string): number {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: the range is the whole of Latin-1, control characters included
