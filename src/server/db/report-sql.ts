@@ -128,10 +128,11 @@ export interface FactParts {
   scope: { from: string; where: string };
 }
 
-/** `where` narrows every part further (an entity range): its parameters are the caller's to add. */
-export function factParts(query: ReportQuery, advertiserId: number, where?: string): FactParts {
-  const level = levelOf(query);
-  const segments = timeSegments(query, query.byDate && query.granularity === "hour");
+/** The conditions every report's facts meet: the advertiser's, and the query's campaign or ad. */
+export function advertiserFilters(
+  query: ReportQuery,
+  advertiserId: number,
+): { filters: string[]; params: Record<string, number> } {
   const params: Record<string, number> = { adv: advertiserId };
   const filters = ["c.advertiser_id = @adv"];
   if (query.campaignId !== undefined) {
@@ -142,6 +143,14 @@ export function factParts(query: ReportQuery, advertiserId: number, where?: stri
     filters.push("a.id = @ad");
     params.ad = query.adId;
   }
+  return { filters, params };
+}
+
+/** `where` narrows every part further (an entity range): its parameters are the caller's to add. */
+export function factParts(query: ReportQuery, advertiserId: number, where?: string): FactParts {
+  const level = levelOf(query);
+  const segments = timeSegments(query, query.byDate && query.granularity === "hour");
+  const { filters, params } = advertiserFilters(query, advertiserId);
   const scope = { from: SCOPE[level].from, where: filters.join(" AND ") };
   if (where) filters.push(where);
   const t = TABLES[level];

@@ -8,7 +8,7 @@
 import type { ReportQuery } from "../../contract";
 import type { PageSpan } from "../report/page-map";
 import { timeSegments } from "./report-segments";
-import { type Level, levelOf, type SqlPlan, TABLES } from "./report-sql";
+import { advertiserFilters, type Level, levelOf, type SqlPlan, TABLES } from "./report-sql";
 
 /**
  * The entity's table first, then its campaign, and how they join (keyword reports have no dates, so are
@@ -36,17 +36,9 @@ export function streamedPageSql(
   const chain = CHAIN[level];
   const t = TABLES[level];
   const e = chain.entity;
-  const params: Record<string, number> = { adv: advertiserId, lo: hours[0], hi: hours[1] };
-  const filters = [...chain.links, "c.advertiser_id = @adv", `${e}.id BETWEEN @efrom AND @eto`];
-  Object.assign(params, { efrom: span.from, eto: span.to });
-  if (query.campaignId !== undefined) {
-    filters.push("c.id = @campaign");
-    params.campaign = query.campaignId;
-  }
-  if (query.adId !== undefined) {
-    filters.push("a.id = @ad");
-    params.ad = query.adId;
-  }
+  const scope = advertiserFilters(query, advertiserId);
+  const params = { ...scope.params, lo: hours[0], hi: hours[1], efrom: span.from, eto: span.to };
+  const filters = [...chain.links, ...scope.filters, `${e}.id BETWEEN @efrom AND @eto`];
   filters.push(`f.${t.id} = ${e}.id`, "f.hour BETWEEN @lo AND @hi");
   const sql = `SELECT ${e}.id AS eid, f.hour AS bucket, f.views AS views, ${t.hourClicks} AS clicks, ${t.conversions} AS conversions, f.spending_micros AS spending, ${e}.name AS name, ${level === "ad" ? "a.campaign_id" : "NULL"} AS campaign_id
     FROM ${chain.from} CROSS JOIN ${t.hours} f WHERE ${filters.join(" AND ")}
