@@ -1,4 +1,5 @@
 /** Names and limits of the report endpoint (docs/service.md §2). */
+import { BUCKET_UNITS, BUCKET_WORDS, type BucketUnit } from "../core/calendar";
 
 export const METRICS = ["views", "spending", "clicks", "conversions"] as const;
 export type Metric = (typeof METRICS)[number];
@@ -9,17 +10,12 @@ export type EntityDimension = (typeof ENTITY_DIMENSIONS)[number];
 export const DIMENSIONS = ["date", ...ENTITY_DIMENSIONS] as const;
 export type Dimension = (typeof DIMENSIONS)[number];
 
-export const GRANULARITIES = ["hour", "day", "week", "month"] as const;
-export type Granularity = (typeof GRANULARITIES)[number];
+export const GRANULARITIES = BUCKET_UNITS;
+export type Granularity = BucketUnit;
 export const DEFAULT_GRANULARITY: Granularity = "day";
 
 /** The word `meta.granularity` carries for each granularity; `total` when `date` is not a dimension. */
-export const GRANULARITY_WORDS: Record<Granularity, string> = {
-  hour: "hourly",
-  day: "daily",
-  week: "weekly",
-  month: "monthly",
-};
+export const GRANULARITY_WORDS = BUCKET_WORDS;
 export const TOTAL_GRANULARITY_WORD = "total";
 
 /** Metrics the `keyword` dimension supports (docs/service.md §2). */

@@ -5,6 +5,7 @@
  * first one into a RequestRuleError.
  */
 import * as z from "zod";
+import { formatDateTime, SECONDS_PER_DAY } from "../core/calendar";
 import {
   DEFAULT_GRANULARITY,
   DEFAULT_LIMIT,
@@ -12,8 +13,6 @@ import {
   type Dimension,
   ENTITY_DIMENSIONS,
   type EntityDimension,
-  GRANULARITIES,
-  GRANULARITY_WORDS,
   type Granularity,
   isEntityDimension,
   KEYWORD_METRICS,
@@ -23,18 +22,9 @@ import {
   type Metric,
 } from "./fields";
 import { MAX_WHOLE, positiveInteger } from "./positive-integer";
-import { quote, refuse } from "./refusal";
-import {
-  BARE_DATE,
-  compareInstants,
-  DATE_TIME,
-  formatDateTime,
-  type Instant,
-  parseInstant,
-  SECONDS_PER_DAY,
-  secondsBetween,
-  spanExceeds,
-} from "./time";
+import { granularity, instant, nameList } from "./query-fields";
+import { refuse } from "./refusal";
+import { compareInstants, type Instant, secondsBetween, spanExceeds } from "./time";
 
 /** A request that passed every rule, normalised. */
 export interface ReportQuery {
@@ -53,71 +43,6 @@ export interface ReportQuery {
   /** As applied: at most MAX_LIMIT. */
   limit: number;
 }
-
-/** A regular expression matching any of `words`, whole. */
-function oneOf(words: readonly string[]): string {
-  return `(${words.join("|")})`;
-}
-
-function nameList<T extends string>(param: string, names: readonly T[], description: string) {
-  const name = oneOf(names);
-  return z
-    .string()
-    .meta({ description: `${description} No name twice.`, pattern: `^${name}(,${name})*$` })
-    .transform((text, ctx): T[] => {
-      const picked: T[] = [];
-      for (const item of text.split(",")) {
-        if (item === "") return refuse(ctx, "invalid_parameter", `${param}: empty item in ${quote(text)}`);
-        if (!(names as readonly string[]).includes(item)) {
-          return refuse(ctx, "invalid_parameter", `${param}: unknown name ${quote(item)}; use ${names.join(", ")}`);
-        }
-        if (picked.includes(item as T)) return refuse(ctx, "invalid_parameter", `${param}: ${quote(item)} given twice`);
-        picked.push(item as T);
-      }
-      return picked;
-    });
-}
-
-function instant(role: "from" | "to", description: string) {
-  return z
-    .string()
-    .meta({
-      description: `${description} An ISO 8601 date-time with Z or an offset (2026-11-01T09:00:00+09:00), or a date alone (2026-11-01: ${role === "from" ? "the start of that UTC day" : "its last second, 23:59:59Z"}).`,
-      pattern: `${BARE_DATE.source}|${DATE_TIME.source}`,
-    })
-    .transform((text, ctx): Instant => {
-      const parsed = parseInstant(text, role);
-      if (parsed) return parsed;
-      return refuse(
-        ctx,
-        "invalid_parameter",
-        `${role}: ${quote(text)} is not an ISO 8601 date-time with Z or an offset (2026-11-01T00:00:00Z) or a date (2026-11-01)`,
-      );
-    });
-}
-
-/** A Map, not an object: `granularity=__proto__` or `constructor` must find nothing. */
-const GRANULARITY_ALIASES = new Map<string, Granularity>(
-  GRANULARITIES.flatMap((g) => [
-    [g, g],
-    [GRANULARITY_WORDS[g], g],
-  ]),
-);
-
-/** `hour` as `[hH][oO][uU][rR]`: JSON Schema patterns have no flag for case. */
-const anyCase = (word: string) => [...word].map((c) => `[${c.toLowerCase()}${c.toUpperCase()}]`).join("");
-
-const granularity = z
-  .string()
-  .meta({
-    description: `The size of the date buckets, in any case; default ${DEFAULT_GRANULARITY}. Without date in dimensions it has no effect, but an unknown word is still refused.`,
-    pattern: `^${oneOf([...GRANULARITY_ALIASES.keys()].map(anyCase))}$`,
-  })
-  .transform((text, ctx): Granularity => {
-    const found = GRANULARITY_ALIASES.get(text.toLowerCase());
-    if (found) return found;
-    return refuse(ctx, "invalid_parameter", `granularity: ${quote(text)} is not one of hour, day, week, month`);
-  });
 
 function describeSpan(seconds: number): string {
   const days = Math.floor(seconds / SECONDS_PER_DAY);

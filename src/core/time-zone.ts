@@ -4,14 +4,24 @@
  * per UTC hour and kept: every entity of a report repeats the same hours. Only zones whose offset is a whole
  * hour are built from hourly buckets, so an offset never changes inside a UTC hour (see wholeHourProblem).
  */
+import {
+  type BucketUnit,
+  bucketFirstDay,
+  dayAYearBefore,
+  daysFromCivil,
+  dayText,
+  monthStart,
+  monthsBetween,
+  SECONDS_PER_DAY,
+  SECONDS_PER_HOUR,
+} from "./calendar";
 import { UsageError } from "./errors";
 
-const SECONDS_PER_HOUR = 3_600;
-const SECONDS_PER_DAY = 86_400;
+// Where these have always been found; the calendar's own module is calendar.ts.
+export { type BucketUnit, bucketUnitOf } from "./calendar";
+
 /** Cached offsets and texts per zone; cleared when full, so memory stays bounded whatever the range. */
 const MAX_CACHED = 50_000;
-
-export type BucketUnit = "hour" | "day" | "week" | "month";
 
 function two(n: number): string {
   return String(n).padStart(2, "0");
@@ -23,22 +33,6 @@ export function offsetText(seconds: number): string {
   const abs = Math.abs(seconds);
   const text = `${sign}${two(Math.floor(abs / 3600))}:${two(Math.floor((abs % 3600) / 60))}`;
   return abs % 60 === 0 ? text : `${text}:${two(abs % 60)}`;
-}
-
-function civil(day: number): { year: number; month: number; day: number } {
-  const d = new Date(day * SECONDS_PER_DAY * 1000);
-  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
-}
-
-function dayNumber(year: number, month: number, day: number): number {
-  const d = new Date(0);
-  d.setUTCFullYear(year, month - 1, day);
-  return Math.round(d.getTime() / 1000 / SECONDS_PER_DAY);
-}
-
-function dateText(day: number): string {
-  const c = civil(day);
-  return `${String(c.year).padStart(4, "0")}-${two(c.month)}-${two(c.day)}`;
 }
 
 export class TimeZone {
@@ -103,7 +97,7 @@ export class TimeZone {
     for (const part of this.parts.formatToParts(new Date(at * 1000))) field[part.type] = part.value;
     const year = Number(field.year) * (field.era === "BC" || field.era === "B" ? -1 : 1);
     const local =
-      dayNumber(year, Number(field.month), Number(field.day)) * SECONDS_PER_DAY +
+      daysFromCivil(year, Number(field.month), Number(field.day)) * SECONDS_PER_DAY +
       Number(field.hour) * 3600 +
       Number(field.minute) * 60 +
       Number(field.second);
@@ -132,7 +126,7 @@ export class TimeZone {
   /** The start of the local bucket of this unit that holds the instant. */
   bucketStart(unit: BucketUnit, sec: number): number {
     if (unit === "hour") return Math.floor(sec / SECONDS_PER_HOUR) * SECONDS_PER_HOUR;
-    return this.dayStart(firstDayOf(unit, this.localDay(sec)));
+    return this.dayStart(bucketFirstDay(unit, this.localDay(sec)));
   }
 
   /** How many buckets of this unit lie from the bucket starting at `from` to the one starting at `to`. */
@@ -142,9 +136,7 @@ export class TimeZone {
     const b = this.localDay(to);
     if (unit === "day") return b - a;
     if (unit === "week") return Math.round((b - a) / 7);
-    const ca = civil(a);
-    const cb = civil(b);
-    return (cb.year - ca.year) * 12 + (cb.month - ca.month);
+    return monthsBetween(a, b);
   }
 
   /** The start of the bucket `n` buckets after the one starting at `from`. */
@@ -153,15 +145,12 @@ export class TimeZone {
     const day = this.localDay(from);
     if (unit === "day") return this.dayStart(day + n);
     if (unit === "week") return this.dayStart(day + 7 * n);
-    const c = civil(day);
-    return this.dayStart(dayNumber(c.year, c.month + n, 1));
+    return this.dayStart(monthStart(day, n));
   }
 
   /** The same local day a year earlier (29 February becomes 28 February). */
   static yearBefore(day: number): number {
-    const c = civil(day);
-    const last = dayNumber(c.year - 1, c.month + 1, 1) - 1;
-    return Math.min(dayNumber(c.year - 1, c.month, c.day), last);
+    return dayAYearBefore(day);
   }
 
   /** A bucket as shown: the local date (`2026-03-29`), or for hours the local date-time with its offset. */
@@ -169,7 +158,7 @@ export class TimeZone {
     const key = hourly ? sec : -sec - 1;
     let text = this.texts.get(key);
     if (text === undefined) {
-      text = hourly ? this.dateTimeText(sec) : dateText(this.localDay(sec));
+      text = hourly ? this.dateTimeText(sec) : dayText(this.localDay(sec));
       if (this.texts.size >= MAX_CACHED) this.texts.clear();
       this.texts.set(key, text);
     }
@@ -182,12 +171,12 @@ export class TimeZone {
     const local = sec + offset;
     const inDay = ((local % SECONDS_PER_DAY) + SECONDS_PER_DAY) % SECONDS_PER_DAY;
     const clock = `${two(Math.floor(inDay / 3600))}:${two(Math.floor((inDay % 3600) / 60))}:${two(inDay % 60)}`;
-    return `${dateText(Math.floor(local / SECONDS_PER_DAY))}T${clock}${offsetText(offset)}`;
+    return `${dayText(Math.floor(local / SECONDS_PER_DAY))}T${clock}${offsetText(offset)}`;
   }
 
   /** `2026-03-29` */
   dateText(sec: number): string {
-    return dateText(this.localDay(sec));
+    return dayText(this.localDay(sec));
   }
 
   /**
@@ -203,23 +192,4 @@ export class TimeZone {
       if (at >= to) return undefined;
     }
   }
-}
-
-/** The local day a bucket of this unit starts on, for the local day `day`. */
-function firstDayOf(unit: Exclude<BucketUnit, "hour">, day: number): number {
-  if (unit === "day") return day;
-  // 1970-01-01 was a Thursday: (day + 3) mod 7 counts days since Monday.
-  if (unit === "week") return day - ((((day + 3) % 7) + 7) % 7);
-  const c = civil(day);
-  return dayNumber(c.year, c.month, 1);
-}
-
-/** The unit of a granularity word (`day`, `daily`, `hourly`, ...), or undefined for `total` and unknown words. */
-export function bucketUnitOf(word: string | undefined): BucketUnit | undefined {
-  const w = (word ?? "").toLowerCase();
-  if (w === "hour" || w === "hourly") return "hour";
-  if (w === "day" || w === "daily") return "day";
-  if (w === "week" || w === "weekly") return "week";
-  if (w === "month" || w === "monthly") return "month";
-  return undefined;
 }

@@ -1,13 +1,6 @@
 /** The columns of CSV and table output (docs/service.md §9): dimension keys in `meta.dimensions` order, then metrics. */
-import {
-  DIMENSION_KEYS,
-  formatDate,
-  formatDateTime,
-  isDimension,
-  type ReportMeta,
-  type ReportRow,
-  type RowPage,
-} from "../contract";
+import { DIMENSION_KEYS, isDimension, type ReportMeta, type ReportRow, type RowPage } from "../contract";
+import { bucketDateText, bucketUnitOf } from "../core/calendar";
 import { TimeZone } from "../core/time-zone";
 
 export interface Columns {
@@ -77,7 +70,7 @@ function bucketText(value: number, hourly: boolean): string {
   let text = texts.get(value);
   if (text === undefined) {
     if (texts.size >= MAX_BUCKET_TEXTS) texts.clear();
-    text = hourly ? formatDateTime(value) : formatDate(value);
+    text = bucketDateText(value, hourly);
     texts.set(value, text);
   }
   return text;
@@ -90,8 +83,8 @@ function bucketText(value: number, hourly: boolean): string {
 function formatBucket(value: unknown, granularity: string, zone: TimeZone | undefined): string {
   if (typeof value !== "number" || !Number.isFinite(value))
     return value === undefined || value === null ? "" : String(value);
-  if (zone !== undefined) return zone.bucketText(value, /hour/i.test(granularity));
-  return bucketText(value, /hour/i.test(granularity) || value % 86_400 !== 0);
+  const hourly = bucketUnitOf(granularity) === "hour";
+  return zone !== undefined ? zone.bucketText(value, hourly) : bucketText(value, hourly);
 }
 
 /**

@@ -7,7 +7,7 @@
 import type { Stats } from "node:fs";
 import { lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { civilFromDays, daysFromCivil } from "../contract";
+import { dayOfText } from "../core/calendar";
 import { UsageError } from "../core/errors";
 import { readOptionalFile, writePrivateFile } from "../io/private-file";
 import { type DayRecord, isDayRecord } from "./day-record";
@@ -46,15 +46,9 @@ export function pathsOfFile(file: string): StatePaths {
   return { state: file, run: `${base}.run.json`, lock: `${base}.lock` };
 }
 
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
-
 /** A YYYY-MM-DD that names a day of the calendar (not 2026-02-31). */
 export function isRealDay(text: string): boolean {
-  const match = DAY.exec(text);
-  if (!match) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const back = civilFromDays(daysFromCivil(year, month, day));
-  return back.year === year && back.month === month && back.day === day;
+  return dayOfText(text) !== undefined;
 }
 
 /** A day the state records that is no day: named with the file, and how to start the job again. */

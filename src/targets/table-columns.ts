@@ -4,16 +4,8 @@
  * Values of a row in that column order.
  */
 
-import {
-  DIMENSION_KEYS,
-  type Dimension,
-  formatDate,
-  formatDateTime,
-  isDimension,
-  METRICS,
-  type ReportRequest,
-  type ReportRow,
-} from "../contract";
+import { DIMENSION_KEYS, type Dimension, isDimension, METRICS, type ReportRequest, type ReportRow } from "../contract";
+import { bucketUnitOf, formatDate, formatDateTime } from "../core/calendar";
 import { UsageError } from "../core/errors";
 
 export type ColumnKind = "id" | "text" | "date" | "count" | "money";
@@ -49,7 +41,8 @@ export function tableLayout(request: ReportRequest, profile: string): TableLayou
     ...keys.map((name) => ({ name, kind: kindOf(name) })),
     ...request.metrics.map((name) => ({ name, kind: (name === "spending" ? "money" : "count") as ColumnKind })),
   ];
-  const granularity = (request.granularity ?? "day").toLowerCase().replace(/ly$/, "").replace(/^dai$/, "day");
+  const word = request.granularity ?? "day";
+  const granularity = bucketUnitOf(word) ?? word.toLowerCase();
   const hourly = granularity === "hour";
   const scope = [
     `granularity=${granularity}`,

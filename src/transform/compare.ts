@@ -5,8 +5,9 @@
  * Both streams come ordered by entity then date, so they are merge-joined: memory holds one row of each.
  */
 import { type ReportMeta, type ReportRow, type RowPage, rowsOf } from "../contract";
+import { type BucketUnit, bucketUnitOf } from "../core/calendar";
 import { UnavailableError } from "../core/errors";
-import { type BucketUnit, bucketUnitOf, type TimeZone } from "../core/time-zone";
+import type { TimeZone } from "../core/time-zone";
 import type { ReportStream } from "../format/formatter";
 import { compareParts, entityIdKey, type OrderPart, orderPart } from "./row-order";
 

@@ -2,7 +2,7 @@
  * --date-format: how `date` is written. The service sends epoch seconds, which JSON and NDJSON keep and the
  * text formats show as ISO 8601; this stage writes the other form where the user asks for it.
  */
-import { formatDate, formatDateTime } from "../contract";
+import { bucketDateText, bucketUnitOf } from "../core/calendar";
 import type { ReportStream } from "../format/formatter";
 import { rewritePages } from "./pages";
 
@@ -10,8 +10,8 @@ import { rewritePages } from "./pages";
 export type DateText = (sec: number) => string;
 
 export function isoDates(granularity: string): DateText {
-  const hourly = /hour/i.test(granularity);
-  return (sec) => (hourly || sec % 86_400 !== 0 ? formatDateTime(sec) : formatDate(sec));
+  const hourly = bucketUnitOf(granularity) === "hour";
+  return (sec) => bucketDateText(sec, hourly);
 }
 
 /** Epoch seconds as text: a text format then writes them as they are rather than as a date. */

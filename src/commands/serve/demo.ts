@@ -1,5 +1,6 @@
 /** `adreport serve demo`: the deterministic demo data, into the database or as NDJSON. */
-import { formatDateTime, parseInstant, SECONDS_PER_DAY } from "../../contract";
+import { parseInstant } from "../../contract";
+import { BARE_DATE, dayOfInstant, formatDateTime, SECONDS_PER_DAY } from "../../core/calendar";
 import { InterruptedError, UsageError } from "../../core/errors";
 import { writeChunk } from "../../io/write";
 import { databaseLabel, demoFacts, FACT_BATCH, formatLoadLine, type LoadLine, type NumberedLine } from "../../server";
@@ -72,8 +73,8 @@ function* numbered(facts: Iterable<LoadLine>): Generator<NumberedLine[]> {
 
 /** --end as epoch seconds (midnight UTC); without it, today's midnight UTC, so the data ends with yesterday. */
 function endOf(ctx: Context, text: string | undefined): number {
-  if (text === undefined) return Math.floor(ctx.now().getTime() / 1000 / SECONDS_PER_DAY) * SECONDS_PER_DAY;
-  const end = /^\d{4}-\d{2}-\d{2}$/.test(text) ? parseInstant(text, "from") : undefined;
+  if (text === undefined) return dayOfInstant(ctx.now()) * SECONDS_PER_DAY;
+  const end = BARE_DATE.test(text) ? parseInstant(text, "from") : undefined;
   if (!end) throw new UsageError(`--end: ${JSON.stringify(text)} is not a date (YYYY-MM-DD)`);
   return end.sec;
 }
@@ -97,7 +98,7 @@ export async function runDemo(ctx: Context, options: DemoCommandOptions): Promis
   await withStore(ctx, options.db, true, async (store) => {
     const written = await store.writeFacts(numbered(facts));
     const count = written.adHours + written.keywordHours;
-    const first = formatDateTime(end.sec - options.days * 86_400);
+    const first = formatDateTime(end.sec - options.days * SECONDS_PER_DAY);
     ctx.io.err.write(
       `adreport serve: demo data in ${databaseLabel(options.db)}: ${count} hourly rows from ${first} to ${formatDateTime(end.sec - 3600)}\n`,
     );

@@ -1,5 +1,6 @@
 /** `adreport serve key issue`: a new key for an advertiser, printed once on stdout. */
-import { formatDateTime, parseInstant } from "../../contract";
+import { parseInstant } from "../../contract";
+import { formatDateTime, SECONDS_PER_DAY } from "../../core/calendar";
 import { UsageError } from "../../core/errors";
 import { printable } from "../../core/printable";
 import type { Context } from "../context";
@@ -23,7 +24,7 @@ function expiryOf(options: KeyIssueOptions, now: number): number | undefined {
       throw new UsageError(`--expires: ${JSON.stringify(options.expires)} is not an ISO 8601 date-time or date`);
     return parsed.sec;
   }
-  return options.expiresIn === undefined ? undefined : now + options.expiresIn * 86_400;
+  return options.expiresIn === undefined ? undefined : now + options.expiresIn * SECONDS_PER_DAY;
 }
 
 export async function runKeyIssue(ctx: Context, options: KeyIssueOptions): Promise<void> {

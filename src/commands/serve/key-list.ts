@@ -1,5 +1,5 @@
 /** `adreport serve key list`: the keys as a table, JSON or NDJSON, each shown masked, never whole. */
-import { formatDateTime } from "../../contract";
+import { formatDateTime } from "../../core/calendar";
 import { printable } from "../../core/printable";
 import type { Context } from "../context";
 import { recordFormat, recordsText } from "../shared/records";

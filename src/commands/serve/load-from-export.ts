@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { BUCKET_WORDS } from "../../core/calendar";
 import { InterruptedError, UsageError } from "../../core/errors";
 import { printable } from "../../core/printable";
 import { convertExport, describeSpan, type ExportGranularity, ExportShapeError } from "../../server";
@@ -79,7 +80,7 @@ export async function runLoadVerb(ctx: Context, files: string[], options: LoadOp
       stopListening();
     }
     const notes = [
-      `${conversion.rows} ${conversion.entity},date rows (${describeSpan(conversion)}), ${conversion.granularity === "hour" ? "hourly" : "daily"}${conversion.granularityGiven ? " (--granularity)" : ""}, ${forWhom(conversion.profiles, advertiser, options.advertiser !== undefined)}`,
+      `${conversion.rows} ${conversion.entity},date rows (${describeSpan(conversion)}), ${BUCKET_WORDS[conversion.granularity]}${conversion.granularityGiven ? " (--granularity)" : ""}, ${forWhom(conversion.profiles, advertiser, options.advertiser !== undefined)}`,
     ];
     if (conversion.granularity === "day") {
       notes.push(

@@ -5,7 +5,8 @@
  * here with every accepted form listed, which the contract's own message (shared with the server, which
  * knows no cron words) does not do.
  */
-import { daysFromCivil, formatDate, parseInstant, SECONDS_PER_DAY } from "../../contract/time";
+import { parseInstant } from "../../contract/time";
+import { dayOfInstant, dayText } from "../../core/calendar";
 import { UsageError } from "../../core/errors";
 import type { TimeZone } from "../../core/time-zone";
 import { readWholeNumber } from "../../core/whole-number";
@@ -35,10 +36,8 @@ export function whenFormError(text: string, flag: "--from" | "--to"): UsageError
 /** With `zone`, the words count that zone's days (--tz); the caller reads bare dates in the zone too. */
 export function resolveWhen(text: string, now: Date, flag: "--from" | "--to", zone?: TimeZone): string {
   const word = text.trim().toLowerCase();
-  const today = zone
-    ? zone.localDay(Math.floor(now.getTime() / 1000))
-    : daysFromCivil(now.getUTCFullYear(), now.getUTCMonth() + 1, now.getUTCDate());
-  const day = (back: number) => formatDate((today - back) * SECONDS_PER_DAY);
+  const today = zone ? zone.localDay(Math.floor(now.getTime() / 1000)) : dayOfInstant(now);
+  const day = (back: number) => dayText(today - back);
   if (word === "today") return day(0);
   if (word === "yesterday") return day(1);
   const n = daysAgo(word);
