@@ -1,89 +1,45 @@
 /**
- * A file written atomically: a temporary file beside the target, renamed over it on commit. On abort,
- * or if the process is stopped, the old file is untouched and the temporary file is removed.
+ * A file written atomically: a temporary file beside the target, renamed over it on commit (replace-file.ts).
+ * On abort, or if the process is stopped, the old file is untouched and the temporary file is removed. It
+ * can start over (an export that restarts from page 1) with a new temporary file.
  */
-
-import { randomBytes } from "node:crypto";
-import { once } from "node:events";
-import { createWriteStream, unlinkSync, type WriteStream } from "node:fs";
-import { chmod, open, rename, stat, unlink } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import type { WriteStream } from "node:fs";
+import { nodeReplaceFs, type ReplaceFs } from "./replace-file";
+import { StagedFile } from "./staged-file";
 
 export class AtomicFile {
-  /** A write that failed (a full disk, say) while nobody was waiting on the stream; commit reports it. */
-  private failure: Error | undefined;
-
   private constructor(
     readonly path: string,
-    private temp: string,
-    private writer: WriteStream,
-  ) {
-    this.watch(writer);
-  }
+    private staged: StagedFile,
+    private readonly fs: ReplaceFs,
+  ) {}
 
-  private watch(writer: WriteStream): void {
-    writer.on("error", (error) => {
-      this.failure ??= error;
-    });
-  }
-
-  static async create(path: string): Promise<AtomicFile> {
-    const temp = AtomicFile.tempName(path);
-    return new AtomicFile(path, temp, await AtomicFile.openStream(temp));
-  }
-
-  private static tempName(path: string): string {
-    return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
-  }
-
-  private static async openStream(temp: string): Promise<WriteStream> {
-    const stream = createWriteStream(temp, { flags: "wx", mode: 0o666 });
-    await once(stream, "open"); // rejects with the stream's error if it cannot be opened
-    return stream;
+  static async create(path: string, fs: ReplaceFs = nodeReplaceFs): Promise<AtomicFile> {
+    return new AtomicFile(path, await StagedFile.create(path, fs), fs);
   }
 
   get stream(): WriteStream {
-    return this.writer;
+    return this.staged.stream;
   }
 
   /** Starts over with an empty temporary file (for an export that restarts from page 1). */
   async reset(): Promise<void> {
-    await this.abort();
-    this.temp = AtomicFile.tempName(this.path);
-    this.writer = await AtomicFile.openStream(this.temp);
-    this.failure = undefined;
-    this.watch(this.writer);
+    await this.staged.discard();
+    this.staged = await StagedFile.create(this.path, this.fs);
   }
 
+  /** Writes out, syncs, renames over the target (keeping its permissions) and syncs the folder. */
   async commit(): Promise<void> {
-    if (this.failure) throw this.failure;
-    const finished = once(this.writer, "finish");
-    this.writer.end();
-    await finished;
-    const handle = await open(this.temp, "r");
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    // A file replaced keeps its permissions (a cron export readable only by its owner stays so).
-    const existing = await stat(this.path).catch(() => undefined);
-    if (existing) await chmod(this.temp, existing.mode & 0o777);
-    await rename(this.temp, this.path);
+    await this.staged.finish();
+    await this.staged.commit();
   }
 
   async abort(): Promise<void> {
-    this.writer.destroy();
-    await unlink(this.temp).catch(() => undefined);
+    await this.staged.discard();
   }
 
   /** For a signal handler: removes the temporary file without waiting. */
   abortNow(): void {
-    this.writer.destroy();
-    try {
-      unlinkSync(this.temp);
-    } catch {
-      // already gone
-    }
+    this.staged.discardNow();
   }
 }

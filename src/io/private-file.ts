@@ -1,27 +1,14 @@
 /**
  * A small file only its owner may read (mode 0600), replaced atomically: written beside its target,
- * synced, renamed over it. A reader sees the old content or the new, never half of either.
+ * synced, renamed over it, the folder synced (replace-file.ts). A reader sees the old content or the new.
  */
-import { randomBytes } from "node:crypto";
-import { mkdir, open, readFile, rename, unlink } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { mkdir, readFile } from "node:fs/promises";
+import { dirname } from "node:path";
+import { nodeReplaceFs, type ReplaceFs, replaceFileWith } from "./replace-file";
 
-export async function writePrivateFile(path: string, text: string): Promise<void> {
+export async function writePrivateFile(path: string, text: string, fs: ReplaceFs = nodeReplaceFs): Promise<void> {
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
-  try {
-    const handle = await open(temp, "wx", 0o600);
-    try {
-      await handle.writeFile(text, "utf8");
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, path);
-  } catch (error) {
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
+  await replaceFileWith(path, text, 0o600, fs);
 }
 
 /** The file's text, or undefined when there is none. */

@@ -1,10 +1,12 @@
 /**
  * The folder of a recording (`report --record DIR`): made for its owner only (0700), its files 0600, each
- * written whole under a temporary name and renamed, so a reader (or a replay) never sees half a file.
+ * written whole under a temporary name and renamed (replace-file.ts), so a reader (or a replay) never sees
+ * half a file.
  * Synchronous on purpose: exchanges finish in any order and the index must follow them one at a time.
  */
-import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { replaceFileSyncUnsynced } from "./replace-file";
 
 /** Why a folder cannot take a recording, before any request is sent. */
 export class RecordingFolderError extends Error {
@@ -30,19 +32,10 @@ export function openRecordingFolder(dir: string, cwd: string): RecordingFolder {
       throw new RecordingFolderError(`${dir} is not empty; record into a new folder`);
     }
   }
-  let sequence = 0;
   return {
     path,
     write(name, text) {
-      sequence += 1;
-      const temporary = join(path, `.${name}.${process.pid}.${sequence}.tmp`);
-      try {
-        writeFileSync(temporary, text, { mode: 0o600, flag: "wx" });
-        renameSync(temporary, join(path, name));
-      } catch (error) {
-        rmSync(temporary, { force: true });
-        throw error;
-      }
+      replaceFileSyncUnsynced(join(path, name), text, 0o600);
     },
   };
 }

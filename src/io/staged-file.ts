@@ -1,14 +1,21 @@
 /**
  * A file staged beside its target and put in place later: written and closed (and synced) first, renamed
  * over the target only when the caller decides, or removed. Many can be staged at once (one per day of an
- * export) with only the ones still being written holding a descriptor.
+ * export) with only the ones still being written holding a descriptor. The steps are replace-file.ts's.
  */
-import { randomBytes } from "node:crypto";
 import { once } from "node:events";
-import { createWriteStream, unlinkSync, type WriteStream } from "node:fs";
-import { chmod, open, rename, stat, unlink } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import type { WriteStream } from "node:fs";
 import { fileDigest, sameBytes } from "./file-digest";
+import {
+  nodeReplaceFs,
+  openTempStream,
+  putInPlace,
+  type ReplaceFs,
+  removeTemp,
+  removeTempNow,
+  syncFile,
+  tempPathBeside,
+} from "./replace-file";
 
 export class StagedFile {
   private failure: Error | undefined;
@@ -18,17 +25,16 @@ export class StagedFile {
     readonly path: string,
     private readonly temp: string,
     readonly stream: WriteStream,
+    private readonly fs: ReplaceFs,
   ) {
     stream.on("error", (error) => {
       this.failure ??= error;
     });
   }
 
-  static async create(path: string): Promise<StagedFile> {
-    const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
-    const stream = createWriteStream(temp, { flags: "wx", mode: 0o666 });
-    await once(stream, "open");
-    return new StagedFile(path, temp, stream);
+  static async create(path: string, fs: ReplaceFs = nodeReplaceFs): Promise<StagedFile> {
+    const temp = tempPathBeside(path);
+    return new StagedFile(path, temp, await openTempStream(temp), fs);
   }
 
   /** Everything is written: flush, sync and close the temporary file. */
@@ -40,12 +46,7 @@ export class StagedFile {
       await finished;
     }
     if (this.failure) throw this.failure;
-    const handle = await open(this.temp, "r");
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    await syncFile(this.temp, this.fs);
   }
 
   /** SHA-256 (hex) of the finished file. */
@@ -60,11 +61,9 @@ export class StagedFile {
     return sameBytes(this.temp, this.path);
   }
 
-  /** Puts the finished file in place, keeping the permissions of the file it replaces. */
+  /** Puts the finished file in place, keeping the permissions of the file it replaces; syncs the folder. */
   async commit(): Promise<void> {
-    const existing = await stat(this.path).catch(() => undefined);
-    if (existing) await chmod(this.temp, existing.mode & 0o777);
-    await rename(this.temp, this.path);
+    await putInPlace(this.temp, this.path, { keepMode: true }, this.fs);
     this.done = true;
   }
 
@@ -72,7 +71,7 @@ export class StagedFile {
     if (this.done) return;
     this.done = true;
     this.stream.destroy();
-    await unlink(this.temp).catch(() => undefined);
+    await removeTemp(this.temp, this.fs);
   }
 
   /** For a signal handler: removes the temporary file without waiting. */
@@ -80,10 +79,6 @@ export class StagedFile {
     if (this.done) return;
     this.done = true;
     this.stream.destroy();
-    try {
-      unlinkSync(this.temp);
-    } catch {
-      // already gone
-    }
+    removeTempNow(this.temp);
   }
 }
