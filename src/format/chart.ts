@@ -11,12 +11,12 @@
 import { type Color, plot, type Settings } from "simple-ascii-chart";
 import { rowsOf } from "../contract";
 import { UsageError } from "../core/errors";
+import { type MetricKind, metricKind } from "../core/metric-kind";
 import { printable } from "../core/printable";
 import { writeChunk } from "../io/write";
 import { cellsOf, columnsOf, peekFirstRow } from "./columns";
 import type { Formatter } from "./formatter";
 import { type Picture, PictureCollector } from "./picture/collect";
-import { type MetricKind, metricKind } from "./picture/metric-kind";
 
 const TOP_ENTITIES = 6;
 const COLOURS: readonly Color[] = ["ansiBlue", "ansiRed", "ansiGreen", "ansiYellow", "ansiMagenta", "ansiCyan"];

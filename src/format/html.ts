@@ -9,6 +9,7 @@
  * screen through textContent or the canvas; the header's text is HTML-escaped.
  */
 import { roundToMicros } from "../contract";
+import { metricKind } from "../core/metric-kind";
 import { writeChunk } from "../io/write";
 import { type Columns, cellsOf, columnsOf, peekFirstRow } from "./columns";
 import type { Formatter } from "./formatter";
@@ -18,7 +19,6 @@ import { PAGE_END, pageStart, scriptElement } from "./html/page";
 import { PAGE_SCRIPT } from "./html/page-script";
 import { PictureCollector } from "./picture/collect";
 import { chartedMetrics } from "./picture/compared-metrics";
-import { metricKind } from "./picture/metric-kind";
 import { metricValue } from "./picture/tally";
 
 /** Series drawn per chart besides "other". */

@@ -7,6 +7,7 @@
 import { DIMENSION_KEYS, type Dimension, isDimension, METRICS, type ReportRequest, type ReportRow } from "../contract";
 import { bucketUnitOf, formatDate, formatDateTime } from "../core/calendar";
 import { UsageError } from "../core/errors";
+import { metricKind } from "../core/metric-kind";
 
 export type ColumnKind = "id" | "text" | "date" | "count" | "money";
 
@@ -39,7 +40,10 @@ export function tableLayout(request: ReportRequest, profile: string): TableLayou
   }
   const columns: TableColumn[] = [
     ...keys.map((name) => ({ name, kind: kindOf(name) })),
-    ...request.metrics.map((name) => ({ name, kind: (name === "spending" ? "money" : "count") as ColumnKind })),
+    ...request.metrics.map((name) => ({
+      name,
+      kind: (metricKind(name) === "money" ? "money" : "count") as ColumnKind,
+    })),
   ];
   const word = request.granularity ?? "day";
   const granularity = bucketUnitOf(word) ?? word.toLowerCase();
