@@ -6,7 +6,7 @@ import { HELP_TOPIC_NAMES } from "../../src/cli/help-topics";
 import { manPage } from "../../src/cli/man-page";
 import { documentedProgram, referenceMarkdown } from "../../src/cli/reference";
 import { settingsTopic } from "../../src/cli/settings-topic";
-import { KEYS } from "../../src/commands/config/command";
+import { KEYS } from "../../src/commands/config/flags";
 import { SETTING_NAMES } from "../../src/config/settings";
 import { runInProcess } from "../helpers/run-cli";
 

@@ -6,7 +6,7 @@ import { maskKey } from "../../core/mask-key";
 import type { Context } from "../context";
 import { recordFormat, recordsText } from "../shared/records";
 import { configFile, loadSettings, readConfig } from "../shared/settings";
-import type { ConfigGetOptions, ConfigListOptions, ConfigSetOptions, ConfigUnsetOptions } from "./command";
+import type { ConfigGetOptions, ConfigListOptions, ConfigSetOptions, ConfigUnsetOptions } from "./flags";
 
 function settingName(key: string): SettingName {
   if (!isSettingName(key)) {

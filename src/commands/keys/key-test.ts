@@ -12,7 +12,7 @@ import { withCliHints } from "../shared/hints";
 import { reportApiFor } from "../shared/report-api";
 import { loadSettings } from "../shared/settings";
 import { resolveWhen } from "../shared/when";
-import type { KeysTestOptions } from "./command";
+import type { KeysTestOptions } from "./flags";
 
 /** Resolves with who was tested and where when the key works; rejects with the verdict otherwise. */
 export async function testKey(

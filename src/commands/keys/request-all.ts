@@ -9,10 +9,10 @@ import { selectProfiles } from "../shared/profile-selection";
 import { recordFormat, recordsText } from "../shared/records";
 import { readConfig } from "../shared/settings";
 import { combinedRequestRecord, combinedRequestText } from "./combined-request-text";
-import type { KeysRequestOptions } from "./command";
+import type { KeysRequestOptions } from "./flags";
 import { accountsOf } from "./request-account";
+import { requestIps } from "./request-ips";
 import { type RequestType, requestRecord, requestText } from "./request-text";
-import { requestIps } from "./run";
 
 const BETWEEN_REQUESTS = `${"-".repeat(72)}\n`;
 

@@ -1,5 +1,4 @@
 /** The behaviour of `adreport keys`. Keys reach stdout only through `keys show --reveal`. */
-import { isIP } from "node:net";
 import { checkKeyText, checkProfileName, profileNamed } from "../../config/profiles";
 import { UsageError } from "../../core/errors";
 import { maskKey } from "../../core/mask-key";
@@ -7,8 +6,9 @@ import { readAll, readHidden } from "../../io/input";
 import type { Context } from "../context";
 import { recordFormat, recordsText } from "../shared/records";
 import { readConfig } from "../shared/settings";
-import type { KeysAddOptions, KeysListOptions, KeysRequestOptions, KeysShowOptions, KeysTestOptions } from "./command";
+import type { KeysAddOptions, KeysListOptions, KeysRequestOptions, KeysShowOptions, KeysTestOptions } from "./flags";
 import { testKey } from "./key-test";
+import { requestIps } from "./request-ips";
 import { type RequestType, requestRecord, requestText } from "./request-text";
 
 export async function runKeysAdd(ctx: Context, profileName: string, options: KeysAddOptions): Promise<void> {
@@ -138,18 +138,4 @@ async function requestAccount(ctx: Context, options: KeysRequestOptions): Promis
   }
   const { accountsOf } = await import("./request-account");
   return (await accountsOf(ctx, [profile], config))[0] as string;
-}
-
-/** The --ip addresses a request of this type takes, checked, each once. */
-export function requestIps(type: RequestType, options: KeysRequestOptions): string[] {
-  const ips = options.ip ?? [];
-  for (const ip of ips) {
-    if (isIP(ip) === 0) throw new UsageError(`--ip: ${JSON.stringify(ip)} is not an IPv4 or IPv6 address`);
-  }
-  if ((type === "add-ip" || type === "remove-ip") && ips.length === 0) {
-    throw new UsageError(`${type} needs the static outgoing IP address(es): --ip <address>`);
-  }
-  if (type === "rotate" && ips.length > 0)
-    throw new UsageError("a rotation keeps the whitelist; use add-ip or remove-ip to change it");
-  return [...new Set(ips)];
 }

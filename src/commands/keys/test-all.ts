@@ -15,7 +15,7 @@ import { runPool } from "../shared/pool";
 import { selectProfiles } from "../shared/profile-selection";
 import { recordFormat, recordsText } from "../shared/records";
 import { configFile, readConfig } from "../shared/settings";
-import type { KeysTestOptions } from "./command";
+import type { KeysTestOptions } from "./flags";
 import { testKey } from "./key-test";
 
 /** Tests in flight at once: each is one small request. */

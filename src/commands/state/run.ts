@@ -22,7 +22,7 @@ import type { Context } from "../context";
 import { dayNumber, dayText } from "../report/incremental";
 import { recordFormat, recordsText, snakeCaseKeys } from "../shared/records";
 import { stateFolder } from "../shared/state-folder";
-import type { StateListOptions, StateResetOptions, StateShowOptions } from "./command";
+import type { StateListOptions, StateResetOptions, StateShowOptions } from "./flags";
 
 export async function runStateList(ctx: Context, options: StateListOptions): Promise<void> {
   const format = recordFormat(ctx, options);
