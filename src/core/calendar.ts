@@ -86,11 +86,15 @@ export function formatDate(sec: number): string {
   return dayText(dayOfSecond(sec));
 }
 
+/** `13:00:00` of a second's place in its day (any second: the day is taken off first). */
+export function clockText(sec: number): string {
+  const inDay = sec - dayOfSecond(sec) * SECONDS_PER_DAY;
+  return `${two(Math.floor(inDay / 3600))}:${two(Math.floor((inDay % 3600) / 60))}:${two(Math.floor(inDay % 60))}`;
+}
+
 /** `2026-11-01T13:00:00Z` */
 export function formatDateTime(sec: number): string {
-  const inDay = sec - dayOfSecond(sec) * SECONDS_PER_DAY;
-  const clock = `${two(Math.floor(inDay / 3600))}:${two(Math.floor((inDay % 3600) / 60))}:${two(Math.floor(inDay % 60))}`;
-  return `${formatDate(sec)}T${clock}Z`;
+  return `${formatDate(sec)}T${clockText(sec)}Z`;
 }
 
 /** The sizes of date buckets, and the word `meta.granularity` carries for each. */

@@ -7,7 +7,9 @@
 import {
   type BucketUnit,
   bucketFirstDay,
+  clockText,
   dayAYearBefore,
+  dayOfSecond,
   daysFromCivil,
   dayText,
   monthStart,
@@ -98,7 +100,7 @@ export class TimeZone {
     const year = Number(field.year) * (field.era === "BC" || field.era === "B" ? -1 : 1);
     const local =
       daysFromCivil(year, Number(field.month), Number(field.day)) * SECONDS_PER_DAY +
-      Number(field.hour) * 3600 +
+      Number(field.hour) * SECONDS_PER_HOUR +
       Number(field.minute) * 60 +
       Number(field.second);
     const offset = local - at;
@@ -117,7 +119,8 @@ export class TimeZone {
    * skips midnight. Exact for whole-hour zones, the only ones adreport builds days for.
    */
   dayStart(day: number): number {
-    let at = Math.floor((day * SECONDS_PER_DAY - this.offsetAt(day * SECONDS_PER_DAY)) / SECONDS_PER_HOUR) * 3600;
+    let at =
+      Math.floor((day * SECONDS_PER_DAY - this.offsetAt(day * SECONDS_PER_DAY)) / SECONDS_PER_HOUR) * SECONDS_PER_HOUR;
     while (this.localDay(at - SECONDS_PER_HOUR) >= day) at -= SECONDS_PER_HOUR;
     while (this.localDay(at) < day) at += SECONDS_PER_HOUR;
     return at;
@@ -169,9 +172,7 @@ export class TimeZone {
   dateTimeText(sec: number): string {
     const offset = this.offsetAt(sec);
     const local = sec + offset;
-    const inDay = ((local % SECONDS_PER_DAY) + SECONDS_PER_DAY) % SECONDS_PER_DAY;
-    const clock = `${two(Math.floor(inDay / 3600))}:${two(Math.floor((inDay % 3600) / 60))}:${two(inDay % 60)}`;
-    return `${dayText(Math.floor(local / SECONDS_PER_DAY))}T${clock}${offsetText(offset)}`;
+    return `${dayText(dayOfSecond(local))}T${clockText(local)}${offsetText(offset)}`;
   }
 
   /** `2026-03-29` */
