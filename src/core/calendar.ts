@@ -109,7 +109,11 @@ export const BUCKET_WORDS: Readonly<Record<BucketUnit, string>> = {
 
 /** The unit of a granularity word in any case (`day`, `Daily`, `hourly`, ...); undefined for `total` and others. */
 export function bucketUnitOf(word: string | undefined): BucketUnit | undefined {
-  const w = (word ?? "").toLowerCase();
+  if (word === undefined) return undefined;
+  // The text formats ask once per row: the words as the service sends them are found without a new string.
+  for (const unit of BUCKET_UNITS) if (word === unit || word === BUCKET_WORDS[unit]) return unit;
+  const w = word.toLowerCase();
+  if (w === word) return undefined;
   for (const unit of BUCKET_UNITS) if (w === unit || w === BUCKET_WORDS[unit]) return unit;
   return undefined;
 }
