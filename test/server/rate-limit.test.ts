@@ -78,6 +78,15 @@ describe("serve --rate-limit", () => {
     expect((await get(keys[0])).status).toBe(200);
   });
 
+  it("counts HEAD like GET, with the same fields", async () => {
+    const { service, keys } = await limited("2/s");
+    const head = await httpGet(service.url + QUERY, { key: keys[0], method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.headers.ratelimit).toBe('"default";r=1;t=1');
+    await httpGet(service.url + QUERY, { key: keys[0], method: "HEAD" });
+    expect((await httpGet(service.url + QUERY, { key: keys[0], method: "HEAD" })).status).toBe(429);
+  });
+
   it("gives each key its own bucket", async () => {
     const { get, keys } = await limited("2/s");
     expect((await get(keys[0])).status).toBe(200);
