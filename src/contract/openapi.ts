@@ -47,16 +47,32 @@ const STATUS_WORDS: Record<number, string> = {
   404: "No such endpoint.",
   405: "Another method than GET or HEAD.",
   408: "The request's headers did not arrive in time (local serve only).",
-  429: "Too many requests (or failed authentications) from this address.",
+  429: "Too many requests with this key (serve --rate-limit), or failed authentications from this address.",
   500: "A fault of the service (local serve only); nothing a caller sends causes it.",
   503: "The service is shutting down or reopening its database (local serve only).",
 };
 
 const integerHeader = (description: string) => ({ description, schema: { type: "integer", minimum: 0 } });
+/**
+ * The fields of draft-ietf-httpapi-ratelimit-headers-11 that `serve --rate-limit` sends on every answer of a
+ * valid key (not with `--rate-limit-headers none`); other services may send them or not.
+ */
+const RATE_LIMIT_HEADERS: Record<string, unknown> = {
+  "RateLimit-Policy": {
+    description:
+      "The key's quota policy (draft-ietf-httpapi-ratelimit-headers-11): a token bucket of q requests, refilled q every w seconds. Only when a rate limit is set.",
+    schema: { type: "string", examples: ['"default";q=20;w=1'] },
+  },
+  RateLimit: {
+    description:
+      "The key's quota now: r whole requests left, t seconds (rounded up) until the next one. Only when a rate limit is set.",
+    schema: { type: "string", examples: ['"default";r=19;t=1'] },
+  },
+};
 const STATUS_HEADERS: Record<number, Record<string, unknown>> = {
   401: { "WWW-Authenticate": { description: "Bearer", schema: { type: "string" } } },
   405: { Allow: { description: "GET, HEAD", schema: { type: "string" } } },
-  429: { "Retry-After": integerHeader("Seconds to wait before asking again.") },
+  429: { "Retry-After": integerHeader("Seconds to wait before asking again."), ...RATE_LIMIT_HEADERS },
   503: { "Retry-After": integerHeader("Seconds to wait before asking again.") },
 };
 
@@ -132,6 +148,7 @@ export function openApiDocument(server: OpenApiServer = DEFAULT_SERVER): JsonSch
           responses: {
             "200": {
               description: "A page of the report.",
+              headers: RATE_LIMIT_HEADERS,
               content: { "application/json": { schema: { $ref: "#/components/schemas/ReportPage" } } },
             },
             ...errorResponses(),

@@ -18,6 +18,7 @@ export { ConflictError, FactWriter } from "./db/writer";
 export { CorsOriginError, corsOrigin } from "./http/cors";
 export { FaultSpecError, faultHook, parseFaults } from "./http/faults";
 export { type RunningServer, type ServeOptions, startServer } from "./http/listen";
+export { parseRateLimit, RATE_LIMIT_RULE } from "./http/rate-limit";
 export {
   convertExport,
   describeSpan,

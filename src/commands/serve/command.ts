@@ -84,6 +84,14 @@ A session:
         20,
       )
       .option(
+        "--rate-limit <rate>",
+        "requests a key may make, N/s or N/min: a token bucket of N refilled N a second or minute; past it, 429 (default: none)",
+      )
+      .option(
+        "--rate-limit-headers <mode>",
+        "with --rate-limit: ietf (the default) sends the RateLimit and RateLimit-Policy headers, none does not",
+      )
+      .option(
         "--shutdown-timeout <seconds>",
         "on SIGINT/SIGTERM, time given to requests in flight before every connection is closed",
         secondsOption(0, 3600),

@@ -9,6 +9,8 @@ import {
   faultHook,
   isPostgresUrl,
   parseFaults,
+  parseRateLimit,
+  RATE_LIMIT_RULE,
   startServer,
 } from "../../server";
 import type { Context } from "../context";
@@ -24,6 +26,8 @@ export interface StartOptions extends DbOptions {
   maxConnections: number;
   headerTimeout: number;
   authFailureLimit: number;
+  rateLimit?: string | undefined;
+  rateLimitHeaders?: string | undefined;
   shutdownTimeout: number;
   faults?: string | undefined;
   faultsSeed: number;
@@ -60,6 +64,20 @@ function faultsOf(options: StartOptions, log: ((line: string) => void) | undefin
   }
 }
 
+function rateLimitOf(options: StartOptions) {
+  const headers = options.rateLimitHeaders;
+  if (headers !== undefined && headers !== "ietf" && headers !== "none") {
+    throw new UsageError(`--rate-limit-headers: expected ietf or none, not ${JSON.stringify(headers)}`);
+  }
+  if (options.rateLimit === undefined) {
+    if (headers !== undefined) throw new UsageError("--rate-limit-headers: only with --rate-limit N/s or N/min");
+    return undefined;
+  }
+  const limit = parseRateLimit(options.rateLimit);
+  if (!limit) throw new UsageError(`--rate-limit: ${RATE_LIMIT_RULE}`);
+  return { limit, headers: headers !== "none" };
+}
+
 /** A listen failure in the operator's terms: the address is taken, or not this machine's. */
 export function listenError(error: unknown, options: Pick<StartOptions, "host" | "port">): unknown {
   const code = (error as NodeJS.ErrnoException).code;
@@ -79,6 +97,7 @@ export async function runServe(ctx: Context, options: StartOptions): Promise<voi
   const cors = corsOrigins(options.cors ?? []);
   const log = options.quiet ? undefined : (line: string) => ctx.io.err.write(`${line}\n`);
   const faults = faultsOf(options, log);
+  const rateLimit = rateLimitOf(options);
   const server = await operatorVerb(async () => {
     try {
       return await startServer({
@@ -92,6 +111,7 @@ export async function runServe(ctx: Context, options: StartOptions): Promise<voi
         maxConnections: options.maxConnections,
         headerTimeoutMs: options.headerTimeout * 1000,
         authFailureLimit: options.authFailureLimit,
+        rateLimit,
         shutdownTimeoutMs: options.shutdownTimeout * 1000,
         log,
         notice: (line) => ctx.io.err.write(`adreport serve: ${line}\n`),

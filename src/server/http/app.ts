@@ -10,6 +10,8 @@ import { AuthFailureThrottle } from "./auth-throttle";
 import { registerCors } from "./cors";
 import { codeForStatus, sendError } from "./errors";
 import { registerOpenApiRoute } from "./openapi-route";
+import { type RateLimit, RateLimiter } from "./rate-limit";
+import { rateLimitHook } from "./rate-limit-hook";
 import { reportHandler } from "./report-route";
 
 export interface AppOptions {
@@ -31,6 +33,18 @@ export interface AppOptions {
   corsOrigins?: readonly string[] | undefined;
   /** The service's URL for the OpenAPI document's `servers`, for a request; omitted: the static placeholder. */
   serverUrl?: ((request: FastifyRequest) => string) | undefined;
+  /** `serve --rate-limit`: a token bucket per key on GET /v1/report; omitted: no limit. */
+  rateLimit?: RateLimitOptions | undefined;
+}
+
+export interface RateLimitOptions {
+  limit: RateLimit;
+  /** False (`--rate-limit-headers none`): no RateLimit / RateLimit-Policy fields, only 429 and Retry-After. */
+  headers: boolean;
+  /** The monotonic clock (milliseconds) the buckets fill by; default performance.now. */
+  nowMs?: (() => number) | undefined;
+  /** Keys whose buckets are kept at most (default 10,000). */
+  maxKeys?: number | undefined;
 }
 
 /** How long an idle keep-alive connection stays open: long enough for a client's next page request. */
@@ -80,7 +94,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
     },
   });
 
-  if (options.corsOrigins && options.corsOrigins.length > 0) registerCors(app, options.corsOrigins);
+  if (options.corsOrigins && options.corsOrigins.length > 0) {
+    registerCors(app, options.corsOrigins, options.rateLimit?.headers === true);
+  }
   if (options.log) {
     const log = options.log;
     app.addHook("onResponse", async (request, reply) => {
@@ -108,10 +124,24 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   const throttle =
     options.authFailureLimit > 0 ? new AuthFailureThrottle(options.authFailureLimit, options.nowSeconds) : undefined;
+  const auth = authenticate(options.store, options.nowSeconds, throttle);
+  const limit = options.rateLimit;
+  const limitRate = limit
+    ? rateLimitHook(
+        new RateLimiter(limit.limit, limit.nowMs ?? (() => performance.now()), limit.maxKeys),
+        limit.headers,
+      )
+    : undefined;
   app.route({
     method: "GET",
     url: REPORT_PATH,
-    onRequest: authenticate(options.store, options.nowSeconds, throttle),
+    // The key first: a refused one (401, 403 for its address) never reaches a bucket, so only valid keys hold one.
+    onRequest: limitRate
+      ? async (request, reply) => {
+          await auth(request, reply);
+          if (!reply.sent) await limitRate(request, reply);
+        }
+      : auth,
     handler: reportHandler(options.store),
   });
   registerOpenApiRoute(app, options.serverUrl);

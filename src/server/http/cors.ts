@@ -55,8 +55,9 @@ function isCorsPath(url: string): boolean {
 }
 
 /** Registered before every other hook, so answers other hooks send (faults, shutting down) carry it too. */
-export function registerCors(app: FastifyInstance, origins: readonly string[]): void {
+export function registerCors(app: FastifyInstance, origins: readonly string[], rateLimitFields = false): void {
   const allowed = new Set(origins);
+  const exposed = rateLimitFields ? `${EXPOSED}, RateLimit, RateLimit-Policy` : EXPOSED;
   app.addHook("onRequest", async (request, reply) => {
     reply.header("vary", "Origin");
     const origin = request.headers.origin;
@@ -64,7 +65,7 @@ export function registerCors(app: FastifyInstance, origins: readonly string[]): 
     reply.header("access-control-allow-origin", origin);
     const preflight = request.method === "OPTIONS" && request.headers["access-control-request-method"] !== undefined;
     if (!preflight || !isCorsPath(request.url)) {
-      reply.header("access-control-expose-headers", EXPOSED);
+      reply.header("access-control-expose-headers", exposed);
       return;
     }
     reply

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ServeStore } from "../backend";
 import type { NativeBinding } from "../db/schema";
 import { openServeStore } from "../open-store";
-import { type AppOptions, buildApp } from "./app";
+import { type AppOptions, buildApp, type RateLimitOptions } from "./app";
 
 export interface ServeOptions {
   /** A SQLite file, or a postgres:// URL. */
@@ -34,6 +34,8 @@ export interface ServeOptions {
   /** Origins whose pages may call the service from a browser (`serve --cors`). */
   corsOrigins?: readonly string[] | undefined;
   nowSeconds?: () => number;
+  /** `serve --rate-limit`: a token bucket per key; omitted: no limit. */
+  rateLimit?: RateLimitOptions | undefined;
   /** The monotonic clock (milliseconds) that times looks at the database file and reopen attempts. */
   nowMs?: (() => number) | undefined;
   nativeBinding?: NativeBinding;
@@ -93,6 +95,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     isClosing: () => closing,
     corsOrigins: options.corsOrigins,
     serverUrl: (request) => serverUrl(listening, request),
+    rateLimit: options.rateLimit,
   });
 
   const sockets = new Set<Socket>();
