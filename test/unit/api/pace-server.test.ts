@@ -16,7 +16,7 @@ const REQUEST: ReportRequest = { from: "2026-11-01", to: "2026-11-07", metrics: 
 const servers: BucketServer[] = [];
 afterAll(() => Promise.all(servers.map((s) => s.close())));
 
-async function exportAll(options: BucketServerOptions, pacer: Pacer, deadline?: number) {
+async function exportAll(options: BucketServerOptions, pacer: Pacer | undefined, deadline?: number) {
   const server = await startBucketServer(options);
   servers.push(server);
   const api = new ReportApi({
@@ -84,6 +84,18 @@ describe("a wait longer than the run may", () => {
     expect((error as QuotaError).message).toMatch(
       /^the service answered 429: too many requests; slow down; the service asks to wait 120 s \(until .+ UTC\), longer than the 30 s left of the time allowed$/,
     );
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it("so does a client without a pacer: the retries know the deadline too", async () => {
+    const started = Date.now();
+    const error = await exportAll(
+      { rate: 0.001, burst: 1, headers: "none", rows: 2, retryAfter: { seconds: 60, code: "rate_limited" } },
+      undefined,
+      Date.now() + 10_000,
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(QuotaError);
+    expect((error as QuotaError).message).toMatch(/asks to wait 60 s \(until .+ UTC\), longer than the 10 s left/);
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
