@@ -124,13 +124,14 @@ export class Pacer {
     const signal = readRateSignal(headers, now);
     if (signal !== undefined && ticket.seq > this.observedSeq) {
       this.observedSeq = ticket.seq;
-      if (signal.quota !== undefined && signal.windowMs !== undefined && signal.quota > 0) {
-        this.limit = { intervalMs: (signal.windowMs / signal.quota) * MARGIN, burst: signal.quota };
-      }
+      const { quota, windowMs } = signal;
+      const policy = quota !== undefined && windowMs !== undefined && quota > 0;
+      if (policy) this.limit = { intervalMs: (windowMs / quota) * MARGIN, burst: quota };
       if (signal.remaining !== undefined) {
         // What remains, less the requests reserved since this one (the service had not counted them yet).
         const left = signal.remaining - (this.issued - ticket.seq);
-        if (this.limit === undefined && signal.resetMs !== undefined) {
+        // Without a policy, what is left is spread over what remains of the window.
+        if (!policy && signal.resetMs !== undefined) {
           this.limit = { intervalMs: (signal.resetMs / Math.max(1, left)) * MARGIN, burst: 1 };
         }
         // The bucket holds `left` tokens now: the schedule moves to where that is so (a token bucket refills
@@ -139,7 +140,7 @@ export class Pacer {
         if (limit !== undefined) this.floor = Math.max(this.floor, now + (limit.burst - left) * limit.intervalMs);
         else if (left < 1) this.hold(now + 1000, "no requests left of the quota", false);
       }
-      if (signal.spentMs !== undefined) this.hold(now + signal.spentMs, "the quota is spent", false);
+      if (signal.spentMs !== undefined) this.hold(now + signal.spentMs, "its RateLimit fields say none is left", false);
     }
     if (status === 429 || status === 503) {
       const wait = retryAfterMs(headers["retry-after"], now);

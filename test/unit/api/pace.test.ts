@@ -74,6 +74,14 @@ describe("Pacer", () => {
     expect(clock.t - before).toBeLessThan(120);
   });
 
+  it("without a policy, spreads what is left over what remains of the window", async () => {
+    const { pacer, sent, grant } = clocked();
+    pacer.answered(await grant(), 200, { ratelimit: '"d";r=4;t=2' });
+    for (let i = 0; i < 3; i += 1) await grant();
+    expect((sent[2] as number) - (sent[1] as number)).toBeCloseTo(510, 0);
+    expect((sent[3] as number) - (sent[2] as number)).toBeCloseTo(510, 0);
+  });
+
   it("counts the requests still in flight against what the service says is left", async () => {
     const { pacer, sent, grant } = clocked();
     const tickets = [];
@@ -137,7 +145,9 @@ describe("Pacer", () => {
     const error = (await grant().catch((e: unknown) => e)) as QuotaError;
     expect(error).toBeInstanceOf(QuotaError);
     expect(error.daily).toBe(true);
-    expect(error.message).toMatch(/^the daily quota is spent \(the quota is spent\); the service asks to wait 5 h/);
+    expect(error.message).toMatch(
+      /^the daily quota is spent \(its RateLimit fields say none is left\); the service asks to wait 5 h/,
+    );
   });
 
   it("two pacers on one ledger keep to one pace between them", async () => {
