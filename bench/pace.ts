@@ -33,7 +33,7 @@ interface Outcome {
   throttled: number;
 }
 
-async function exportOnce(url: string, pacer: Pacer): Promise<Outcome> {
+async function exportOnce(url: string, pacer: Pacer | undefined): Promise<Outcome> {
   let requests = 0;
   let throttled = 0;
   const api = new ReportApi({
@@ -62,11 +62,12 @@ function line(label: string, o: Outcome, idealMs: number): string {
   return `${label.padEnd(34)} ${String(o.throttled).padStart(3)} of ${o.requests} answered 429 (${share}%), ${(o.ms / 1000).toFixed(2)} s = ${(o.ms / idealMs).toFixed(2)}x ideal`;
 }
 
-async function single(headers: "ietf" | "none"): Promise<void> {
+async function single(headers: "ietf" | "none", paced = true): Promise<void> {
   const server = await startBucketServer({ rate: RATE, burst: RATE, headers, rows: PAGES * PAGE_SIZE });
   try {
-    const outcome = await exportOnce(server.url, new Pacer());
-    console.log(line(`one export, headers ${headers}`, outcome, (PAGES / RATE) * 1000));
+    const outcome = await exportOnce(server.url, paced ? new Pacer() : undefined);
+    const label = `${paced ? "one export" : "unpaced (before)"}, headers ${headers}`;
+    console.log(line(label, outcome, (PAGES / RATE) * 1000));
   } finally {
     await server.close();
   }
@@ -150,6 +151,7 @@ async function capped(): Promise<void> {
 }
 
 export async function benchPace(): Promise<void> {
+  await single("none", false);
   await single("ietf");
   await single("none");
   await twoProcesses();
