@@ -6,6 +6,7 @@
 import { parseBaseUrl, type ReportPage, reportEndpoint } from "../contract";
 import { UsageError } from "../core/errors";
 import { pageFrom, type ReceivedPage } from "./body/page";
+import type { Pacer } from "./pace";
 import type { Recorder } from "./record";
 import { type Redactor, redactor } from "./redact";
 import {
@@ -27,6 +28,11 @@ export type { ReceivedPage } from "./body/page";
 
 export type ApiEvent = RequestEvent | RetryEvent;
 
+/** An answer 429 (`throttled` in a run's summary): counted beside the requests, of which it is one. */
+export function isThrottled(event: ApiEvent): boolean {
+  return event.kind === "response" && event.status === 429;
+}
+
 interface ApiClientOptions {
   baseUrl: string;
   apiKey: string;
@@ -45,6 +51,10 @@ interface ApiClientOptions {
   sleep?: Sleep;
   random?: () => number;
   now?: () => number;
+  /** Paces every request (pace.ts); shared by the clients of one key and base URL. None: no pacing. */
+  pacer?: Pacer | undefined;
+  /** When the run must end (epoch ms): a Retry-After or a quota's wait past it ends the run at once. */
+  deadline?: number | undefined;
 }
 
 /** A page whose answer has begun: status and headers are in; the body is read when it is this page's turn. */
@@ -69,6 +79,8 @@ export class ReportApi {
   private readonly budget: RetryBudget;
   private readonly redactor: Redactor;
   private readonly now: () => number;
+  private readonly pacer: Pacer | undefined;
+  private readonly deadline: number | undefined;
 
   constructor(options: ApiClientOptions) {
     const checked = parseBaseUrl(options.baseUrl);
@@ -78,6 +90,8 @@ export class ReportApi {
     this.origin = endpoint.origin;
     this.endpointPath = endpoint.pathname;
     this.now = options.now ?? Date.now;
+    this.pacer = options.pacer;
+    this.deadline = options.deadline;
     this.redactor = redactor(options.apiKey);
     this.transport = new Transport({
       base: this.base,
@@ -98,6 +112,8 @@ export class ReportApi {
       sleep: options.sleep ?? abortableSleep,
       random: options.random ?? Math.random,
       onRetry: options.onEvent,
+      now: this.now,
+      deadline: options.deadline,
     };
   }
 
@@ -127,7 +143,9 @@ export class ReportApi {
 
   /** One try: the page to read for a 200, or what any other answer means, thrown. */
   private async attempt(path: string, label: string, attempt: number, signal?: AbortSignal): Promise<OpenPage> {
+    const ticket = await this.pacer?.grant(signal, this.deadline);
     const response = await this.transport.send(this.origin, path, label, attempt, signal);
+    if (ticket) this.pacer?.answered(ticket, response.status, response.headers);
     if (response.status === 200) return { read: async () => pageFrom(await response.body(), this.redactor) };
     const text = (await response.body()).toString("utf8");
     throw statusError(

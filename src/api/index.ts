@@ -1,7 +1,7 @@
 /** What commands use of the API layer. */
 import type { Dispatcher } from "undici";
 
-export { type ApiEvent, ReportApi } from "./client";
+export { type ApiEvent, isThrottled, ReportApi } from "./client";
 export {
   AccessRefusedError,
   ConnectionError,
@@ -11,7 +11,9 @@ export {
   RedirectedError,
   UnmergeableRowsError,
 } from "./errors";
+export { Pacer, type PacerOptions, type PaceStats, type PaceTicket } from "./pace";
 export { openReport, type Progress } from "./paginate";
+export { DAILY_QUOTA_MS, formatWait } from "./quota";
 export { Recorder, type RecordingWriter } from "./record";
 export { RequestSlots } from "./request-slots";
 export { openSplitReport, splitRange } from "./split";

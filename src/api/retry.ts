@@ -5,13 +5,14 @@
  */
 import { setTimeout as sleepFor } from "node:timers/promises";
 import { UnavailableError } from "../core/errors";
+import { quotaGiveUp } from "./quota";
 
 export const RETRIABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
 
 export interface BackoffPolicy {
   baseMs: number;
   capMs: number;
-  /** The longest Retry-After we wait for; a longer one ends the export. */
+  /** The longest Retry-After we wait for; a longer one ends the export (QuotaError). */
   maxRetryAfterMs: number;
 }
 
@@ -37,6 +38,8 @@ export class Retriable extends Error {
     message: string,
     readonly waitMs: number | undefined,
     readonly lastTry: (message: string) => UnavailableError = (text) => new UnavailableError(text),
+    /** The service said its daily (or longer) quota is spent. */
+    readonly daily = false,
   ) {
     super(message);
   }
@@ -64,6 +67,9 @@ export interface RetryBudget {
   sleep: Sleep;
   random: () => number;
   onRetry?: ((event: RetryEvent) => void) | undefined;
+  now?: (() => number) | undefined;
+  /** When the run must end (epoch ms): a Retry-After past it ends the run at once. */
+  deadline?: number | undefined;
 }
 
 /** A page whose answer has begun: status and headers are in; the body is read when it is this page's turn. */
@@ -86,14 +92,19 @@ export async function openWithRetries<T>(
   const afterFailure = async (error: unknown): Promise<void> => {
     if (signal?.aborted) throw signal.reason;
     if (!(error instanceof Retriable)) throw error;
+    if (error.waitMs !== undefined) {
+      const giveUp = quotaGiveUp(error.message, error.waitMs, error.daily, {
+        nowMs: (budget.now ?? Date.now)(),
+        deadline: budget.deadline,
+        maxWaitMs: budget.backoff.maxRetryAfterMs,
+      });
+      if (giveUp) throw giveUp;
+    }
     failures += 1;
     if (failures > budget.retries) {
       throw error.lastTry(
         `${error.message}${budget.retries > 0 ? ` (${label}: gave up after ${failures} attempts)` : ""}`,
       );
-    }
-    if (error.waitMs !== undefined && error.waitMs > budget.backoff.maxRetryAfterMs) {
-      throw new UnavailableError(`${error.message}; the service asks to wait ${Math.round(error.waitMs / 1000)} s`);
     }
     // Retry-After is honoured, but never below the backoff: `Retry-After: 0` on every answer must not
     // turn the retries into a burst.

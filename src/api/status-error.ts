@@ -22,6 +22,9 @@ interface Detail {
   message: string;
 }
 
+/** An error code that says the quota of the day is spent (`daily_quota_exceeded`), not a moment's throttling. */
+const DAILY_CODE = /daily/i;
+
 /** The message and code of an error body of the contract's shape, or something readable from any other. */
 function errorDetail(answer: Answer, redactor: Redactor): Detail {
   let value: unknown;
@@ -52,6 +55,8 @@ export function statusError(answer: Answer, base: URL, redactor: Redactor, nowMs
     return new Retriable(
       `the service answered ${status}: ${detail.message}`,
       retryAfterMs(headers["retry-after"], nowMs),
+      undefined,
+      DAILY_CODE.test(detail.code ?? ""),
     );
   }
   switch (status) {

@@ -6,6 +6,7 @@ import * as z from "zod";
 import { parseBaseUrl } from "../contract/endpoint";
 import { parseDuration } from "../core/duration";
 import { FORMAT_NAMES } from "../core/formats";
+import { formatRate, parseRate } from "../core/rate";
 import { TimeZone } from "../core/time-zone";
 import { readWholeNumber } from "../core/whole-number";
 
@@ -108,6 +109,19 @@ export const SETTINGS = {
     env: undefined,
     default: 64,
     help: "the most megabytes one answer of the service may have; a larger one fails the export",
+  },
+  rate: {
+    schema: z.string().transform((text, ctx) => {
+      const rate = parseRate(text);
+      if (rate === undefined || (rate.per === "s" ? rate.n : rate.n / 60) > 1000) {
+        ctx.addIssue({ code: "custom", message: "expected a rate such as 10/s or 120/min (at most 1000/s)" });
+        return z.NEVER;
+      }
+      return formatRate(rate);
+    }),
+    env: undefined,
+    default: undefined,
+    help: "the most requests sent to the service, per second or minute (10/s, 120/min; default: the service's own pace)",
   },
   proxy: {
     schema: proxyUrl,

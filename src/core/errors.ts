@@ -38,6 +38,24 @@ export class UnavailableError extends AdreportError {
   readonly exitCode = ExitCode.unavailable;
 }
 
+/**
+ * The service's rate limit or quota asks to wait longer than the run may (past its deadline, or a daily
+ * quota spent): given up at once instead of sleeping into the limit. `waitMs` is how long it asked for.
+ */
+export class QuotaError extends AdreportError {
+  override readonly name = "QuotaError";
+  readonly exitCode = ExitCode.unavailable;
+
+  constructor(
+    message: string,
+    readonly waitMs: number,
+    readonly daily: boolean,
+    options?: { hint?: string | undefined },
+  ) {
+    super(message, options);
+  }
+}
+
 /** The rows changed while pages were being fetched, even after one restart. */
 export class DataChangedError extends AdreportError {
   override readonly name = "DataChangedError";

@@ -1,0 +1,120 @@
+/**
+ * The pace shared by the processes of one host that use one key against one service (two cron jobs): the
+ * schedule of core/pace-slot.ts kept in a small file of the state folder, read and written under a lock
+ * file at each request. The file is named by a hash of the base URL and the key, never the key. The lock is
+ * held for a read and a write, a millisecond: one older than seconds was left by a killed process and is
+ * removed (two removing it at once cost at worst one slot shared, not an export). When the lock cannot be
+ * had, or the folder not written, the process paces alone rather than failing its export. The file calls
+ * are synchronous (tens of microseconds each), and the record is rewritten in place at a fixed size: a
+ * file truncated and written again is flushed by ext4 at once, milliseconds a request.
+ */
+import { createHash } from "node:crypto";
+import { closeSync, mkdirSync, openSync, readSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { MemoryPaceLedger, type PaceLedger, type PaceRequest, type PaceState, reserveSlot } from "../core/pace-slot";
+
+/** The ledger file of a key at a service, in `folder` (the config folder's state/pace). */
+export function paceLedgerPath(folder: string, baseUrl: string, apiKey: string): string {
+  const digest = createHash("sha256").update(`adreport pace\0${baseUrl}\0${apiKey}`).digest("hex");
+  return join(folder, `${digest.slice(0, 24)}.json`);
+}
+
+/** How long a request waits for the lock before pacing alone. */
+const LOCK_PATIENCE_MS = 2000;
+/** A lock this old was left by a process killed while holding it. */
+const STALE_LOCK_MS = 5000;
+
+function parseState(text: string | undefined): PaceState {
+  try {
+    const value: unknown = JSON.parse(text ?? "");
+    const tat = (value as { tat?: unknown }).tat;
+    return { tat: typeof tat === "number" && Number.isFinite(tat) ? tat : 0 };
+  } catch {
+    return { tat: 0 };
+  }
+}
+
+const RECORD_BYTES = 64;
+
+/** The schedule in the file at `path` moved on by `reserve`, under the lock; a missing file is made. */
+function update(path: string, reserve: (state: PaceState) => PaceState): void {
+  let fd: number;
+  try {
+    fd = openSync(path, "r+");
+  } catch {
+    fd = openSync(path, "w+", 0o600);
+  }
+  try {
+    const buffer = Buffer.alloc(RECORD_BYTES);
+    const read = readSync(fd, buffer, 0, RECORD_BYTES, 0);
+    const next = reserve(parseState(buffer.subarray(0, read).toString("utf8")));
+    writeSync(fd, `${JSON.stringify(next)}\n`.padEnd(RECORD_BYTES, " "), 0);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Already gone.
+  }
+}
+
+export class FilePaceLedger implements PaceLedger {
+  private readonly alone = new MemoryPaceLedger();
+  private readonly lock: string;
+  private folderMade = false;
+
+  constructor(readonly path: string) {
+    this.lock = `${path}.lock`;
+  }
+
+  async reserve(request: PaceRequest): Promise<number> {
+    if (!this.folderMade) {
+      this.folderMade = true;
+      try {
+        mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
+      } catch {
+        // Unwritable: every reservation below falls back to pacing alone.
+      }
+    }
+    if (!(await this.locked())) return this.alone.reserve(request);
+    try {
+      let sendAt = request.now;
+      update(this.path, (state) => {
+        const slot = reserveSlot(state, request);
+        sendAt = slot.sendAt;
+        return slot.state;
+      });
+      return sendAt;
+    } catch {
+      return this.alone.reserve(request);
+    } finally {
+      removeQuietly(this.lock);
+    }
+  }
+
+  private async locked(): Promise<boolean> {
+    const started = Date.now();
+    for (let wait = 1; Date.now() - started < LOCK_PATIENCE_MS; wait = Math.min(wait * 2, 16)) {
+      try {
+        closeSync(openSync(this.lock, "wx", 0o600));
+        return true;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") return false;
+      }
+      let age = 0;
+      try {
+        age = Date.now() - statSync(this.lock).mtimeMs;
+      } catch {
+        // Released meanwhile.
+      }
+      if (age > STALE_LOCK_MS) removeQuietly(this.lock);
+      else await sleep(wait);
+    }
+    return false;
+  }
+}

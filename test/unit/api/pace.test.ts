@@ -1,0 +1,171 @@
+/**
+ * The pacer on an injected clock: the user's cap, the service's announced bucket, AIMD without it,
+ * Retry-After, and a wait past the deadline or a daily quota given up on at once.
+ */
+import { describe, expect, it } from "vitest";
+import { Pacer, type PacerOptions } from "../../../src/api/pace";
+import { QuotaError } from "../../../src/core/errors";
+import { ExitCode } from "../../../src/core/exit-codes";
+import { MemoryPaceLedger, reserveSlot } from "../../../src/core/pace-slot";
+
+const T0 = Date.parse("2026-11-25T12:00:00Z");
+
+/** A clock that moves only when the pacer sleeps; `sent` keeps when each grant went. */
+function clocked(options: PacerOptions = {}) {
+  const clock = { t: T0 };
+  const pacer = new Pacer({
+    now: () => clock.t,
+    sleep: async (ms) => {
+      clock.t += ms;
+    },
+    ...options,
+  });
+  const sent: number[] = [];
+  const grant = async () => {
+    const ticket = await pacer.grant();
+    sent.push(clock.t);
+    return ticket;
+  };
+  return { clock, pacer, sent, grant };
+}
+
+function mostInAnyWindow(times: readonly number[], windowMs: number): number {
+  return Math.max(...times.map((t) => times.filter((u) => u >= t && u < t + windowMs).length));
+}
+
+const OK = { "content-type": "application/json" };
+
+describe("reserveSlot (the shared schedule)", () => {
+  it("lets `burst` go at once after a quiet spell, then one per interval, and honours a floor", () => {
+    let state = { tat: 0 };
+    const times: number[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      const slot = reserveSlot(state, { now: 1000, intervalMs: 100, burst: 3, floor: 0 });
+      state = slot.state;
+      times.push(slot.sendAt);
+    }
+    expect(times).toEqual([1000, 1000, 1000, 1100, 1200]);
+    expect(reserveSlot(state, { now: 1000, intervalMs: 100, burst: 1, floor: 5000 }).sendAt).toBe(5000);
+  });
+});
+
+describe("Pacer", () => {
+  it("never exceeds the user's cap: 10/s is one request every 100 ms, at most 10 in any second", async () => {
+    const { sent, grant } = clocked({ cap: { n: 10, per: "s" } });
+    for (let i = 0; i < 50; i += 1) await grant();
+    expect(mostInAnyWindow(sent, 1000)).toBe(10);
+    for (let i = 1; i < sent.length; i += 1)
+      expect((sent[i] as number) - (sent[i - 1] as number)).toBeGreaterThanOrEqual(100);
+  });
+
+  it("uses what the service says is left, then its pace, and waits one interval (not the window) when none is", async () => {
+    const { pacer, sent, grant, clock } = clocked();
+    const first = await grant();
+    pacer.answered(first, 200, { ...OK, "ratelimit-policy": '"default";q=20;w=1', ratelimit: '"default";r=3;t=1' });
+    for (let i = 0; i < 6; i += 1) await grant();
+    // Three at once (what is left), then one every 50 ms (20/s, with a small margin).
+    expect(sent.slice(1, 4)).toEqual([T0, T0, T0]);
+    expect((sent[4] as number) - T0).toBeCloseTo(51, 0);
+    expect((sent[6] as number) - (sent[5] as number)).toBeCloseTo(51, 0);
+    const last = await grant();
+    pacer.answered(last, 200, { "ratelimit-policy": '"default";q=20;w=1', ratelimit: '"default";r=0;t=1' });
+    const before = clock.t;
+    await grant();
+    expect(clock.t - before).toBeLessThan(120);
+  });
+
+  it("without a policy, spreads what is left over what remains of the window", async () => {
+    const { pacer, sent, grant } = clocked();
+    pacer.answered(await grant(), 200, { ratelimit: '"d";r=4;t=2' });
+    for (let i = 0; i < 3; i += 1) await grant();
+    expect((sent[2] as number) - (sent[1] as number)).toBeCloseTo(510, 0);
+    expect((sent[3] as number) - (sent[2] as number)).toBeCloseTo(510, 0);
+  });
+
+  it("counts the requests still in flight against what the service says is left", async () => {
+    const { pacer, sent, grant } = clocked();
+    const tickets = [];
+    for (let i = 0; i < 4; i += 1) tickets.push(await grant());
+    // The first answer says 4 are left, but 3 requests went after it: one more may go now, not four.
+    pacer.answered(tickets[0] as never, 200, { "ratelimit-policy": '"d";q=10;w=1', ratelimit: '"d";r=4;t=1' });
+    await grant();
+    await grant();
+    expect(sent[4]).toBe(T0);
+    expect((sent[5] as number) - T0).toBeGreaterThanOrEqual(100);
+  });
+
+  it("without the fields: no pace until a 429, then half the rate accepted, recovering on successes", async () => {
+    const { pacer, grant, clock } = clocked();
+    const tickets = [];
+    for (let i = 0; i < 20; i += 1) {
+      const ticket = await grant();
+      pacer.answered(ticket, 200, OK);
+      clock.t += 10;
+    }
+    expect(pacer.perSecond()).toBeUndefined();
+    // A volley of 429s to requests sent before the decrease halves the rate once.
+    for (let i = 0; i < 4; i += 1) tickets.push(await grant());
+    for (const ticket of tickets) pacer.answered(ticket, 429, OK);
+    expect(pacer.perSecond()).toBe(10);
+    expect(pacer.stats.throttled).toBe(4);
+    const next = await grant();
+    pacer.answered(next, 429, OK);
+    expect(pacer.perSecond()).toBe(5);
+    for (let i = 0; i < 12; i += 1) pacer.answered(await grant(), 200, OK);
+    expect(pacer.perSecond()).toBeGreaterThan(8);
+    expect(pacer.perSecond()).toBeLessThan(10);
+  });
+
+  it("sends nothing before a 429's Retry-After, whichever request asks next", async () => {
+    const { pacer, grant, clock } = clocked();
+    const ticket = await grant();
+    pacer.answered(ticket, 429, { "retry-after": "2" });
+    await grant();
+    expect(clock.t - T0).toBe(2000);
+  });
+
+  it("a wait past the deadline throws QuotaError at once (exit 5), saying how long the service asked for", async () => {
+    const { pacer, grant, clock } = clocked();
+    pacer.answered(await grant(), 429, { "retry-after": "120" });
+    const error = await pacer.grant(undefined, T0 + 30_000).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(QuotaError);
+    expect((error as QuotaError).exitCode).toBe(ExitCode.unavailable);
+    expect((error as QuotaError).message).toBe(
+      "the service answered 429; the service asks to wait 120 s (until 2026-11-25 12:02 UTC), longer than the 30 s left of the time allowed",
+    );
+    expect(clock.t).toBe(T0);
+  });
+
+  it("a spent daily quota is said to be one, without waiting for it", async () => {
+    const { pacer, grant } = clocked();
+    pacer.answered(await grant(), 200, {
+      "ratelimit-policy": '"daily";q=1000;w=86400',
+      ratelimit: '"daily";r=0;t=18000',
+    });
+    const error = (await grant().catch((e: unknown) => e)) as QuotaError;
+    expect(error).toBeInstanceOf(QuotaError);
+    expect(error.daily).toBe(true);
+    expect(error.message).toMatch(
+      /^the daily quota is spent \(its RateLimit fields say none is left\); the service asks to wait 5 h/,
+    );
+  });
+
+  it("two pacers on one ledger keep to one pace between them", async () => {
+    const ledger = new MemoryPaceLedger();
+    const clock = { t: T0 };
+    const sleep = async (ms: number) => {
+      clock.t += ms;
+    };
+    const options = { ledger, now: () => clock.t, sleep };
+    const [a, b] = [new Pacer(options), new Pacer(options)];
+    const policy = { "ratelimit-policy": '"d";q=10;w=1', ratelimit: '"d";r=0;t=1' };
+    a.answered(await a.grant(), 200, policy);
+    b.answered(await b.grant(), 200, policy);
+    const sent: number[] = [];
+    for (let i = 0; i < 20; i += 1) {
+      await (i % 2 === 0 ? a : b).grant();
+      sent.push(clock.t);
+    }
+    expect(mostInAnyWindow(sent, 1000)).toBeLessThanOrEqual(10);
+  });
+});
