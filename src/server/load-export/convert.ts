@@ -18,7 +18,7 @@ import { once } from "node:events";
 import { createReadStream, createWriteStream } from "node:fs";
 import { createInterface } from "node:readline";
 import { formatDate, formatDateTime, METRICS, type Metric } from "../../contract";
-import { formatLoadLine } from "../db/load-format";
+import { formatLoadLine } from "../model/load-format";
 
 export type ExportGranularity = "hour" | "day";
 
