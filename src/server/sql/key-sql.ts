@@ -4,8 +4,19 @@ import type { SqlDialect } from "./dialect";
 const KEY_COLUMNS = `SELECT k.id, a.name AS advertiser, k.hint, k.created_at, k.expires_at, k.revoked_at, k.replaced_by
   FROM api_keys k JOIN advertisers a ON a.id = k.advertiser_id`;
 
-/** What the operator verbs run: store/keys.ts holds the rules around them. */
-export function keySql(dialect: SqlDialect) {
+const made = new Map<SqlDialect, ReturnType<typeof statements>>();
+
+/** What the operator verbs run, in the dialect: store/keys.ts holds the rules around them. */
+export function keySql(dialect: SqlDialect): ReturnType<typeof statements> {
+  let sql = made.get(dialect);
+  if (!sql) {
+    sql = statements(dialect);
+    made.set(dialect, sql);
+  }
+  return sql;
+}
+
+function statements(dialect: SqlDialect) {
   return {
     advertiser: "SELECT id FROM advertisers WHERE name = @name",
     advertiserNames: `SELECT name FROM advertisers ORDER BY name${dialect.bytewise}`,

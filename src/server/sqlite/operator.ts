@@ -4,7 +4,7 @@
  * database, for tests and tools that hold one.
  */
 import { ConflictError } from "../model/errors";
-import { SQLITE_DIALECT } from "../sql/dialect";
+import { SQLITE_DIALECT, type SqlParams } from "../sql/dialect";
 import type { IssuedKey, IssueRequest, KeyListing } from "../store/key-rules";
 import * as keys from "../store/keys";
 import { type OperatorBackend, operatorStore } from "../store/operator";
@@ -16,7 +16,7 @@ import { FactWriter } from "./writer";
 function runner(db: Db): keys.SqlRunner {
   return {
     dialect: SQLITE_DIALECT,
-    all: <R>(sql: string, params?: Record<string, string | number | null>): R[] => {
+    all: <R>(sql: string, params?: SqlParams): R[] => {
       const statement = db.prepare(sql);
       const args = params === undefined ? [] : [params];
       if (statement.reader) return statement.all(...args) as R[];

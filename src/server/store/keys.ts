@@ -118,7 +118,9 @@ export function* listKeys(db: SqlRunner, now: number): Steps<KeyListing[]> {
   const keys = yield* rows<KeyRow>(db, sql.keys);
   const byKey = new Map<number, string[]>();
   for (const r of yield* rows<{ key_id: number; ip: string }>(db, sql.allIps)) {
-    byKey.set(r.key_id, [...(byKey.get(r.key_id) ?? []), r.ip]);
+    const ips = byKey.get(r.key_id);
+    if (ips) ips.push(r.ip);
+    else byKey.set(r.key_id, [r.ip]);
   }
   return keys.map((r) => ({
     id: r.id,
