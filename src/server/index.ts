@@ -1,20 +1,6 @@
 /** What the `serve` command may use of the server: listening, and the operator verbs. */
 
-export {
-  DatabaseUnreachableError,
-  databaseLabel,
-  FACT_BATCH,
-  isPostgresUrl,
-  type NumberedLine,
-  type OperatorStore,
-} from "./backend";
-export { type DemoOptions, demoFacts } from "./db/demo";
-export { canonicalEntry } from "./db/ip";
-export { addIps, issueKey, KeyAdminError, listKeys, removeIps, revokeKey, rotateKey } from "./db/keys";
-export { LoadError, loadNdjsonFile, loadNdjsonInto } from "./db/load";
-export { formatLoadLine, type LoadLine } from "./db/load-format";
-export { DatabaseError, type Db, openForWriting } from "./db/schema";
-export { ConflictError, FactWriter } from "./db/writer";
+export { databaseLabel, isPostgresUrl } from "../core/database-label";
 export { CorsOriginError, corsOrigin } from "./http/cors";
 export { FaultSpecError, faultHook, parseFaults } from "./http/faults";
 export { type RunningServer, type ServeOptions, startServer } from "./http/listen";
@@ -26,6 +12,17 @@ export {
   type ExportGranularity,
   ExportShapeError,
 } from "./load-export/convert";
-export { openOperatorStore } from "./open-store";
+export { type DemoOptions, demoFacts } from "./model/demo";
+export { ConflictError, DatabaseError, DatabaseUnreachableError } from "./model/errors";
+export type { LoadLine } from "./model/facts";
+export { canonicalEntry } from "./model/ip";
+export { formatLoadLine } from "./model/load-format";
 export { RecordingError } from "./replay/read-recording";
 export { type RunningReplay, startReplay } from "./replay/replay-server";
+export { type Db, openForWriting } from "./sqlite/open";
+export { addIps, issueKey, listKeys, removeIps, revokeKey, rotateKey } from "./sqlite/operator";
+export { FactWriter } from "./sqlite/writer";
+export { KeyAdminError } from "./store/key-rules";
+export { LoadError, loadNdjsonFile, loadNdjsonInto } from "./store/load";
+export { openOperatorStore } from "./store/open";
+export { FACT_BATCH, type NumberedLine, type OperatorStore } from "./store/types";

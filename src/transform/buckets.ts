@@ -1,5 +1,5 @@
 /**
- * Where date buckets start, as the service cuts them (contract.md A3): UTC hours, days from 00:00, ISO weeks
+ * Where date buckets start, as the service cuts them (docs/service.md §4): UTC hours, days from 00:00, ISO weeks
  * from Monday 00:00, months from the 1st. A clock for another zone (--tz) implements the same interface.
  */
 import {

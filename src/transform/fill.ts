@@ -1,6 +1,6 @@
 /**
  * --fill: a row of zeros for every bucket of the range in which an entity seen in the report (or, without
- * an entity, the report itself) has no row. Rows come ordered by entity, then bucket (contract.md A3), so
+ * an entity, the report itself) has no row. Rows come ordered by entity, then bucket (docs/service.md §4), so
  * one entity's gaps are known as its rows go by, and memory holds one entity at a time.
  */
 import type { ReportRow, RowPage } from "../contract";

@@ -5,7 +5,7 @@
 import { copyFileSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { openForWriting, revokeKey } from "../../src/server";
-import { FRESHNESS_MS } from "../../src/server/db/live-connection";
+import { FRESHNESS_MS } from "../../src/server/store/types";
 import { httpGet } from "../helpers/http";
 import { startTestService } from "../helpers/serve";
 

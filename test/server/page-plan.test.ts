@@ -5,8 +5,8 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseReportQuery } from "../../src/contract/query";
-import { entityPageSql } from "../../src/server/db/report-seek-sql";
-import { openForWriting } from "../../src/server/db/schema";
+import { entityPageSql } from "../../src/server/sql/report-seek-sql";
+import { openForWriting } from "../../src/server/sqlite/open";
 import { runInProcess } from "../helpers/run-cli";
 import { tempDir } from "../helpers/temp";
 

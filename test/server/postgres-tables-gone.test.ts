@@ -7,7 +7,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
 import { beforeEach, describe, expect, it } from "vitest";
-import { FRESHNESS_MS } from "../../src/server/db/live-connection";
+import { FRESHNESS_MS } from "../../src/server/store/types";
 import { postgresBackend } from "../helpers/backends";
 import { httpGet } from "../helpers/http";
 import { runInProcess } from "../helpers/run-cli";

@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { createWriteStream, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { FRESHNESS_MS } from "../../src/server/db/live-connection";
+import { FRESHNESS_MS } from "../../src/server/store/types";
 import { postgresBackend, sqliteBackend, sqlNumber } from "../helpers/backends";
 import { httpGet } from "../helpers/http";
 import { runInProcess, startInProcess } from "../helpers/run-cli";

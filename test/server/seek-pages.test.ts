@@ -8,7 +8,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { loadNdjsonInto, openOperatorStore, type ServeOptions } from "../../src/server";
-import { FRESHNESS_MS } from "../../src/server/db/live-connection";
+import { FRESHNESS_MS } from "../../src/server/store/types";
 import { testBackends } from "../helpers/backends";
 import { httpGet } from "../helpers/http";
 import { type RefLine, type RefQuery, referenceRows } from "../helpers/reference";

@@ -6,9 +6,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseReportQuery } from "../../src/contract";
 import { loadNdjsonInto, openOperatorStore } from "../../src/server";
-import { LiveConnection, PREPARED_REPORT_STATEMENTS } from "../../src/server/db/live-connection";
-import { computeReport } from "../../src/server/db/report-reader";
-import { openForReading, SERVE_PAGE_CACHE_KB } from "../../src/server/db/schema";
+import { LiveConnection, PREPARED_REPORT_STATEMENTS } from "../../src/server/sqlite/live-connection";
+import { openForReading, SERVE_PAGE_CACHE_KB } from "../../src/server/sqlite/open";
+import { computeReport } from "../../src/server/sqlite/report-reader";
 import { demoNdjson } from "../helpers/serve";
 import { tempDir } from "../helpers/temp";
 

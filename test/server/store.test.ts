@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { issueKey, loadNdjsonInto, openForWriting, openOperatorStore, startServer } from "../../src/server";
-import { FRESHNESS_MS } from "../../src/server/db/live-connection";
+import { FRESHNESS_MS } from "../../src/server/store/types";
 import { sqlNumber, testBackends } from "../helpers/backends";
 import { httpGet } from "../helpers/http";
 import { demoNdjson } from "../helpers/serve";

@@ -2,8 +2,8 @@
 import { createServer } from "node:http";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { ERROR_STATUS, type ErrorCode, errorBody, OPENAPI_PATH, REPORT_PATH } from "../../contract";
-import type { ServeStore } from "../backend";
-import { DatabaseUnavailableError } from "../db/live-connection";
+import { DatabaseUnavailableError } from "../model/errors";
+import type { ServeStore } from "../store/types";
 import { accessLine } from "./access-log";
 import { authenticate } from "./auth";
 import { AuthFailureThrottle } from "./auth-throttle";

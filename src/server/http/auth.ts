@@ -1,9 +1,9 @@
 /** Check 1 and 2 of docs/service.md §3: the key, then the caller's address against the key's whitelist. */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ErrorCode } from "../../contract";
-import type { ServeStore } from "../backend";
-import { canonicalAddress } from "../db/ip";
-import { hashKey, KEY_PATTERN } from "../db/keys";
+import { canonicalAddress } from "../model/ip";
+import { hashKey, KEY_PATTERN } from "../store/key-rules";
+import type { ServeStore } from "../store/types";
 import type { AuthFailureThrottle } from "./auth-throttle";
 import { sendError } from "./errors";
 

@@ -1,9 +1,9 @@
 /** Opens the database read-only, builds the app and listens; `close()` drains and closes both. */
 import type { Socket } from "node:net";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { ServeStore } from "../backend";
-import type { NativeBinding } from "../db/schema";
-import { openServeStore } from "../open-store";
+import type { NativeBinding } from "../sqlite/open";
+import { openServeStore } from "../store/open";
+import type { ServeStore } from "../store/types";
 import { type AppOptions, buildApp, type RateLimitOptions } from "./app";
 
 export interface ServeOptions {

@@ -1,7 +1,7 @@
 /** `GET /v1/report`: checks 3 and 4 of docs/service.md §3, then one page of the report. */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { GRANULARITY_WORDS, parseReportQuery, TOTAL_GRANULARITY_WORD } from "../../contract";
-import type { ServeStore } from "../backend";
+import type { ServeStore } from "../store/types";
 import { sendError } from "./errors";
 
 const JSON_TYPE = "application/json; charset=utf-8";

@@ -1,10 +1,25 @@
-/** The operator verbs on PostgreSQL: each one transaction holding the write lock, and bumping data_version. */
+/**
+ * The operator verbs on PostgreSQL: the key rules (store/keys.ts) and the facts, each in one transaction
+ * holding the write lock and bumping data_version.
+ */
 import type pg from "pg";
-import { databaseLabel, type OperatorStore } from "../backend";
-import { addIps, issueKey, listKeys, removeIps, revokeKey, rotateKey } from "./keys";
+import { databaseLabel } from "../../core/database-label";
+import { numbered, POSTGRES_DIALECT, type SqlParams } from "../sql/dialect";
+import type { SqlRunner } from "../store/keys";
+import { type OperatorBackend, operatorStore } from "../store/operator";
+import { runAsync, type Steps } from "../store/steps";
+import type { OperatorStore } from "../store/types";
 import { createPool, databaseFailure, inTransaction } from "./pool";
 import { BUMP_VERSION_SQL, checkSchema, createSchema, WRITE_LOCK_SQL } from "./schema";
 import { writeFacts } from "./writer";
+
+function runner(client: pg.ClientBase): SqlRunner {
+  return {
+    dialect: POSTGRES_DIALECT,
+    all: async <R>(sql: string, params: SqlParams = {}): Promise<R[]> =>
+      (await client.query(numbered(sql, params))).rows as R[],
+  };
+}
 
 /** Connects, creates the layout when `create` is set, and checks it is an adreport database. */
 export async function openPostgresOperator(url: string, create: boolean): Promise<OperatorStore> {
@@ -26,16 +41,12 @@ export async function openPostgresOperator(url: string, create: boolean): Promis
       await client.query(BUMP_VERSION_SQL);
       return result;
     });
-  const read = <T>(work: (client: pg.PoolClient) => Promise<T>) => inTransaction(pool, label, work);
-  return {
+  const backend: OperatorBackend = {
     label,
-    issueKey: (request) => write((c) => issueKey(c, request)),
-    rotateKey: (id, now) => write((c) => rotateKey(c, id, now)),
-    revokeKey: (id, now) => write((c) => revokeKey(c, id, now)),
-    addIps: (id, ips) => write((c) => addIps(c, id, ips)),
-    removeIps: (id, ips) => write((c) => removeIps(c, id, ips)),
-    listKeys: (now) => read((c) => listKeys(c, now)),
-    writeFacts: (batches) => write((c) => writeFacts(c, batches)),
+    write: <T>(steps: (db: SqlRunner) => Steps<T>) => write((client) => runAsync(steps(runner(client)))),
+    read: <T>(steps: (db: SqlRunner) => Steps<T>) =>
+      inTransaction(pool, label, (client) => runAsync(steps(runner(client)))),
+    writeFacts: (batches) => write((client) => writeFacts(client, batches)),
     close: async () => {
       try {
         await pool.end();
@@ -44,4 +55,5 @@ export async function openPostgresOperator(url: string, create: boolean): Promis
       }
     },
   };
+  return operatorStore(backend);
 }

@@ -4,8 +4,7 @@
  * through here), and pg's errors in the operator's terms, with the URL's password never shown.
  */
 import pg from "pg";
-import { DatabaseUnreachableError } from "../backend";
-import { DatabaseError } from "../db/schema";
+import { DatabaseError, DatabaseUnreachableError } from "../model/errors";
 
 const INT8_OID = 20;
 

@@ -1,36 +1,15 @@
 /**
- * The report statements of db/report-seek-sql.ts in PostgreSQL's dialect, with numbered parameters. Each
+ * The report statements of sql/report-seek-sql.ts in PostgreSQL's dialect, with numbered parameters. Each
  * also returns the data version its snapshot saw (one row with nulls when it has no rows), so a page is
  * never read from other data than the page map it was placed by.
  */
 import type { ReportQuery } from "../../contract";
-import { entityCountSql, entityPageSql, wholeReportSql } from "../db/report-seek-sql";
-import type { SqlDialect, SqlPlan } from "../db/report-sql";
 import type { PageSpan } from "../report/page-map";
+import { type NumberedStatement, numbered, POSTGRES_DIALECT } from "../sql/dialect";
+import { entityCountSql, entityPageSql, wholeReportSql } from "../sql/report-seek-sql";
+import type { SqlPlan } from "../sql/report-sql";
 
-const POSTGRES_DIALECT: SqlDialect = {
-  monthStart: "extract(epoch FROM date_trunc('month', to_timestamp(t) AT TIME ZONE 'UTC'))::bigint",
-  spendingText:
-    "CASE WHEN spending % 1000000 = 0 THEN div(spending, 1000000)::text ELSE rtrim(div(spending, 1000000)::text || '.' || lpad(mod(spending, 1000000)::text, 6, '0'), '0') END",
-  quote: (expression) => `to_json(${expression}::text)::text`,
-  never: "false",
-};
-
-export interface PostgresStatement {
-  text: string;
-  values: number[];
-}
-
-/** `@name` parameters as `$n`, in order of first use. */
-function numbered(sql: string, params: Record<string, number>): PostgresStatement {
-  const order: string[] = [];
-  const text = sql.replace(/@(\w+)/g, (_, name: string) => {
-    let index = order.indexOf(name);
-    if (index < 0) index = order.push(name) - 1;
-    return `$${index + 1}`;
-  });
-  return { text, values: order.map((name) => params[name] as number) };
-}
+export type PostgresStatement = NumberedStatement<number>;
 
 /** The statement's rows beside the data version, read in the same snapshot. */
 function versioned(plan: SqlPlan | undefined, columns: string, order: string): PostgresStatement {

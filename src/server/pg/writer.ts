@@ -1,12 +1,15 @@
 /**
- * Facts into PostgreSQL with the rules of db/writer.ts, in set operations rather than a statement a fact:
+ * Facts into PostgreSQL with the rules of sqlite/writer.ts, in set operations rather than a statement a fact:
  * the facts are staged in batches into a temporary table (kept by the server, not in memory), checked for
  * contradictions (an entity moving to another parent), then merged (the last line of an hour wins, a new
  * name renames) and the rollups of the touched days recomputed, all in the caller's transaction.
  */
 import type pg from "pg";
-import type { FactBatches, NumberedLine, WriteResult } from "../backend";
-import { ConflictError } from "../db/writer";
+import { ConflictError } from "../model/errors";
+import { POSTGRES_DIALECT } from "../sql/dialect";
+import { AD_HOUR_COLUMNS, AD_HOUR_UPSERT, KEYWORD_HOUR_COLUMNS, KEYWORD_HOUR_UPSERT } from "../sql/fact-sql";
+import { recomputeRollupsSql, touchedTablesSql } from "../sql/rollup-sql";
+import type { FactBatches, NumberedLine, WriteResult } from "../store/types";
 
 /** Facts a staging statement carries: large enough to amortise the round trip, small in memory. */
 const BATCH = 5000;
@@ -64,49 +67,20 @@ INSERT INTO keywords (id, ad_id, name)
   SELECT DISTINCT ON (keyword_id) keyword_id, ad_id, keyword FROM staged_facts WHERE kind = 1 ORDER BY keyword_id, seq DESC
   ON CONFLICT (id) DO UPDATE SET name = excluded.name WHERE keywords.name <> excluded.name;
 
-INSERT INTO ad_hours (ad_id, hour, views, clicks, bot_clicks, conversions, spending_micros)
-  SELECT DISTINCT ON (ad_id, hour) ad_id, hour, views, clicks, bot_clicks, conversions, spending_micros
+INSERT INTO ad_hours (${AD_HOUR_COLUMNS})
+  SELECT DISTINCT ON (ad_id, hour) ${AD_HOUR_COLUMNS}
   FROM staged_facts WHERE kind = 0 ORDER BY ad_id, hour, seq DESC
-  ON CONFLICT (ad_id, hour) DO UPDATE SET views = excluded.views, clicks = excluded.clicks,
-    bot_clicks = excluded.bot_clicks, conversions = excluded.conversions, spending_micros = excluded.spending_micros;
-INSERT INTO keyword_hours (keyword_id, hour, views, clicks, bot_clicks, spending_micros)
-  SELECT DISTINCT ON (keyword_id, hour) keyword_id, hour, views, clicks, bot_clicks, spending_micros
+  ${AD_HOUR_UPSERT};
+INSERT INTO keyword_hours (${KEYWORD_HOUR_COLUMNS})
+  SELECT DISTINCT ON (keyword_id, hour) ${KEYWORD_HOUR_COLUMNS}
   FROM staged_facts WHERE kind = 1 ORDER BY keyword_id, hour, seq DESC
-  ON CONFLICT (keyword_id, hour) DO UPDATE SET views = excluded.views, clicks = excluded.clicks,
-    bot_clicks = excluded.bot_clicks, spending_micros = excluded.spending_micros;
+  ${KEYWORD_HOUR_UPSERT};
 
-CREATE TEMP TABLE touched_ad_days ON COMMIT DROP AS
-  SELECT DISTINCT ad_id, hour - hour % 86400 AS day FROM staged_facts WHERE kind = 0;
-CREATE TEMP TABLE touched_keyword_days ON COMMIT DROP AS
-  SELECT DISTINCT keyword_id, hour - hour % 86400 AS day FROM staged_facts WHERE kind = 1;
-CREATE TEMP TABLE touched_campaign_days ON COMMIT DROP AS
-  SELECT DISTINCT a.campaign_id, t.day FROM touched_ad_days t JOIN ads a ON a.id = t.ad_id;
-ANALYZE touched_ad_days; ANALYZE touched_keyword_days; ANALYZE touched_campaign_days;
-
-DELETE FROM ad_days d USING touched_ad_days t WHERE d.ad_id = t.ad_id AND d.day = t.day;
-INSERT INTO ad_days (ad_id, day, views, clicks, conversions, spending_micros)
-  SELECT t.ad_id, t.day, sum(h.views), sum(h.clicks - h.bot_clicks), sum(h.conversions), sum(h.spending_micros)
-  FROM touched_ad_days t JOIN ad_hours h ON h.ad_id = t.ad_id AND h.hour >= t.day AND h.hour < t.day + 86400
-  GROUP BY t.ad_id, t.day;
-
-DELETE FROM campaign_days d USING touched_campaign_days t WHERE d.campaign_id = t.campaign_id AND d.day = t.day;
-INSERT INTO campaign_days (campaign_id, day, views, clicks, conversions, spending_micros)
-  SELECT t.campaign_id, t.day, sum(d.views), sum(d.clicks), sum(d.conversions), sum(d.spending_micros)
-  FROM touched_campaign_days t JOIN ads a ON a.campaign_id = t.campaign_id JOIN ad_days d ON d.ad_id = a.id AND d.day = t.day
-  GROUP BY t.campaign_id, t.day;
-DELETE FROM campaign_hours h USING touched_campaign_days t
-  WHERE h.campaign_id = t.campaign_id AND h.hour >= t.day AND h.hour < t.day + 86400;
-INSERT INTO campaign_hours (campaign_id, hour, views, clicks, conversions, spending_micros)
-  SELECT t.campaign_id, h.hour, sum(h.views), sum(h.clicks - h.bot_clicks), sum(h.conversions), sum(h.spending_micros)
-  FROM touched_campaign_days t JOIN ads a ON a.campaign_id = t.campaign_id
-    JOIN ad_hours h ON h.ad_id = a.id AND h.hour >= t.day AND h.hour < t.day + 86400
-  GROUP BY t.campaign_id, h.hour;
-
-DELETE FROM keyword_days d USING touched_keyword_days t WHERE d.keyword_id = t.keyword_id AND d.day = t.day;
-INSERT INTO keyword_days (keyword_id, day, views, clicks, spending_micros)
-  SELECT t.keyword_id, t.day, sum(h.views), sum(h.clicks - h.bot_clicks), sum(h.spending_micros)
-  FROM touched_keyword_days t JOIN keyword_hours h ON h.keyword_id = t.keyword_id AND h.hour >= t.day AND h.hour < t.day + 86400
-  GROUP BY t.keyword_id, t.day;
+${touchedTablesSql(POSTGRES_DIALECT)}
+INSERT INTO touched_ad_days (ad_id, day) SELECT DISTINCT ad_id, hour - hour % 86400 FROM staged_facts WHERE kind = 0;
+INSERT INTO touched_keyword_days (keyword_id, day)
+  SELECT DISTINCT keyword_id, hour - hour % 86400 FROM staged_facts WHERE kind = 1;
+${recomputeRollupsSql(POSTGRES_DIALECT)}
 `;
 
 /** PostgreSQL text cannot hold U+0000; SQLite can. Such a name is refused by line rather than failing the batch. */

@@ -1,6 +1,6 @@
 /** `--db` as printed: a URL's password never, whatever its spelling. */
 import { describe, expect, it } from "vitest";
-import { databaseLabel, isPostgresUrl } from "../../../src/server/backend";
+import { databaseLabel, isPostgresUrl } from "../../../src/core/database-label";
 
 describe("databaseLabel", () => {
   it.each([

@@ -1,7 +1,6 @@
 /** How pg's errors read to the operator: worth trying again (exit 5, 503) or to fix (exit 2). */
 import { describe, expect, it } from "vitest";
-import { DatabaseUnreachableError } from "../../../src/server/backend";
-import { DatabaseError } from "../../../src/server/db/schema";
+import { DatabaseError, DatabaseUnreachableError } from "../../../src/server/model/errors";
 import { databaseFailure } from "../../../src/server/pg/pool";
 
 const LABEL = "postgres://u:***@db.internal/x";

@@ -5,8 +5,8 @@
 import type { ReportQuery } from "../../contract";
 import { type ComputedReport, pagedBySeeking } from "../report/computed-reports";
 import { PageMap, type PageSpan } from "../report/page-map";
+import { entityCountSql, entityPageSql, wholeReportSql } from "../sql/report-seek-sql";
 import type { Connection } from "./live-connection";
-import { entityCountSql, entityPageSql, wholeReportSql } from "./report-seek-sql";
 
 type Statement = import("better-sqlite3").Statement;
 

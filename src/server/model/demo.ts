@@ -4,7 +4,7 @@
  * hourly data with a daily rhythm, bot clicks, and hours without data.
  */
 import { seededRandom } from "../seeded-random";
-import type { LoadLine } from "./load-format";
+import type { LoadLine } from "./facts";
 
 export interface DemoOptions {
   seed: number;

@@ -1,9 +1,11 @@
 /**
  * The SQL of a report. Full days in the range come from day rollups and the partial days at its edges from
  * hourly rows, so a 90-day report reads about 90 rows per entity whatever the range's hours. Buckets are
- * computed in SQL and the result comes sorted as the contract orders rows: entity id, then bucket.
+ * computed in SQL and the result comes sorted as the contract orders rows: entity id, then bucket. The
+ * dialect's differences are in dialect.ts; everything else is written once.
  */
 import { DIMENSION_KEYS, type Granularity, type ReportQuery } from "../../contract";
+import { SQLITE_DIALECT, type SqlDialect } from "./dialect";
 import { timeSegments } from "./report-segments";
 
 export type Level = "campaign" | "ad" | "keyword";
@@ -54,26 +56,6 @@ const SCOPE: Record<Level, { from: string; factKey: string }> = {
 /** The id rows are grouped by: the requested entity's, which may be coarser than the facts' level. */
 const ENTITY_ID: Record<Level, string> = { campaign: "c.id", ad: "a.id", keyword: "k.id" };
 
-/** What differs between SQLite and PostgreSQL in a report's SQL; everything else is written once. */
-export interface SqlDialect {
-  /** The first second of the UTC month holding second `t`. */
-  monthStart: string;
-  /** `spending` (integer millionths) as a JSON number with no binary rounding: `3.25`, `0.000001`, `12`. */
-  spendingText: string;
-  /** A text expression as a JSON string literal. */
-  quote(expression: string): string;
-  /** A condition that never holds. */
-  never: string;
-}
-
-export const SQLITE_DIALECT: SqlDialect = {
-  monthStart: "unixepoch(t, 'unixepoch', 'start of month')",
-  spendingText:
-    "CASE WHEN spending % 1000000 = 0 THEN spending / 1000000 ELSE rtrim(printf('%d.%06d', spending / 1000000, spending % 1000000), '0') END",
-  quote: (expression) => `json_quote(${expression})`,
-  never: "0",
-};
-
 function bucketSql(granularity: Granularity, dialect: SqlDialect): string {
   if (granularity === "hour") return "t";
   if (granularity === "day") return "t - t % 86400";
@@ -102,7 +84,7 @@ function dimensionValueSql(entity: Level | undefined, key: string, dialect: SqlD
 }
 
 /**
- * The API row (docs/service.md §4) as JSON text, built by SQLite while the report is computed, so a page is
+ * The API row (docs/service.md §4) as JSON text, built by the database while the report is computed, so a page is
  * only read, never serialised again. Its columns are those reportSql returns.
  */
 export function rowJsonSql(query: ReportQuery, dialect: SqlDialect = SQLITE_DIALECT): string {

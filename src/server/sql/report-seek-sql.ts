@@ -5,16 +5,8 @@
  */
 import type { ReportQuery } from "../../contract";
 import type { PageSpan } from "../report/page-map";
-import {
-  bucketOf,
-  entityIdSql,
-  factParts,
-  reportSql,
-  rowJsonSql,
-  SQLITE_DIALECT,
-  type SqlDialect,
-  type SqlPlan,
-} from "./report-sql";
+import { SQLITE_DIALECT, type SqlDialect } from "./dialect";
+import { bucketOf, entityIdSql, factParts, reportSql, rowJsonSql, type SqlPlan } from "./report-sql";
 import { streamedPageSql } from "./report-stream-sql";
 
 /**

@@ -2,11 +2,11 @@
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
 import { InterruptedError } from "../../core/errors";
-import { FACT_BATCH, type NumberedLine, type OperatorStore } from "../backend";
-import { parseLoadLine } from "./load-format";
-import type { Db } from "./schema";
-import { sqliteOperator } from "./sqlite-operator";
-import { ConflictError } from "./writer";
+import { ConflictError } from "../model/errors";
+import { parseLoadLine } from "../model/load-format";
+import type { Db } from "../sqlite/open";
+import { sqliteOperator } from "../sqlite/operator";
+import { FACT_BATCH, type NumberedLine, type OperatorStore } from "./types";
 
 export class LoadError extends Error {
   override readonly name = "LoadError";

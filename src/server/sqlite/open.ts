@@ -1,9 +1,12 @@
 /**
- * The SQLite layout of `serve`. Facts are hourly per ad and per keyword; money is integer millionths.
- * Day rollups per ad, campaign and keyword, and hour rollups per campaign, keep 90-day reports cheap.
+ * A SQLite file of `serve` (its layout is sql/ddl.ts): opened for the operator verbs, created when asked,
+ * or read-only for `serve`, and refused when it is not an adreport database of this version.
  */
 import { existsSync } from "node:fs";
 import Database from "better-sqlite3";
+import { DatabaseError } from "../model/errors";
+import { createStatements, SCHEMA_VERSION } from "../sql/ddl";
+import { SQLITE_DIALECT } from "../sql/dialect";
 
 export type Db = Database.Database;
 
@@ -12,63 +15,6 @@ export type Db = Database.Database;
  * embedded asset); undefined loads it from node_modules as usual.
  */
 export type NativeBinding = object | undefined;
-
-const SCHEMA_VERSION = 1;
-
-const DDL = `
-CREATE TABLE IF NOT EXISTS schema_info (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS advertisers (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
-CREATE TABLE IF NOT EXISTS campaigns (
-  id INTEGER PRIMARY KEY, advertiser_id INTEGER NOT NULL REFERENCES advertisers(id), name TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS campaigns_by_advertiser ON campaigns(advertiser_id, id);
-CREATE TABLE IF NOT EXISTS ads (id INTEGER PRIMARY KEY, campaign_id INTEGER NOT NULL REFERENCES campaigns(id), name TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS ads_by_campaign ON ads(campaign_id, id);
-CREATE TABLE IF NOT EXISTS keywords (id INTEGER PRIMARY KEY, ad_id INTEGER NOT NULL REFERENCES ads(id), name TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS keywords_by_ad ON keywords(ad_id, id);
-
-CREATE TABLE IF NOT EXISTS ad_hours (
-  ad_id INTEGER NOT NULL, hour INTEGER NOT NULL,
-  views INTEGER NOT NULL, clicks INTEGER NOT NULL, bot_clicks INTEGER NOT NULL,
-  conversions INTEGER NOT NULL, spending_micros INTEGER NOT NULL,
-  PRIMARY KEY (ad_id, hour)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS keyword_hours (
-  keyword_id INTEGER NOT NULL, hour INTEGER NOT NULL,
-  views INTEGER NOT NULL, clicks INTEGER NOT NULL, bot_clicks INTEGER NOT NULL, spending_micros INTEGER NOT NULL,
-  PRIMARY KEY (keyword_id, hour)) WITHOUT ROWID;
-
--- Rollups: \`clicks\` here are valid clicks (recorded minus bot clicks).
-CREATE TABLE IF NOT EXISTS ad_days (
-  ad_id INTEGER NOT NULL, day INTEGER NOT NULL,
-  views INTEGER NOT NULL, clicks INTEGER NOT NULL, conversions INTEGER NOT NULL, spending_micros INTEGER NOT NULL,
-  PRIMARY KEY (ad_id, day)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS campaign_days (
-  campaign_id INTEGER NOT NULL, day INTEGER NOT NULL,
-  views INTEGER NOT NULL, clicks INTEGER NOT NULL, conversions INTEGER NOT NULL, spending_micros INTEGER NOT NULL,
-  PRIMARY KEY (campaign_id, day)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS campaign_hours (
-  campaign_id INTEGER NOT NULL, hour INTEGER NOT NULL,
-  views INTEGER NOT NULL, clicks INTEGER NOT NULL, conversions INTEGER NOT NULL, spending_micros INTEGER NOT NULL,
-  PRIMARY KEY (campaign_id, hour)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS keyword_days (
-  keyword_id INTEGER NOT NULL, day INTEGER NOT NULL,
-  views INTEGER NOT NULL, clicks INTEGER NOT NULL, spending_micros INTEGER NOT NULL,
-  PRIMARY KEY (keyword_id, day)) WITHOUT ROWID;
-
-CREATE TABLE IF NOT EXISTS api_keys (
-  id INTEGER PRIMARY KEY,
-  advertiser_id INTEGER NOT NULL REFERENCES advertisers(id),
-  hash TEXT NOT NULL UNIQUE,
-  hint TEXT NOT NULL,
-  created_at INTEGER NOT NULL,
-  expires_at INTEGER,
-  revoked_at INTEGER,
-  replaced_by INTEGER REFERENCES api_keys(id));
-CREATE TABLE IF NOT EXISTS key_ips (key_id INTEGER NOT NULL REFERENCES api_keys(id), ip TEXT NOT NULL, PRIMARY KEY (key_id, ip));
-`;
-
-export class DatabaseError extends Error {
-  override readonly name = "DatabaseError";
-}
 
 /** Opens a database the operator verbs write to, creating its tables when `create` is set. */
 export function openForWriting(path: string, options: { create: boolean; nativeBinding?: NativeBinding }): Db {
@@ -79,7 +25,7 @@ export function openForWriting(path: string, options: { create: boolean; nativeB
     db.pragma("synchronous = NORMAL");
     // A database with tables but none of ours is another program's: creating ours in it would change it.
     if (options.create && !hasTables(db)) {
-      db.exec(DDL);
+      db.exec(createStatements(SQLITE_DIALECT));
       db.prepare("INSERT OR IGNORE INTO schema_info (key, value) VALUES ('version', ?)").run(String(SCHEMA_VERSION));
     }
   } catch (error) {

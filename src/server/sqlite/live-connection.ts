@@ -5,24 +5,12 @@
  */
 import { statSync } from "node:fs";
 import { LRUCache } from "lru-cache";
-import { DatabaseError, type Db } from "./schema";
+import { DatabaseError, DatabaseUnavailableError } from "../model/errors";
+import { SERVE_SQL } from "../sql/key-sql";
+import { FRESHNESS_MS, type StoredKey } from "../store/types";
+import type { Db } from "./open";
 
 type Statement<P extends unknown[] = unknown[], R = unknown> = import("better-sqlite3").Statement<P, R>;
-
-export interface StoredKey {
-  id: number;
-  advertiserId: number;
-  expiresAt: number | null;
-  revokedAt: number | null;
-}
-
-/**
- * How long a look at the database file is trusted. Every statement outside a transaction costs file-lock
- * system calls, so keys, whitelists and reports are served from memory and the file is looked at (its
- * identity on disk and SQLite's data version) at most this often: a key revoked, data loaded or a new file
- * renamed into place while serving takes effect within this time.
- */
-export const FRESHNESS_MS = 250;
 
 /** Waits between attempts to reopen a database that failed: short at first, doubling up to the last. */
 const REOPEN_BACKOFF_MS = [100, 200, 400, 800, 1600, 3200, 5000] as const;
@@ -33,30 +21,13 @@ const REOPEN_BACKOFF_MS = [100, 200, 400, 800, 1600, 3200, 5000] as const;
  */
 export const PREPARED_REPORT_STATEMENTS = 64;
 
-/** The database cannot be read now; it is reopened after `retryAfterSeconds`. */
-export class DatabaseUnavailableError extends Error {
-  override readonly name = "DatabaseUnavailableError";
-  constructor(
-    message: string,
-    readonly retryAfterSeconds: number,
-  ) {
-    super(message);
-  }
-}
-
 function preparedStatements(db: Db) {
   return {
     dataVersion: db.prepare("PRAGMA data_version").pluck(),
-    key: db.prepare<[string], StoredKey>(
-      "SELECT id, advertiser_id AS advertiserId, expires_at AS expiresAt, revoked_at AS revokedAt FROM api_keys WHERE hash = ?",
-    ),
-    ips: db.prepare<[number], { ip: string }>("SELECT ip FROM key_ips WHERE key_id = ?"),
-    campaign: db.prepare<[number], { advertiserId: number }>(
-      "SELECT advertiser_id AS advertiserId FROM campaigns WHERE id = ?",
-    ),
-    ad: db.prepare<[number], { advertiserId: number }>(
-      "SELECT c.advertiser_id AS advertiserId FROM ads a JOIN campaigns c ON c.id = a.campaign_id WHERE a.id = ?",
-    ),
+    key: db.prepare<[{ hash: string }], StoredKey>(SERVE_SQL.key),
+    ips: db.prepare<[{ id: number }], { ip: string }>(SERVE_SQL.ips),
+    campaign: db.prepare<[{ id: number }], { advertiserId: number }>(SERVE_SQL.campaignAdvertiser),
+    ad: db.prepare<[{ id: number }], { advertiserId: number }>(SERVE_SQL.adAdvertiser),
   };
 }
 

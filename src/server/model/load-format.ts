@@ -4,7 +4,7 @@
  */
 import * as z from "zod";
 import { formatDateTime, parseInstant } from "../../contract";
-import type { AdFact, KeywordFact } from "./writer";
+import type { AdFact, KeywordFact, LoadLine } from "./facts";
 
 const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const count = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
@@ -99,8 +99,6 @@ const keywordLine = z
       spendingMicros: l.spending,
     }),
   );
-
-export type LoadLine = { kind: "ad"; fact: AdFact } | { kind: "keyword"; fact: KeywordFact };
 
 /** Parses one line's JSON value; returns the fact or a message naming the field at fault. */
 export function parseLoadLine(value: unknown): { ok: true; line: LoadLine } | { ok: false; message: string } {

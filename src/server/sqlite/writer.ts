@@ -1,44 +1,14 @@
 /**
- * Writes entities and hourly facts, and keeps the rollups true. Facts are upserts keyed by (ad, hour) or
- * (keyword, hour), so writing the same hour twice replaces it. Each write notes the (entity, day) it
- * touched (rollups.ts); `finish()` recomputes the rollups of just those days.
+ * Writes entities and hourly facts into SQLite, and keeps the rollups true. Facts are upserts keyed by
+ * (ad, hour) or (keyword, hour), so writing the same hour twice replaces it. Each write notes the
+ * (entity, day) it touched; `finish()` recomputes the rollups of just those days (sql/rollup-sql.ts).
  */
-import { createTouchedDays, recomputeTouchedRollups } from "./rollups";
-import type { Db } from "./schema";
-
-export interface Entities {
-  advertiser: string;
-  campaignId: number;
-  campaign: string;
-  adId: number;
-  ad: string;
-}
-
-export interface AdFact extends Entities {
-  hour: number;
-  views: number;
-  clicks: number;
-  botClicks: number;
-  conversions: number;
-  spendingMicros: number;
-}
-
-export interface KeywordFact extends Entities {
-  keywordId: number;
-  keyword: string;
-  hour: number;
-  views: number;
-  clicks: number;
-  botClicks: number;
-  spendingMicros: number;
-}
-
-/** A fact that contradicts what the database already says (an ad moving to another advertiser, say). */
-export class ConflictError extends Error {
-  override readonly name = "ConflictError";
-  /** The line (or position) of the fact, where the writer knows it. */
-  at: number | undefined;
-}
+import { ConflictError } from "../model/errors";
+import { type AdFact, dayOf, type Entities, type KeywordFact } from "../model/facts";
+import { SQLITE_DIALECT } from "../sql/dialect";
+import { AD_HOUR_COLUMNS, AD_HOUR_UPSERT, KEYWORD_HOUR_COLUMNS, KEYWORD_HOUR_UPSERT } from "../sql/fact-sql";
+import { recomputeRollupsSql, touchedTablesSql } from "../sql/rollup-sql";
+import type { Db } from "./open";
 
 interface Owner {
   parent: number;
@@ -53,7 +23,7 @@ export class FactWriter {
   private readonly stmt;
 
   constructor(private readonly db: Db) {
-    createTouchedDays(db);
+    db.exec(touchedTablesSql(SQLITE_DIALECT));
     this.stmt = {
       findAdvertiser: db.prepare<[string], { id: number }>("SELECT id FROM advertisers WHERE name = ?"),
       addAdvertiser: db.prepare<[string]>("INSERT INTO advertisers (name) VALUES (?)"),
@@ -75,16 +45,12 @@ export class FactWriter {
       addKeyword: db.prepare<[number, number, string]>("INSERT INTO keywords (id, ad_id, name) VALUES (?, ?, ?)"),
       renameKeyword: db.prepare<[string, number]>("UPDATE keywords SET name = ? WHERE id = ?"),
       putAdHour: db.prepare(
-        `INSERT INTO ad_hours (ad_id, hour, views, clicks, bot_clicks, conversions, spending_micros)
-         VALUES (@adId, @hour, @views, @clicks, @botClicks, @conversions, @spendingMicros)
-         ON CONFLICT (ad_id, hour) DO UPDATE SET views = excluded.views, clicks = excluded.clicks,
-           bot_clicks = excluded.bot_clicks, conversions = excluded.conversions, spending_micros = excluded.spending_micros`,
+        `INSERT INTO ad_hours (${AD_HOUR_COLUMNS})
+         VALUES (@adId, @hour, @views, @clicks, @botClicks, @conversions, @spendingMicros) ${AD_HOUR_UPSERT}`,
       ),
       putKeywordHour: db.prepare(
-        `INSERT INTO keyword_hours (keyword_id, hour, views, clicks, bot_clicks, spending_micros)
-         VALUES (@keywordId, @hour, @views, @clicks, @botClicks, @spendingMicros)
-         ON CONFLICT (keyword_id, hour) DO UPDATE SET views = excluded.views, clicks = excluded.clicks,
-           bot_clicks = excluded.bot_clicks, spending_micros = excluded.spending_micros`,
+        `INSERT INTO keyword_hours (${KEYWORD_HOUR_COLUMNS})
+         VALUES (@keywordId, @hour, @views, @clicks, @botClicks, @spendingMicros) ${KEYWORD_HOUR_UPSERT}`,
       ),
       touchAdDay: db.prepare<[number, number]>("INSERT OR IGNORE INTO touched_ad_days (ad_id, day) VALUES (?, ?)"),
       touchKeywordDay: db.prepare<[number, number]>(
@@ -118,7 +84,7 @@ export class FactWriter {
 
   /** Recomputes the rollups of every day written since the last call. */
   finish(): void {
-    recomputeTouchedRollups(this.db);
+    this.db.exec(recomputeRollupsSql(SQLITE_DIALECT));
   }
 
   private entities(e: Entities): void {
@@ -182,8 +148,4 @@ export class FactWriter {
       known.name = name;
     }
   }
-}
-
-function dayOf(hour: number): number {
-  return hour - (hour % 86_400);
 }

@@ -1,16 +1,32 @@
 /**
  * The two sides of a `serve` database, whatever holds it: what `serve` reads while answering (ServeStore)
- * and what the operator verbs write (OperatorStore). SQLite (a file path) and PostgreSQL (a postgres://
- * URL) each implement both; the HTTP layer and the commands see only these.
+ * and what the operator verbs write (OperatorStore). One implementation of each (serve-store.ts,
+ * operator.ts) over a SQLite (a file path) or PostgreSQL (a postgres:// URL) backend; the HTTP layer and the
+ * commands see only these.
  */
-import type { ReportQuery } from "../contract";
-import type { Whitelist } from "./db/ip";
-import type { IssuedKey, KeyListing } from "./db/keys";
-import type { StoredKey } from "./db/live-connection";
-import type { LoadLine } from "./db/load-format";
+import type { ReportQuery } from "../../contract";
+import type { LoadLine } from "../model/facts";
+import type { Whitelist } from "../model/ip";
+import type { IssuedKey, IssueRequest, KeyListing } from "./key-rules";
+import type { Awaitable } from "./steps";
 
-/** SQLite answers at once, PostgreSQL over the network: callers await either. */
-export type Awaitable<T> = T | Promise<T>;
+export type { Awaitable };
+
+/**
+ * How long a look at the database is trusted. Keys, whitelists and reports are served from memory and the
+ * database is looked at (SQLite: the file's identity on disk and its data version; PostgreSQL: its
+ * data_version row) at most this often: a key revoked, data loaded or a new file renamed into place while
+ * serving takes effect within this time.
+ */
+export const FRESHNESS_MS = 250;
+
+/** A key as `serve` checks it (key-rules.ts). */
+export interface StoredKey {
+  id: number;
+  advertiserId: number;
+  expiresAt: number | null;
+  revokedAt: number | null;
+}
 
 /** One page of a report: the rows' JSON and the report's row count. */
 export interface ReportPage {
@@ -66,13 +82,6 @@ export interface WriteResult {
   keywordHours: number;
 }
 
-export interface IssueRequest {
-  advertiser: string;
-  ips: readonly string[];
-  expiresAt?: number | undefined;
-  now: number;
-}
-
 /** The write side the operator verbs use; every method is one transaction. */
 export interface OperatorStore {
   /** The database as it may be shown: a path, or a URL without its password. */
@@ -91,13 +100,3 @@ export interface OperatorStore {
   writeFacts(batches: FactBatches): Promise<WriteResult>;
   close(): Promise<void>;
 }
-
-/**
- * The database cannot be reached now (refused, reset, shut down): worth trying again later. Declared here,
- * not beside the pg code, so the commands can name it without loading PostgreSQL's driver.
- */
-export class DatabaseUnreachableError extends Error {
-  override readonly name = "DatabaseUnreachableError";
-}
-
-export { databaseLabel, isPostgresUrl } from "../core/database-label";

@@ -1,8 +1,11 @@
 /** `--db` to a store: a postgres:// URL is PostgreSQL, anything else a SQLite file. */
-import { databaseLabel, isPostgresUrl, type OperatorStore, type ServeStore } from "./backend";
-import { DatabaseError, type NativeBinding, openForReading, openForWriting } from "./db/schema";
-import { sqliteOperator } from "./db/sqlite-operator";
-import { ReportStore } from "./db/store";
+import { databaseLabel, isPostgresUrl } from "../../core/database-label";
+import { DatabaseError } from "../model/errors";
+import { type NativeBinding, openForReading, openForWriting } from "../sqlite/open";
+import { sqliteOperator } from "../sqlite/operator";
+import { SqliteServeBackend } from "../sqlite/serve-backend";
+import { openServeStore as openCachedStore } from "./serve-store";
+import type { OperatorStore, ServeStore } from "./types";
 
 /** A postgres:// URL Node cannot read is the operator's mistake, said without the URL's password. */
 function checkUrl(db: string): void {
@@ -22,7 +25,7 @@ export async function openOperatorStore(
 ): Promise<OperatorStore> {
   // PostgreSQL's driver is loaded only for a postgres:// URL: SQLite's verbs start as fast as before.
   if (isPostgresUrl(db)) checkUrl(db);
-  if (isPostgresUrl(db)) return await (await import("./pg/operator")).openPostgresOperator(db, options.create);
+  if (isPostgresUrl(db)) return await (await import("../pg/operator")).openPostgresOperator(db, options.create);
   return sqliteOperator(openForWriting(db, options), db);
 }
 
@@ -39,6 +42,12 @@ export interface ServeStoreOptions {
 /** Opens the database `serve` answers from, failing before anything listens when it cannot be served. */
 export async function openServeStore(db: string, options: ServeStoreOptions): Promise<ServeStore> {
   if (isPostgresUrl(db)) checkUrl(db);
-  if (isPostgresUrl(db)) return await (await import("./pg/store")).PostgresServeStore.open(db, options);
-  return new ReportStore(db, (path) => openForReading(path, options.nativeBinding), options);
+  if (isPostgresUrl(db)) {
+    const { PostgresServeBackend } = await import("../pg/serve-backend");
+    return await openCachedStore(options, (forget) => PostgresServeBackend.open(db, options, forget));
+  }
+  return await openCachedStore(
+    options,
+    (forget) => new SqliteServeBackend(db, (path) => openForReading(path, options.nativeBinding), options, forget),
+  );
 }
