@@ -5,13 +5,13 @@
  */
 import * as z from "zod";
 import { type Metric, reportRowSchema } from "../../contract";
+import { SECONDS_PER_HOUR as HOUR } from "../../core/calendar";
 
 /** An export this cannot load, and why (the operator's input: exit 2). */
 export class ExportShapeError extends Error {
   override readonly name = "ExportShapeError";
 }
 
-const HOUR = 3600;
 const MAX_NAME = 1000;
 
 /** A value as a message shows it: JSON, cut short. */

@@ -3,13 +3,16 @@
  * and monthly, which cannot be loaded (their dates are all Mondays or all 1sts, and loaded as days they
  * would be wrong). Where day and week or month cannot be told apart, the caller says.
  */
-import { formatDate } from "../../contract";
+import {
+  SECONDS_PER_DAY as DAY,
+  dayOfSecond,
+  SECONDS_PER_HOUR as HOUR,
+  monthStart,
+  weekStart,
+} from "../../core/calendar";
 import { ExportShapeError } from "./export-row";
 
 export type ExportGranularity = "hour" | "day";
-
-const HOUR = 3600;
-const DAY = 86_400;
 
 /** What the dates seen so far rule out. */
 export class GranularityEvidence {
@@ -25,10 +28,9 @@ export class GranularityEvidence {
   see(entity: number, date: number): void {
     if (date % DAY !== 0) this.notDayAligned = true;
     if (this.hoursOfDay.size <= 2) this.hoursOfDay.add(Math.floor((date % DAY) / HOUR));
-    // Day 0, 1970-01-01, was a Thursday: Mondays are the days with (days + 3) % 7 === 0.
-    const days = Math.floor(date / DAY);
-    if ((days + 3) % 7 !== 0) this.notWeek = true;
-    if (!formatDate(date).endsWith("-01")) this.notMonth = true;
+    const day = dayOfSecond(date);
+    if (weekStart(day) !== day) this.notWeek = true;
+    if (monthStart(day) !== day) this.notMonth = true;
     const gap = this.previous?.entity === entity ? date - this.previous.date : undefined;
     if (gap !== undefined && gap > 0) this.shortestGap = Math.min(this.shortestGap ?? gap, gap);
     if (gap !== undefined && gap > 0 && gap < 7 * DAY) this.notWeek = true;

@@ -1,5 +1,7 @@
 /** What `serve` stores: hourly facts per ad and per keyword, with the entities they belong to. */
 
+import { SECONDS_PER_DAY } from "../../core/calendar";
+
 export interface Entities {
   advertiser: string;
   campaignId: number;
@@ -32,5 +34,5 @@ export type LoadLine = { kind: "ad"; fact: AdFact } | { kind: "keyword"; fact: K
 
 /** The midnight (UTC, epoch seconds) of the day holding `hour`. */
 export function dayOf(hour: number): number {
-  return hour - (hour % 86_400);
+  return hour - (hour % SECONDS_PER_DAY);
 }

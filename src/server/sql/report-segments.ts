@@ -3,9 +3,7 @@
  * rows), and the key of a computed report, the same on both backends.
  */
 import type { ReportQuery } from "../../contract";
-
-const HOUR = 3600;
-const DAY = 86_400;
+import { SECONDS_PER_DAY as DAY, SECONDS_PER_HOUR as HOUR } from "../../core/calendar";
 
 export interface TimeSegments {
   /** [first, last] epoch seconds of hourly rows to read, inclusive; may be several. */

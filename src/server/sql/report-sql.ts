@@ -5,6 +5,7 @@
  * dialect's differences are in dialect.ts; everything else is written once.
  */
 import { DIMENSION_KEYS, type Granularity, type ReportQuery } from "../../contract";
+import { metricKind } from "../../core/metric-kind";
 import { SQLITE_DIALECT, type SqlDialect } from "./dialect";
 import { timeSegments } from "./report-segments";
 
@@ -91,7 +92,7 @@ export function rowJsonSql(query: ReportQuery, dialect: SqlDialect = SQLITE_DIAL
   const dimensions = query.dimensions.flatMap((dimension) =>
     DIMENSION_KEYS[dimension].map((key) => `'"${key}":' || ${dimensionValueSql(query.entity, key, dialect)}`),
   );
-  const metrics = query.metrics.map((m) => `'"${m}":' || ${m === "spending" ? dialect.spendingText : m}`);
+  const metrics = query.metrics.map((m) => `'"${m}":' || ${metricKind(m) === "money" ? dialect.spendingText : m}`);
   return `'{"dimensions":{' || ${dimensions.length > 0 ? dimensions.join(" || ',' || ") : "''"} || '},"metrics":{' || ${metrics.join(" || ',' || ")} || '}}'`;
 }
 
