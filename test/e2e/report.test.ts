@@ -10,22 +10,18 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { type CliResult, cliCommand, runCli } from "../helpers/cli";
+import { ACME_KEY, startDemoService } from "../helpers/demo-service";
 import { startHostileService } from "../helpers/hostile";
 import { runOnTerminal } from "../helpers/pty";
 import { referenceRows } from "../helpers/reference";
-import { startTestService } from "../helpers/serve";
-import { tempDir } from "../helpers/temp";
 
-const dir = tempDir();
-const configDir = join(dir, "config");
-const service = await startTestService({
-  keys: [
-    { advertiser: "Acme Outdoor", ips: ["127.0.0.1"] },
-    { advertiser: "Acme Outdoor", ips: ["192.0.2.1"] },
-  ],
-});
+const {
+  service,
+  dir,
+  env: ENV,
+} = await startDemoService({ keys: [ACME_KEY, { advertiser: "Acme Outdoor", ips: ["192.0.2.1"] }] });
+const _configDir = ENV.ADREPORT_CONFIG_DIR;
 const [KEY, ELSEWHERE_KEY] = service.keys as [string, string];
-const ENV = { ADREPORT_CONFIG_DIR: configDir, ADREPORT_API_KEY: KEY, ADREPORT_BASE_URL: service.url };
 
 const outputs: CliResult[] = [];
 async function report(args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
