@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CliResult } from "../helpers/cli";
 import { startHostileService } from "../helpers/hostile";
-import { failingService, startLocalServer } from "../helpers/local-server";
+import { failingService } from "../helpers/local-server";
 import { type RefLine, type RefQuery, referenceRows } from "../helpers/reference";
 import { runInProcess, startInProcess } from "../helpers/run-cli";
 import { SMALL_DEMO, serveDatabase, startTestService } from "../helpers/serve";
@@ -334,30 +334,18 @@ describe.concurrent("a service that fails now and then", () => {
 describe.concurrent("a report whose data changes during the export", () => {
   function changingServer(changesFor: number) {
     let firstPages = 0;
-    return startLocalServer((req, res) => {
-      const params = new URL(req.url ?? "/", "http://x").searchParams;
-      const page = Number(params.get("page"));
-      if (page === 1) firstPages += 1;
-      const total = page === 1 || firstPages > changesFor ? 30 : 31;
-      const data = Array.from({ length: Math.max(0, Math.min(10, 30 - (page - 1) * 10)) }, (_, i) => ({
-        dimensions: { campaign_id: (page - 1) * 10 + i + 1, name: "c" },
-        metrics: { views: 1 },
-      }));
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(
-        JSON.stringify({
-          meta: {
-            granularity: "total",
-            dimensions: ["campaign"],
-            metrics: ["views"],
-            total,
-            page,
-            limit: 10,
-            has_more: page < 3,
-          },
-          data,
-        }),
-      );
+    return startHostileService({
+      rows: 30,
+      meta: ({ page }) => {
+        if (page === 1) firstPages += 1;
+        const total = page === 1 || firstPages > changesFor ? 30 : 31;
+        return { metrics: ["views"], total, limit: 10, has_more: page < 3 };
+      },
+      rowsOf: ({ page }) =>
+        Array.from({ length: Math.max(0, Math.min(10, 30 - (page - 1) * 10)) }, (_, i) => ({
+          dimensions: { campaign_id: (page - 1) * 10 + i + 1, name: "c" },
+          metrics: { views: 1 },
+        })),
     });
   }
 
