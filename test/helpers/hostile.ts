@@ -41,8 +41,6 @@ export interface HostileService {
   /** Requests received, by page number. */
   requests: Map<number, number>;
   total(): number;
-  /** Requests received but not answered yet. */
-  inFlight(): number;
   close(): Promise<void>;
 }
 
@@ -149,7 +147,6 @@ function misbehave(fault: Fault, body: string, res: ServerResponse): void {
 
 export async function startHostileService(options: ServiceOptions): Promise<HostileService> {
   const requests = new Map<number, number>();
-  let waiting = 0;
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const params = new URL(req.url ?? "/", "http://127.0.0.1").searchParams;
     const page = Number(params.get("page") ?? 1);
@@ -157,10 +154,6 @@ export async function startHostileService(options: ServiceOptions): Promise<Host
     const attempt = (requests.get(page) ?? 0) + 1;
     requests.set(page, attempt);
     const request = { page, limit, attempt, params };
-    waiting += 1;
-    res.once("close", () => {
-      waiting -= 1;
-    });
     if (options.hold) await options.hold(request);
     const body = pageBody(options, request);
     const fault = options.fault?.(request);
@@ -176,7 +169,6 @@ export async function startHostileService(options: ServiceOptions): Promise<Host
     url: server.url,
     requests,
     total: () => [...requests.values()].reduce((a, b) => a + b, 0),
-    inFlight: () => waiting,
     close: server.close,
   };
 }
