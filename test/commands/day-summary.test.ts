@@ -6,8 +6,8 @@
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { CliResult } from "../helpers/cli";
 import { startDemoService } from "../helpers/demo-service";
+import type { CliResult } from "../helpers/spawn-cli";
 
 const NOW = new Date("2026-11-02T06:00:00Z");
 

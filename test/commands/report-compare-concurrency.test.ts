@@ -6,9 +6,9 @@
  */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type PageRequest, startHostileService } from "../helpers/hostile";
+import { type PageRequest, startFakeService } from "../helpers/fake-service";
 import { KEY } from "../helpers/mock-api";
-import { runInProcess } from "../helpers/run-cli";
+import { runInProcess } from "../helpers/run-cli-in-process";
 import { tempDir } from "../helpers/temp";
 
 const PAGES = 12;
@@ -47,7 +47,7 @@ function inFlightGate(size: number) {
 describe("--compare and --concurrency", () => {
   it.each([1, 3])("--concurrency %i: exactly that many requests in flight at most, over both periods", async (n) => {
     const gate = inFlightGate(n);
-    const service = await startHostileService({
+    const service = await startFakeService({
       rows: PAGES,
       hold: gate.hold,
       meta: () => ({ metrics: ["clicks"] }),

@@ -5,9 +5,9 @@
  * on 2026-10-31.
  */
 import { describe, expect, it } from "vitest";
-import type { CliResult } from "../helpers/cli";
 import { startDemoService } from "../helpers/demo-service";
-import { runInProcess } from "../helpers/run-cli";
+import { runInProcess } from "../helpers/run-cli-in-process";
+import type { CliResult } from "../helpers/spawn-cli";
 
 const { env } = await startDemoService();
 

@@ -7,11 +7,11 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { CliResult } from "../helpers/cli";
 import { failingService } from "../helpers/local-server";
 import { BEL, ESC, NAMES, startNamesService } from "../helpers/names";
 import { millerMissing, skipMissing } from "../helpers/required-tools";
-import { runInProcess } from "../helpers/run-cli";
+import { runInProcess } from "../helpers/run-cli-in-process";
+import type { CliResult } from "../helpers/spawn-cli";
 import { tempDir } from "../helpers/temp";
 
 const dir = tempDir();

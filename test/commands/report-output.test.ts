@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startDemoService } from "../helpers/demo-service";
-import { runInProcess } from "../helpers/run-cli";
+import { runInProcess } from "../helpers/run-cli-in-process";
 import { makeFifo, ndjsonRows, ownDevice, pipeReader } from "../helpers/sinks";
 
 const { dir, env: ENV } = await startDemoService();

@@ -4,10 +4,10 @@
  * and formulas written out here again on purpose.
  */
 import { describe, expect, it } from "vitest";
-import type { CliResult } from "../helpers/cli";
 import { startDemoService } from "../helpers/demo-service";
 import { type RefQuery, referenceRows } from "../helpers/reference";
-import { runInProcess } from "../helpers/run-cli";
+import { runInProcess } from "../helpers/run-cli-in-process";
+import type { CliResult } from "../helpers/spawn-cli";
 
 const { service, env } = await startDemoService();
 const NOW = new Date("2026-11-02T09:30:00Z");

@@ -11,9 +11,9 @@ import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { configDirWith } from "../helpers/config";
 import { startDemoService } from "../helpers/demo-service";
-import { startHostileService } from "../helpers/hostile";
+import { startFakeService } from "../helpers/fake-service";
 import { usePostgres } from "../helpers/postgres";
-import { runInProcess } from "../helpers/run-cli";
+import { runInProcess } from "../helpers/run-cli-in-process";
 import { SMALL_DEMO, serveDatabase, startTestService } from "../helpers/serve";
 import { tempDir } from "../helpers/temp";
 
@@ -352,7 +352,7 @@ describe("a service that sends a row dated outside the days asked for", () => {
       metrics: { views: 10, spending: 1.5, clicks: 1, conversions: 0 },
     };
     const inside = { ...outside, dimensions: { ...outside.dimensions, date: Date.UTC(2026, 9, 25) / 1000 } };
-    const service = await startHostileService({ rows: 2, rowsOf: () => [inside, outside] });
+    const service = await startFakeService({ rows: 2, rowsOf: () => [inside, outside] });
     const dir = tempDir();
     const env = {
       ADREPORT_CONFIG_DIR: join(dir, "config"),

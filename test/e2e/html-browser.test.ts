@@ -12,11 +12,11 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { type BrowserContext, chromium } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
-import { runCli } from "../helpers/cli";
 import { CAMPAIGNS, campaignName, DAYS, startPictureService } from "../helpers/picture-service";
 import { referenceRows } from "../helpers/reference";
 import { chromiumMissing, chromiumPath, skipMissing } from "../helpers/required-tools";
 import { SMALL_DEMO, startTestService } from "../helpers/serve";
+import { runCli } from "../helpers/spawn-cli";
 import { tempDir } from "../helpers/temp";
 
 const NO_CHROMIUM = chromiumMissing();

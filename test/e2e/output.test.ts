@@ -10,9 +10,9 @@ import { spawn, spawnSync } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { cliCommand, runCli } from "../helpers/cli";
 import { startDemoService } from "../helpers/demo-service";
 import { makeFifo, ndjsonRows, pipeReader } from "../helpers/sinks";
+import { cliCommand, runCli } from "../helpers/spawn-cli";
 
 const { dir, env: ENV } = await startDemoService();
 /** About 1,900 hourly rows (about 300 KB of NDJSON): more than a pipe holds, so a reader that leaves is seen. */

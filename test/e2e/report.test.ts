@@ -9,11 +9,11 @@ import { spawn } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { type CliResult, cliCommand, runCli } from "../helpers/cli";
 import { ACME_KEY, startDemoService } from "../helpers/demo-service";
-import { startHostileService } from "../helpers/hostile";
+import { startFakeService } from "../helpers/fake-service";
 import { runOnTerminal } from "../helpers/pty";
 import { referenceRows } from "../helpers/reference";
+import { type CliResult, cliCommand, runCli } from "../helpers/spawn-cli";
 
 const {
   service,
@@ -110,7 +110,7 @@ describe.concurrent("pipelines", () => {
 describe.concurrent("interrupted", () => {
   it("by Ctrl-C, ends with 130, leaves the old file as it was and no temporary file", async ({ expect }) => {
     // Page 1 is answered, every later page held unanswered: the export is under way until the signal.
-    const held = await startHostileService({ rows: 50, fault: (r) => (r.page > 1 ? "hang" : undefined) });
+    const held = await startFakeService({ rows: 50, fault: (r) => (r.page > 1 ? "hang" : undefined) });
     const out = join(dir, "interrupted");
     mkdirSync(out);
     const target = join(out, "report.csv");

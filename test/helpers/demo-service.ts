@@ -7,10 +7,10 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type DemoOptions, loadNdjsonFile, openForWriting, type RunningServer } from "../../src/server";
-import type { CliResult } from "./cli";
 import type { RefLine } from "./reference";
-import { type InProcessRun, runInProcess, startInProcess } from "./run-cli";
+import { type InProcessRun, runInProcess, startInProcess } from "./run-cli-in-process";
 import { type KeySpec, type ListenOptions, serveDatabase, startTestService, type TestService } from "./serve";
+import type { CliResult } from "./spawn-cli";
 import { tempDir } from "./temp";
 
 /** The key most tests use: Acme Outdoor's, from 127.0.0.1. */

@@ -6,8 +6,8 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
-import type { CliResult } from "./cli";
 import { startDemoService } from "./demo-service";
+import type { CliResult } from "./spawn-cli";
 
 export const DAY = 86_400_000;
 export const at = (day: string) => new Date(`${day}T06:00:00Z`);

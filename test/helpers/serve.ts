@@ -136,7 +136,7 @@ export async function serveLinesWithKey(name: string, lines: readonly object[]):
   writeFileSync(load, lines.map((line) => JSON.stringify(line)).join("\n"));
   const issue = ["serve", "key", "issue", "--db", db, "--advertiser", "Acme Outdoor", "--ip", "127.0.0.1"];
   // Loaded here only: the whole CLI is more than the server tests that import this file need.
-  const { runInProcess } = await import("./run-cli");
+  const { runInProcess } = await import("./run-cli-in-process");
   let key = "";
   for (const args of [["serve", "init", "--db", db], ["serve", "load", "--db", db, load], issue]) {
     const result = await runInProcess(args);

@@ -5,7 +5,7 @@ import { openReport } from "../../../src/api/paginate";
 import { openSplitReport, splitRange } from "../../../src/api/split";
 import type { ReportRequest, ReportRow, RowPage } from "../../../src/contract";
 import { DataChangedError, UnavailableError } from "../../../src/core/errors";
-import { type PageRequest, startHostileService } from "../../helpers/hostile";
+import { type PageRequest, startFakeService } from "../../helpers/fake-service";
 import { KEY, mockAgent, ORIGIN, type Row, rowsOf, servePages } from "../../helpers/mock-api";
 
 const REQUEST: ReportRequest = {
@@ -66,7 +66,7 @@ async function startGatedService(rows: readonly Row[], expected: number) {
         release();
       }
     });
-  const service = await startHostileService({
+  const service = await startFakeService({
     rows: rows.length,
     rowsOf: ({ page, limit }) => rows.slice((page - 1) * limit, page * limit),
     hold,

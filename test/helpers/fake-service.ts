@@ -36,7 +36,7 @@ export const FAULTS: readonly Fault[] = [
   "not-json",
 ];
 
-export interface HostileService {
+export interface FakeService {
   url: string;
   /** Requests received, by page number. */
   requests: Map<number, number>;
@@ -145,7 +145,7 @@ function misbehave(fault: Fault, body: string, res: ServerResponse): void {
   }
 }
 
-export async function startHostileService(options: ServiceOptions): Promise<HostileService> {
+export async function startFakeService(options: ServiceOptions): Promise<FakeService> {
   const requests = new Map<number, number>();
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const params = new URL(req.url ?? "/", "http://127.0.0.1").searchParams;
