@@ -7,7 +7,7 @@
 import { chownSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli } from "../helpers/cli";
+import { runCli } from "../helpers/spawn-cli";
 import { tempDir } from "../helpers/temp";
 
 const binary = process.env.ADREPORT_TEST_BIN !== undefined;

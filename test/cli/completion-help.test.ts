@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { cliCommand, runCli } from "../helpers/cli";
+import { cliCommand, runCli } from "../helpers/spawn-cli";
 import { tempDir } from "../helpers/temp";
 
 const ROOT = join(import.meta.dirname, "..", "..");

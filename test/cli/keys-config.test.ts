@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { type CliResult, cliCommand, runCli } from "../helpers/cli";
+import { type CliResult, cliCommand, runCli } from "../helpers/spawn-cli";
 import { tempDir } from "../helpers/temp";
 
 const dir = tempDir();

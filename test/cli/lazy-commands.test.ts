@@ -5,7 +5,7 @@
  * arguments, update its entry in TOP_COMMANDS.
  */
 import { describe, expect, it } from "vitest";
-import { runInProcess } from "../helpers/run-cli";
+import { runInProcess } from "../helpers/run-cli-in-process";
 
 describe("the placeholders of the commands not named", () => {
   it.each([80, 200])("list the commands in --help as their full definitions do (%i columns)", async (columns) => {

@@ -5,10 +5,10 @@
  */
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { runCli, startCliServe } from "../helpers/cli";
 import { httpGet } from "../helpers/http";
 import { connected, rawRequest } from "../helpers/raw-socket";
-import { runInProcess } from "../helpers/run-cli";
+import { runInProcess } from "../helpers/run-cli-in-process";
+import { runCli, startCliServe } from "../helpers/spawn-cli";
 import { tempDir } from "../helpers/temp";
 
 const dir = tempDir();

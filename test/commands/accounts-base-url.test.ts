@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { configDirWith } from "../helpers/config";
 import { startLocalServer } from "../helpers/local-server";
-import { runInProcess } from "../helpers/run-cli";
+import { runInProcess } from "../helpers/run-cli-in-process";
 import { startTestService } from "../helpers/serve";
 import { tempDir } from "../helpers/temp";
 

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { SETTING_NAMES } from "../../src/config/settings";
 import { FORMAT_NAMES } from "../../src/core/formats";
-import { runInProcess } from "../helpers/run-cli";
+import { runInProcess } from "../helpers/run-cli-in-process";
 import { tempDir } from "../helpers/temp";
 
 const FORMATS = FORMAT_NAMES.join(" ");

@@ -1,7 +1,7 @@
 /** --from and --to as a user meets them: the default range by a fixed clock, and errors that say what would do. */
 import { describe, expect, it } from "vitest";
 import { KEY, mockAgent, ORIGIN } from "../helpers/mock-api";
-import { runInProcess } from "../helpers/run-cli";
+import { runInProcess } from "../helpers/run-cli-in-process";
 
 const ENV = { ADREPORT_API_KEY: KEY, ADREPORT_BASE_URL: ORIGIN };
 

@@ -3,44 +3,27 @@
  * whose content is new or changed, `days_unchanged` those fetched again as the last run left them (a rerun
  * was 0 written for files but every day for a table). And `--tz UTC`, the service's own days, is accepted.
  */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadNdjsonFile, openForWriting } from "../../src/server";
-import type { CliResult } from "../helpers/cli";
-import { runInProcess } from "../helpers/run-cli";
-import { serveDatabase, startTestService } from "../helpers/serve";
-import { tempDir } from "../helpers/temp";
+import { startDemoService } from "../helpers/demo-service";
+import type { CliResult } from "../helpers/spawn-cli";
 
 const NOW = new Date("2026-11-02T06:00:00Z");
 
 async function newService() {
-  const service = await startTestService({ keys: [{ advertiser: "Acme Outdoor", ips: ["127.0.0.1"] }] });
-  const dir = tempDir();
+  const demo = await startDemoService({ now: NOW });
+  const { service, dir } = demo;
   mkdirSync(join(dir, "out"));
-  const env = {
-    ADREPORT_CONFIG_DIR: join(dir, "config"),
-    ADREPORT_API_KEY: service.keys[0] as string,
-    ADREPORT_BASE_URL: service.url,
-  };
   const run = (args: string[], extra: Record<string, string> = {}): Promise<CliResult> =>
-    runInProcess(args, { env: { ...env, ...extra }, now: NOW, cwd: dir });
+    demo.run(args, undefined, extra);
   /** Restates one hour of 2026-10-31: its spending goes up. */
   const restate = async () => {
     const line = service.lines.find(
       (l) => l.hour.startsWith("2026-10-31") && l.keyword_id === undefined && l.advertiser === "Acme Outdoor",
     );
     if (!line) throw new Error("no data on 2026-10-31");
-    const file = join(dir, "restate.ndjson");
-    writeFileSync(file, `${JSON.stringify({ ...line, spending: line.spending + 12.5 })}\n`);
-    const db = openForWriting(service.dbPath, { create: false });
-    try {
-      await loadNdjsonFile(db, file);
-    } finally {
-      db.close();
-    }
-    await service.server.close();
-    await serveDatabase(service.dbPath, { serve: { port: Number(new URL(service.url).port) } });
+    await demo.load([{ ...line, spending: line.spending + 12.5 }]);
   };
   return { dir, run, restate };
 }

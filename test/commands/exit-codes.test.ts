@@ -5,7 +5,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runInProcess } from "../helpers/run-cli";
+import { runInProcess } from "../helpers/run-cli-in-process";
 import { tempDir } from "../helpers/temp";
 
 const KEY = { ADREPORT_API_KEY: "adr_test_key_for_exit_codes" };

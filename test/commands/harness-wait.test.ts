@@ -1,7 +1,7 @@
 /** The harness's waitFor: resolves on the line a test waits for, rejects when the command returns first. */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runInProcess, startInProcess } from "../helpers/run-cli";
+import { runInProcess, startInProcess } from "../helpers/run-cli-in-process";
 import { tempDir } from "../helpers/temp";
 
 describe("in-process harness: waitFor", () => {

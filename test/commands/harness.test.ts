@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { KEY, mockAgent, ORIGIN, rowsOf, servePages } from "../helpers/mock-api";
-import { runInProcess, startInProcess } from "../helpers/run-cli";
+import { runInProcess, startInProcess } from "../helpers/run-cli-in-process";
 import { tempDir } from "../helpers/temp";
 
 describe("in-process harness", () => {

@@ -8,7 +8,7 @@ import { documentedProgram, referenceMarkdown } from "../../src/cli/reference";
 import { settingsTopic } from "../../src/cli/settings-topic";
 import { KEYS } from "../../src/commands/config/flags";
 import { SETTING_NAMES } from "../../src/config/settings";
-import { runInProcess } from "../helpers/run-cli";
+import { runInProcess } from "../helpers/run-cli-in-process";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const { version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };

@@ -6,7 +6,7 @@ import { chmodSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { configCli } from "../helpers/config-cli";
-import { runInProcess } from "../helpers/run-cli";
+import { runInProcess } from "../helpers/run-cli-in-process";
 import { demoNdjson } from "../helpers/serve";
 import { type InProcessServe, serveInProcess } from "../helpers/serve-in-process";
 import { tempDir } from "../helpers/temp";

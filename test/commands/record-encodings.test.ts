@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startLocalServer } from "../helpers/local-server";
-import { runInProcess } from "../helpers/run-cli";
+import { runInProcess } from "../helpers/run-cli-in-process";
 import { tempDir } from "../helpers/temp";
 
 const KEY = "adr_Q9xLm2Zt7pW4rKs8Vb1Nc6Hd3Jf5Gy0Tq";

@@ -5,10 +5,10 @@
  */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { CliResult } from "../helpers/cli";
 import { configDirWith } from "../helpers/config";
-import { runInProcess } from "../helpers/run-cli";
+import { runInProcess } from "../helpers/run-cli-in-process";
 import { startTestService } from "../helpers/serve";
+import type { CliResult } from "../helpers/spawn-cli";
 import { tempDir } from "../helpers/temp";
 
 const service = await startTestService({ keys: [{ advertiser: "Acme Outdoor", ips: ["127.0.0.1"] }] });

@@ -8,8 +8,8 @@ import { mkdirSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { exchangeFileText, indexEntry, indexText, type RecordedExchange } from "../../src/contract";
-import type { CliResult } from "../helpers/cli";
-import { startInProcess } from "../helpers/run-cli";
+import { startInProcess } from "../helpers/run-cli-in-process";
+import type { CliResult } from "../helpers/spawn-cli";
 import { tempDir } from "../helpers/temp";
 
 function exchange(number: number): RecordedExchange {

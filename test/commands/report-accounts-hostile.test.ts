@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { configDirWith } from "../helpers/config";
-import { runInProcess } from "../helpers/run-cli";
+import { runInProcess } from "../helpers/run-cli-in-process";
 import { SMALL_DEMO, startTestService } from "../helpers/serve";
 import { tempDir } from "../helpers/temp";
 

@@ -6,13 +6,13 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { CliResult } from "../helpers/cli";
 import { configDirWith } from "../helpers/config";
-import { startHostileService } from "../helpers/hostile";
+import { startFakeService } from "../helpers/fake-service";
 import { failingService } from "../helpers/local-server";
 import { type RefQuery, referenceRows } from "../helpers/reference";
-import { type InProcessOptions, runInProcess, startInProcess } from "../helpers/run-cli";
+import { type InProcessOptions, runInProcess, startInProcess } from "../helpers/run-cli-in-process";
 import { SMALL_DEMO, serveDatabase, startTestService } from "../helpers/serve";
+import type { CliResult } from "../helpers/spawn-cli";
 import { tempDir } from "../helpers/temp";
 
 const ADVERTISERS = { acme: "Acme Outdoor", cafe: 'Café "Zürich" GmbH', globex: "Globex, Inc." } as const;
@@ -359,7 +359,7 @@ describe("rows as the service sent them", () => {
   });
 
   it("a profile field the service sends itself gives way to the profile's name", async () => {
-    const own = await startHostileService({
+    const own = await startFakeService({
       rows: 2,
       rowsOf: () => [
         { profile: "evil", dimensions: { campaign_id: 1, name: "a" }, metrics: { views: 1, clicks: 1 } },
@@ -380,9 +380,9 @@ describe("rows as the service sent them", () => {
 
 describe("report over accounts against services that misbehave", () => {
   it("data changed, a body cut off, no answer, a 503: each its outcome; the good account's rows kept with --allow-partial", async () => {
-    const changing = await startHostileService({ rows: 10, meta: (r) => ({ total: r.page === 1 ? 10 : 12 }) });
-    const cutOff = await startHostileService({ rows: 10, fault: () => "reset-body" });
-    const silent = await startHostileService({ rows: 10, fault: () => "hang" });
+    const changing = await startFakeService({ rows: 10, meta: (r) => ({ total: r.page === 1 ? 10 : 12 }) });
+    const cutOff = await startFakeService({ rows: 10, fault: () => "reset-body" });
+    const silent = await startFakeService({ rows: 10, fault: () => "hang" });
     const unavailable = await failingService(503, "down for maintenance");
     const quick = { retries: 0, timeout: "1s" };
     const config = configDirWith(

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { configDirWith } from "../helpers/config";
-import { runInProcess } from "../helpers/run-cli";
+import { runInProcess } from "../helpers/run-cli-in-process";
 import { startTestService } from "../helpers/serve";
 import { tempDir } from "../helpers/temp";
 

@@ -8,10 +8,8 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
+import { startDemoService } from "../helpers/demo-service";
 import { usePostgres } from "../helpers/postgres";
-import { runInProcess } from "../helpers/run-cli";
-import { startTestService } from "../helpers/serve";
-import { tempDir } from "../helpers/temp";
 
 const postgres = usePostgres();
 const NOW = new Date("2026-11-20T06:00:00Z");
@@ -19,14 +17,8 @@ const RANGE = ["--dims", "campaign,date", "--from", "2026-10-25", "--to", "2026-
 const ALL = ["--metrics", "views,spending,clicks,conversions"];
 
 async function newService() {
-  const service = await startTestService({ keys: [{ advertiser: "Acme Outdoor", ips: ["127.0.0.1"] }] });
-  const dir = tempDir();
-  const env = {
-    ADREPORT_CONFIG_DIR: join(dir, "config"),
-    ADREPORT_API_KEY: service.keys[0] as string,
-    ADREPORT_BASE_URL: service.url,
-  };
-  return { dir, run: (args: string[]) => runInProcess(args, { env, now: NOW, cwd: dir }) };
+  const { dir, run } = await startDemoService({ now: NOW });
+  return { dir, run: (args: string[]) => run(args) };
 }
 
 async function query(url: string, text: string): Promise<unknown[]> {

@@ -3,50 +3,27 @@
  * the table holds, row for row, what a full export of the same range says; a run with nothing changed, a
  * restated day, a failed run (table and state as they were) and a run repeated (idempotent).
  */
-import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { loadNdjsonFile, openForWriting } from "../../src/server";
+import { startDemoService } from "../helpers/demo-service";
 import { usePostgres } from "../helpers/postgres";
 import type { RefLine } from "../helpers/reference";
-import { runInProcess } from "../helpers/run-cli";
-import { serveDatabase, startTestService } from "../helpers/serve";
-import { tempDir } from "../helpers/temp";
 
 const postgres = usePostgres();
 const at = (day: string) => new Date(`${day}T06:00:00Z`);
 type Row = [number, string, string, number, number, number, number];
 
 async function newService() {
-  const service = await startTestService({ keys: [{ advertiser: "Acme Outdoor", ips: ["127.0.0.1"] }] });
-  const dir = tempDir();
-  const env = {
-    ADREPORT_CONFIG_DIR: join(dir, "config"),
-    ADREPORT_API_KEY: service.keys[0] as string,
-    ADREPORT_BASE_URL: service.url,
-  };
-  const run = (args: string[], now: Date) => runInProcess(args, { env, now, cwd: dir });
-  const port = Number(new URL(service.url).port);
-  let server = service.server;
-  const reopen = async (faults?: string) => {
-    await server.close();
-    server = (await serveDatabase(service.dbPath, { ...(faults ? { faults } : {}), serve: { port } })).server;
-  };
+  const demo = await startDemoService();
+  const { service, dir, reopen } = demo;
+  const run = (args: string[], now: Date) => demo.run(args, now);
   const restate = async (day: string) => {
     const line = service.lines.find(
       (l) => l.hour.startsWith(day) && l.keyword_id === undefined && l.advertiser === "Acme Outdoor",
     ) as RefLine;
-    const file = join(dir, `restate-${day}.ndjson`);
-    writeFileSync(file, `${JSON.stringify({ ...line, spending: line.spending + 7.25, clicks: line.clicks + 2 })}\n`);
-    const db = openForWriting(service.dbPath, { create: false });
-    try {
-      await loadNdjsonFile(db, file);
-    } finally {
-      db.close();
-    }
-    await reopen();
+    await demo.load([{ ...line, spending: line.spending + 7.25, clicks: line.clicks + 2 }]);
   };
   /** The full export of the range, the ordinary way, as table rows. */
   const fullExport = async (from: string, to: string, now: Date): Promise<Row[]> => {

@@ -4,20 +4,16 @@
  * JSON meta (`current` beside `previous`). The CLI in this process against a real `serve` whose data ends
  * on 2026-10-31.
  */
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { CliResult } from "../helpers/cli";
-import { runInProcess } from "../helpers/run-cli";
-import { startTestService } from "../helpers/serve";
-import { tempDir } from "../helpers/temp";
+import { startDemoService } from "../helpers/demo-service";
+import { runInProcess } from "../helpers/run-cli-in-process";
+import type { CliResult } from "../helpers/spawn-cli";
 
-const dir = tempDir();
-const service = await startTestService({ keys: [{ advertiser: "Acme Outdoor", ips: ["127.0.0.1"] }] });
-const [KEY] = service.keys as [string];
+const { env } = await startDemoService();
 
 function report(args: string[], now = new Date("2026-11-24T09:30:00Z")): Promise<CliResult> {
   return runInProcess(["report", ...args], {
-    env: { ADREPORT_CONFIG_DIR: join(dir, "config"), ADREPORT_API_KEY: KEY, ADREPORT_BASE_URL: service.url },
+    env,
     now,
   });
 }

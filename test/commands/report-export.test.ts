@@ -7,12 +7,12 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CliResult } from "../helpers/cli";
-import { startHostileService } from "../helpers/hostile";
-import { failingService, startLocalServer } from "../helpers/local-server";
+import { startFakeService } from "../helpers/fake-service";
+import { failingService } from "../helpers/local-server";
 import { type RefLine, type RefQuery, referenceRows } from "../helpers/reference";
-import { runInProcess, startInProcess } from "../helpers/run-cli";
+import { runInProcess, startInProcess } from "../helpers/run-cli-in-process";
 import { SMALL_DEMO, serveDatabase, startTestService } from "../helpers/serve";
+import type { CliResult } from "../helpers/spawn-cli";
 import { tempDir } from "../helpers/temp";
 
 const dir = tempDir();
@@ -334,30 +334,18 @@ describe.concurrent("a service that fails now and then", () => {
 describe.concurrent("a report whose data changes during the export", () => {
   function changingServer(changesFor: number) {
     let firstPages = 0;
-    return startLocalServer((req, res) => {
-      const params = new URL(req.url ?? "/", "http://x").searchParams;
-      const page = Number(params.get("page"));
-      if (page === 1) firstPages += 1;
-      const total = page === 1 || firstPages > changesFor ? 30 : 31;
-      const data = Array.from({ length: Math.max(0, Math.min(10, 30 - (page - 1) * 10)) }, (_, i) => ({
-        dimensions: { campaign_id: (page - 1) * 10 + i + 1, name: "c" },
-        metrics: { views: 1 },
-      }));
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(
-        JSON.stringify({
-          meta: {
-            granularity: "total",
-            dimensions: ["campaign"],
-            metrics: ["views"],
-            total,
-            page,
-            limit: 10,
-            has_more: page < 3,
-          },
-          data,
-        }),
-      );
+    return startFakeService({
+      rows: 30,
+      meta: ({ page }) => {
+        if (page === 1) firstPages += 1;
+        const total = page === 1 || firstPages > changesFor ? 30 : 31;
+        return { metrics: ["views"], total, limit: 10, has_more: page < 3 };
+      },
+      rowsOf: ({ page }) =>
+        Array.from({ length: Math.max(0, Math.min(10, 30 - (page - 1) * 10)) }, (_, i) => ({
+          dimensions: { campaign_id: (page - 1) * 10 + i + 1, name: "c" },
+          metrics: { views: 1 },
+        })),
     });
   }
 
@@ -533,7 +521,7 @@ describe.concurrent("every other flag", () => {
 describe.concurrent("interrupted through ctx.onSignal (a signal to the process: test/e2e/report.test.ts)", () => {
   it("ends with 130, leaves the old file as it was and no temporary file", async ({ expect }) => {
     // Page 1 is answered, every later page held unanswered: the export is under way until the signal.
-    const held = await startHostileService({ rows: 50, fault: (r) => (r.page > 1 ? "hang" : undefined) });
+    const held = await startFakeService({ rows: 50, fault: (r) => (r.page > 1 ? "hang" : undefined) });
     const out = join(dir, "interrupted");
     mkdirSync(out);
     const target = join(out, "report.csv");

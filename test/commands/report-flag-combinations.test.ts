@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DAYS, startPictureService } from "../helpers/picture-service";
-import { type InProcessOptions, runInProcess } from "../helpers/run-cli";
+import { type InProcessOptions, runInProcess } from "../helpers/run-cli-in-process";
 import { tempDir } from "../helpers/temp";
 
 const pictures = await startPictureService();

@@ -7,10 +7,11 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { CliResult } from "../helpers/cli";
 import { failingService } from "../helpers/local-server";
 import { BEL, ESC, NAMES, startNamesService } from "../helpers/names";
-import { runInProcess } from "../helpers/run-cli";
+import { millerMissing, skipMissing } from "../helpers/required-tools";
+import { runInProcess } from "../helpers/run-cli-in-process";
+import type { CliResult } from "../helpers/spawn-cli";
 import { tempDir } from "../helpers/temp";
 
 const dir = tempDir();
@@ -121,8 +122,8 @@ describe("--spreadsheet", () => {
 });
 
 describe("--format tsv", () => {
-  const hasMiller = spawnSync("mlr", ["--version"]).status === 0;
-  if (!hasMiller) console.warn("report formats: TSV read-back skipped: Miller (mlr) is not on PATH");
+  const NO_MILLER = millerMissing();
+  if (NO_MILLER) console.warn(`report formats: TSV read-back skipped: ${NO_MILLER}`);
 
   it("writes one line per row, tab-split, with backslash escapes", async () => {
     const file = join(dir, "names.tsv");
@@ -134,7 +135,8 @@ describe("--format tsv", () => {
     expect(lines).toHaveLength(Object.keys(NAMES).length + 2);
   });
 
-  it.skipIf(!hasMiller)("reads back exactly with Miller", async () => {
+  it("reads back exactly with Miller", async (context) => {
+    if (NO_MILLER) skipMissing(context, "miller", NO_MILLER);
     const result = await report(["--dims", "campaign", "--metrics", "views", "--format", "tsv"]);
     const read = spawnSync("mlr", ["--itsv", "--ojsonl", "--infer-none", "cut", "-f", "name"], {
       input: result.stdout,

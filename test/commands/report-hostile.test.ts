@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { type BoundedRun, runInProcessBounded } from "../helpers/bounded-run";
 import { configDirWith } from "../helpers/config";
-import { FAULTS, type Fault, startHostileService } from "../helpers/hostile";
+import { FAULTS, type Fault, startFakeService } from "../helpers/fake-service";
 import { tempDir } from "../helpers/temp";
 
 const ROWS = 50;
@@ -59,7 +59,7 @@ const ALL_VIEWS = Array.from({ length: ROWS }, (_, i) => (i + 1) * 10);
 // Every case has its own service and waits mostly on the client's timeouts and backoff: they run side by side.
 describe.concurrent.each(FAULTS)("a service whose answers fail with %s", (fault: Fault) => {
   it("at every request: exit 5 after exactly retries + 1 requests for the first page, and no other page", async () => {
-    const service = await startHostileService({ rows: ROWS, fault: () => fault });
+    const service = await startFakeService({ rows: ROWS, fault: () => fault });
     const run = await report(service.url);
     expect(run.killed).toBe(false);
     expect(run.code).toBe(5);
@@ -68,7 +68,7 @@ describe.concurrent.each(FAULTS)("a service whose answers fail with %s", (fault:
   });
 
   it("at every request for page 2: the same budget, exactly retries + 1 requests for it", async () => {
-    const service = await startHostileService({ rows: ROWS, fault: (r) => (r.page === 2 ? fault : undefined) });
+    const service = await startFakeService({ rows: ROWS, fault: (r) => (r.page === 2 ? fault : undefined) });
     const run = await report(service.url);
     expect(run.killed).toBe(false);
     expect(run.code).toBe(5);
@@ -79,7 +79,7 @@ describe.concurrent.each(FAULTS)("a service whose answers fail with %s", (fault:
   });
 
   it("at the first request of each page: completes with every row, in order", async () => {
-    const service = await startHostileService({ rows: ROWS, fault: (r) => (r.attempt === 1 ? fault : undefined) });
+    const service = await startFakeService({ rows: ROWS, fault: (r) => (r.attempt === 1 ? fault : undefined) });
     const run = await report(service.url);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
@@ -93,7 +93,7 @@ describe.concurrent("loops a service could lead the client into", () => {
     Array.from({ length: PAGE_SIZE }, (_, i) => ({ dimensions: { campaign_id: i }, metrics: { views: i } }));
 
   it("has_more forever with a total of 10^12 and page 1 served for every page: exit 5, a handful of requests", async () => {
-    const service = await startHostileService({
+    const service = await startFakeService({
       rows: ROWS,
       meta: () => ({ total: 1e12, has_more: true, page: 1 }),
       rowsOf: samePage,
@@ -105,7 +105,7 @@ describe.concurrent("loops a service could lead the client into", () => {
   });
 
   it("has_more forever with the same rows under each page number: exit 5 after a restart into a file", async () => {
-    const service = await startHostileService({
+    const service = await startFakeService({
       rows: ROWS,
       meta: () => ({ total: 1e12, has_more: true }),
       rowsOf: samePage,
@@ -119,7 +119,7 @@ describe.concurrent("loops a service could lead the client into", () => {
   });
 
   it("a full, new page forever under a total of 10^12: --max-time ends it with exit 5", async () => {
-    const service = await startHostileService({ rows: 1e12 });
+    const service = await startFakeService({ rows: 1e12 });
     const run = await report(service.url, ["--max-time", "2s", "--page-size", "1"]);
     expect(run.killed).toBe(false);
     expect(run.code).toBe(5);
@@ -129,7 +129,7 @@ describe.concurrent("loops a service could lead the client into", () => {
   });
 
   it("429 with Retry-After: 0 forever: exit 5 after retries + 1 requests, each retry after the backoff", async () => {
-    const service = await startHostileService({ rows: ROWS, fault: () => "429-retry-after-0" });
+    const service = await startFakeService({ rows: ROWS, fault: () => "429-retry-after-0" });
     const run = await report(service.url, ["--verbose"]);
     expect(run.code).toBe(5);
     expect(service.total()).toBe(RETRIES + 1);
@@ -143,7 +143,7 @@ describe.concurrent("an answer over the bound (max-page-mb)", () => {
     ["a 200 page", "huge-page" as const],
     ["an error body", "huge-error" as const],
   ])("%s of 3 MB against a bound of 1 MB: exit 5 naming the page and the bound, one request", async (_label, fault) => {
-    const service = await startHostileService({ rows: ROWS, fault: (r) => (r.page === 2 ? fault : undefined) });
+    const service = await startFakeService({ rows: ROWS, fault: (r) => (r.page === 2 ? fault : undefined) });
     const run = await report(service.url, [], { ADREPORT_CONFIG_DIR: configDirWith({ "max-page-mb": 1 }) });
     expect(run.code).toBe(5);
     expect(run.stderr).toMatch(/^adreport: the answer to page 2 is larger than the 1 MB bound \(max-page-mb\)/);
@@ -153,7 +153,7 @@ describe.concurrent("an answer over the bound (max-page-mb)", () => {
 
 describe("keys test --max-time", () => {
   it("ends a test against a service that never answers, with exit 5", async () => {
-    const service = await startHostileService({ rows: 1, fault: () => "hang" });
+    const service = await startFakeService({ rows: 1, fault: () => "hang" });
     const run = await runInProcessBounded(
       ["keys", "test", "--base-url", service.url, "--timeout", "60s", "--max-time", "1s"],
       { env: ENV },

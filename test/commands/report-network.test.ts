@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { describe, expect, it, vi } from "vitest";
 import { type BoundedRun, runInProcessBounded } from "../helpers/bounded-run";
 import { configDirWith } from "../helpers/config";
-import { startHostileService } from "../helpers/hostile";
+import { startFakeService } from "../helpers/fake-service";
 import { startLocalServer } from "../helpers/local-server";
 import { startProxy } from "../helpers/proxy";
 import { makeCertificates } from "../helpers/tls";
@@ -22,8 +22,8 @@ const GIVE_UP_AFTER_MS = 30_000;
 vi.setConfig({ testTimeout: GIVE_UP_AFTER_MS + 30_000 });
 
 const certificates = makeCertificates();
-const plain = await startHostileService({ rows: ROWS });
-const secure = await startHostileService({ rows: ROWS, tls: { key: certificates.key, cert: certificates.cert } });
+const plain = await startFakeService({ rows: ROWS });
+const secure = await startFakeService({ rows: ROWS, tls: { key: certificates.key, cert: certificates.cert } });
 const portOf = (url: string) => new URL(url).port;
 const lines = (stdout: string) => stdout.split("\n").filter((l) => l !== "");
 

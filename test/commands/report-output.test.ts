@@ -10,18 +10,11 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runInProcess } from "../helpers/run-cli";
-import { startTestService } from "../helpers/serve";
+import { startDemoService } from "../helpers/demo-service";
+import { runInProcess } from "../helpers/run-cli-in-process";
 import { makeFifo, ndjsonRows, ownDevice, pipeReader } from "../helpers/sinks";
-import { tempDir } from "../helpers/temp";
 
-const service = await startTestService({ keys: [{ advertiser: "Acme Outdoor", ips: ["127.0.0.1"] }] });
-const dir = tempDir();
-const ENV = {
-  ADREPORT_CONFIG_DIR: join(dir, "config"),
-  ADREPORT_API_KEY: service.keys[0] as string,
-  ADREPORT_BASE_URL: service.url,
-};
+const { dir, env: ENV } = await startDemoService();
 /** About 1,900 hourly rows (about 300 KB of NDJSON): more than a pipe holds. */
 const HOURLY = ["--from", "2026-09-22", "--to", "2026-10-31", "--dims", "ad,date", "--granularity", "hour", "-q"];
 

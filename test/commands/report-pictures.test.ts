@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { describe, expect, it } from "vitest";
 import { CAMPAIGNS, campaignName, DAYS, ESC, startPictureService } from "../helpers/picture-service";
-import { type InProcessOptions, runInProcess } from "../helpers/run-cli";
+import { type InProcessOptions, runInProcess } from "../helpers/run-cli-in-process";
 import { tempDir } from "../helpers/temp";
 
 const service = await startPictureService();

@@ -3,22 +3,18 @@
  * `serve`, checked against sums computed independently from the loaded NDJSON (test/helpers/reference.ts)
  * and formulas written out here again on purpose.
  */
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { CliResult } from "../helpers/cli";
+import { startDemoService } from "../helpers/demo-service";
 import { type RefQuery, referenceRows } from "../helpers/reference";
-import { runInProcess } from "../helpers/run-cli";
-import { startTestService } from "../helpers/serve";
-import { tempDir } from "../helpers/temp";
+import { runInProcess } from "../helpers/run-cli-in-process";
+import type { CliResult } from "../helpers/spawn-cli";
 
-const dir = tempDir();
-const service = await startTestService({ keys: [{ advertiser: "Acme Outdoor", ips: ["127.0.0.1"] }] });
-const [KEY] = service.keys as [string];
+const { service, env } = await startDemoService();
 const NOW = new Date("2026-11-02T09:30:00Z");
 
 function report(args: string[]): Promise<CliResult> {
   return runInProcess(["report", ...args], {
-    env: { ADREPORT_CONFIG_DIR: join(dir, "config"), ADREPORT_API_KEY: KEY, ADREPORT_BASE_URL: service.url },
+    env,
     now: NOW,
   });
 }

@@ -10,9 +10,10 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { configDirWith } from "../helpers/config";
-import { startHostileService } from "../helpers/hostile";
+import { startDemoService } from "../helpers/demo-service";
+import { startFakeService } from "../helpers/fake-service";
 import { usePostgres } from "../helpers/postgres";
-import { runInProcess, startInProcess } from "../helpers/run-cli";
+import { runInProcess } from "../helpers/run-cli-in-process";
 import { SMALL_DEMO, serveDatabase, startTestService } from "../helpers/serve";
 import { tempDir } from "../helpers/temp";
 
@@ -20,15 +21,8 @@ const postgres = usePostgres();
 const NOW = new Date("2026-11-20T06:00:00Z");
 
 async function newService() {
-  const service = await startTestService({ keys: [{ advertiser: "Acme Outdoor", ips: ["127.0.0.1"] }] });
-  const dir = tempDir();
-  const env = {
-    ADREPORT_CONFIG_DIR: join(dir, "config"),
-    ADREPORT_API_KEY: service.keys[0] as string,
-    ADREPORT_BASE_URL: service.url,
-  };
-  const run = (args: string[], now = NOW) => runInProcess(args, { env, now, cwd: dir });
-  return { dir, run };
+  const { dir, run } = await startDemoService({ now: NOW });
+  return { dir, run: (args: string[], now = NOW) => run(args, now) };
 }
 
 async function query(url: string, text: string): Promise<unknown[]> {
@@ -107,18 +101,12 @@ describe("postgres targets", () => {
 describe("two runs of the same days into one PostgreSQL table at once", () => {
   it("hold the rows once (the second's delete missed the first's rows: doubled)", async (context) => {
     const url = await postgres.database(context);
-    const service = await startTestService({ keys: [{ advertiser: "Acme Outdoor", ips: ["127.0.0.1"] }] });
+    const { service, run } = await startDemoService({ now: NOW });
     const slow = await serveDatabase(service.dbPath, { faults: "delay:150ms" });
-    const dir = tempDir();
-    const env = (base: string) => ({
-      ADREPORT_CONFIG_DIR: join(dir, "config"),
-      ADREPORT_API_KEY: service.keys[0] as string,
-      ADREPORT_BASE_URL: base,
-    });
     const args = ["report", ...RANGE, "-o", url, "--page-size", "1", "--concurrency", "1"];
-    const before = await runInProcess(args, { env: env(service.url), now: NOW, cwd: dir });
+    const before = await run(args);
     expect(before.code, before.stderr).toBe(0);
-    const first = runInProcess(args, { env: env(slow.url), now: NOW, cwd: dir });
+    const first = run(args, NOW, { ADREPORT_BASE_URL: slow.url });
     // The second starts while the first has deleted the days and is still inserting them.
     for (;;) {
       const open = await query(
@@ -127,15 +115,11 @@ describe("two runs of the same days into one PostgreSQL table at once", () => {
       );
       if (open.length > 0) break;
     }
-    const second = await runInProcess(args, { env: env(service.url), now: NOW, cwd: dir });
+    const second = await run(args);
     const done = await first;
     expect(done.code, done.stderr).toBe(0);
     expect(second.code, second.stderr).toBe(0);
-    const plain = await runInProcess(["report", ...RANGE, "-f", "ndjson"], {
-      env: env(service.url),
-      now: NOW,
-      cwd: dir,
-    });
+    const plain = await run(["report", ...RANGE, "-f", "ndjson"]);
     const rows = await query(url, "SELECT count(*)::int AS n FROM adreport_campaign_date");
     expect(rows).toEqual([{ n: plain.stdout.trim().split("\n").length }]);
     await slow.server.close();
@@ -145,15 +129,9 @@ describe("two runs of the same days into one PostgreSQL table at once", () => {
 describe("SIGTERM or --max-time while PostgreSQL keeps the run waiting", () => {
   it("exit 130 (SIGTERM) or 5 (--max-time) at once, the table as it was (the run waited for the other transaction to end)", async (context) => {
     const url = await postgres.database(context);
-    const { dir } = await newService();
-    const service = await startTestService({ keys: [{ advertiser: "Acme Outdoor", ips: ["127.0.0.1"] }] });
-    const env = {
-      ADREPORT_CONFIG_DIR: join(dir, "config"),
-      ADREPORT_API_KEY: service.keys[0] as string,
-      ADREPORT_BASE_URL: service.url,
-    };
+    const { run, start } = await startDemoService({ now: NOW });
     const args = ["report", ...RANGE, "-o", url];
-    const first = await runInProcess(args, { env, now: NOW, cwd: dir });
+    const first = await run(args);
     expect(first.code, first.stderr).toBe(0);
     // Another session holds the rows' days: a BI tool's long transaction, or a run on another host.
     const blocker = new pg.Client({ connectionString: url });
@@ -161,7 +139,7 @@ describe("SIGTERM or --max-time while PostgreSQL keeps the run waiting", () => {
     try {
       await blocker.query("BEGIN");
       await blocker.query("DELETE FROM adreport_campaign_date");
-      const running = startInProcess(args, { env, now: NOW, cwd: dir });
+      const running = start(args);
       for (;;) {
         const waiting = await query(
           url,
@@ -172,7 +150,7 @@ describe("SIGTERM or --max-time while PostgreSQL keeps the run waiting", () => {
       running.signal("SIGTERM");
       const result = await running.result;
       expect(result.code, result.stderr).toBe(130);
-      const limited = await runInProcess([...args, "--max-time", "1s"], { env, now: NOW, cwd: dir });
+      const limited = await run([...args, "--max-time", "1s"]);
       expect(limited.code, limited.stderr).toBe(5);
       expect(result.stderr).toMatch(
         /^adreport: interrupted; the table adreport_campaign_date in .* was left as it was$/m,
@@ -181,7 +159,7 @@ describe("SIGTERM or --max-time while PostgreSQL keeps the run waiting", () => {
       await blocker.query("ROLLBACK");
       await blocker.end();
     }
-    const plain = await runInProcess(["report", ...RANGE, "-f", "ndjson"], { env, now: NOW, cwd: dir });
+    const plain = await run(["report", ...RANGE, "-f", "ndjson"]);
     const rows = await query(url, "SELECT count(*)::int AS n FROM adreport_campaign_date");
     expect(rows).toEqual([{ n: plain.stdout.trim().split("\n").length }]);
   }, 20_000);
@@ -374,7 +352,7 @@ describe("a service that sends a row dated outside the days asked for", () => {
       metrics: { views: 10, spending: 1.5, clicks: 1, conversions: 0 },
     };
     const inside = { ...outside, dimensions: { ...outside.dimensions, date: Date.UTC(2026, 9, 25) / 1000 } };
-    const service = await startHostileService({ rows: 2, rowsOf: () => [inside, outside] });
+    const service = await startFakeService({ rows: 2, rowsOf: () => [inside, outside] });
     const dir = tempDir();
     const env = {
       ADREPORT_CONFIG_DIR: join(dir, "config"),
@@ -396,15 +374,8 @@ describe("a service that sends a row dated outside the days asked for", () => {
 
 describe("a time zone from the environment", () => {
   it("with {date}: a warning that the files keep UTC days (ADREPORT_TZ was dropped without a word)", async () => {
-    const service = await startTestService({ keys: [{ advertiser: "Acme Outdoor", ips: ["127.0.0.1"] }] });
-    const dir = tempDir();
-    const env = {
-      ADREPORT_CONFIG_DIR: join(dir, "config"),
-      ADREPORT_API_KEY: service.keys[0] as string,
-      ADREPORT_BASE_URL: service.url,
-      ADREPORT_TZ: "Asia/Tokyo",
-    };
-    const result = await runInProcess(["report", ...RANGE, "-o", "{date}.csv"], { env, now: NOW, cwd: dir });
+    const { run } = await startDemoService({ now: NOW });
+    const result = await run(["report", ...RANGE, "-o", "{date}.csv"], NOW, { ADREPORT_TZ: "Asia/Tokyo" });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(
       /^adreport: warning: the time zone "Asia\/Tokyo" \(environment\) is not used: \{date\} in --output keeps the service's UTC days$/m,

@@ -9,10 +9,10 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { issueKey, loadNdjsonFile, openForWriting } from "../../src/server";
-import type { CliResult } from "../helpers/cli";
 import { configDirWith } from "../helpers/config";
-import { runInProcess } from "../helpers/run-cli";
+import { runInProcess } from "../helpers/run-cli-in-process";
 import { serveDatabase } from "../helpers/serve";
+import type { CliResult } from "../helpers/spawn-cli";
 import { tempDir } from "../helpers/temp";
 
 interface Fact {

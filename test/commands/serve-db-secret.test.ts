@@ -5,7 +5,7 @@
  */
 import { createServer, type Server } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runInProcess } from "../helpers/run-cli";
+import { runInProcess } from "../helpers/run-cli-in-process";
 
 const PASSWORD = "Hunter2SecretPw";
 

@@ -5,7 +5,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { startInProcess } from "../helpers/run-cli";
+import { startInProcess } from "../helpers/run-cli-in-process";
 import { tempDir } from "../helpers/temp";
 
 describe("serve demo --ndjson interrupted", () => {

@@ -3,7 +3,7 @@
  * default report range (the last 7 days) has rows; `--end` pins it, and the same end gives the same bytes.
  */
 import { describe, expect, it } from "vitest";
-import { runInProcess } from "../helpers/run-cli";
+import { runInProcess } from "../helpers/run-cli-in-process";
 
 const SMALL = ["--days", "2", "--advertisers", "1", "--campaigns", "1", "--ads", "1", "--keywords", "0"];
 const hours = (ndjson: string) =>

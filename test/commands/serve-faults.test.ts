@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runInProcess } from "../helpers/run-cli";
+import { runInProcess } from "../helpers/run-cli-in-process";
 import { type ListenOptions, serveDatabase } from "../helpers/serve";
 import { tempDir } from "../helpers/temp";
 

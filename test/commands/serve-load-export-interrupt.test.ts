@@ -6,7 +6,7 @@
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { runInProcess, startInProcess } from "../helpers/run-cli";
+import { runInProcess, startInProcess } from "../helpers/run-cli-in-process";
 import { tempDir } from "../helpers/temp";
 
 const savedTmp = process.env.TMPDIR;

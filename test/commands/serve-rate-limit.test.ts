@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { openApiDocument } from "../../src/contract";
 import { httpGet } from "../helpers/http";
 import { openApiChecker } from "../helpers/openapi-check";
-import { runInProcess } from "../helpers/run-cli";
+import { runInProcess } from "../helpers/run-cli-in-process";
 import { serveInProcess } from "../helpers/serve-in-process";
 import { tempDir } from "../helpers/temp";
 

@@ -10,7 +10,7 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { testBackends } from "../helpers/backends";
 import { httpGet } from "../helpers/http";
-import { runInProcess } from "../helpers/run-cli";
+import { runInProcess } from "../helpers/run-cli-in-process";
 import { serveInProcess } from "../helpers/serve-in-process";
 import { tempDir } from "../helpers/temp";
 

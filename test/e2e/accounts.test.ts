@@ -6,9 +6,9 @@ import { spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { cliCommand } from "../helpers/cli";
 import { configDirWith } from "../helpers/config";
 import { SMALL_DEMO, serveDatabase, startTestService } from "../helpers/serve";
+import { cliCommand } from "../helpers/spawn-cli";
 import { tempDir } from "../helpers/temp";
 
 const service = await startTestService({

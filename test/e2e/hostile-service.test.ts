@@ -5,7 +5,7 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import { runCliBounded } from "../helpers/bounded-run";
-import { startHostileService } from "../helpers/hostile";
+import { startFakeService } from "../helpers/fake-service";
 
 /** A run that has not ended by then is looping: it is killed and the test fails. */
 const KILL_AFTER_MS = 60_000;
@@ -13,7 +13,7 @@ vi.setConfig({ testTimeout: KILL_AFTER_MS + 30_000 });
 
 describe("a loop a service could lead the client into, in a process with a small heap", () => {
   it("a full, new page forever under a total of 10^12: --max-time ends it with exit 5, memory flat", async () => {
-    const service = await startHostileService({ rows: 1e12 });
+    const service = await startFakeService({ rows: 1e12 });
     const run = await runCliBounded(
       [
         "report",

@@ -4,23 +4,24 @@
  * inlined Chart.js is checked too); the browser opens it from disk and must fetch nothing else, log no
  * error, draw a chart per metric with the right series, and sort the table when a column is clicked.
  * A screenshot of each page goes to .test-tmp/ (its path is printed). chromium comes from .ci/run
- * (apt-get install chromium, as root); where it is missing the cases skip and say why.
+ * (apt-get install chromium, as root); where it is missing the cases skip and say why (or fail, where
+ * ADREPORT_TEST_REQUIRE names chromium).
  */
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { type BrowserContext, chromium } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
-import { runCli } from "../helpers/cli";
 import { CAMPAIGNS, campaignName, DAYS, startPictureService } from "../helpers/picture-service";
 import { referenceRows } from "../helpers/reference";
+import { chromiumMissing, chromiumPath, skipMissing } from "../helpers/required-tools";
 import { SMALL_DEMO, startTestService } from "../helpers/serve";
+import { runCli } from "../helpers/spawn-cli";
 import { tempDir } from "../helpers/temp";
 
-const CHROMIUM = "/usr/bin/chromium";
+const NO_CHROMIUM = chromiumMissing();
 const ROOT = join(import.meta.dirname, "..", "..");
 const SCREENSHOTS = join(ROOT, ".test-tmp");
-const NO_CHROMIUM = `${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium; .ci/run does as root)`;
 
 const service = await startPictureService();
 const dir = tempDir();
@@ -32,7 +33,7 @@ afterAll(async () => {
 
 async function openBrowser(): Promise<BrowserContext> {
   browser ??= await chromium.launchPersistentContext(tempDir("adreport-chromium-"), {
-    executablePath: CHROMIUM,
+    executablePath: chromiumPath(),
     headless: true,
     args: [
       "--headless",
@@ -110,7 +111,7 @@ async function screenshot(page: Awaited<ReturnType<typeof open>>["page"], name: 
 
 describe("the HTML page in chromium", () => {
   it("draws a line per entity (top 10 + other), fetches nothing, sorts the table by a click", async (context) => {
-    if (!existsSync(CHROMIUM)) context.skip(NO_CHROMIUM);
+    if (NO_CHROMIUM) skipMissing(context, "chromium", NO_CHROMIUM);
     const path = await exportPage("lines.html", ["--dims", "campaign,date", "--metrics", "clicks,views"]);
     const { page, url, errors, requests, charts } = await open(path);
     await screenshot(page, "html-report-lines.png");
@@ -159,7 +160,7 @@ describe("the HTML page in chromium", () => {
   }, 60_000);
 
   it("draws bars when there is no date", async (context) => {
-    if (!existsSync(CHROMIUM)) context.skip(NO_CHROMIUM);
+    if (NO_CHROMIUM) skipMissing(context, "chromium", NO_CHROMIUM);
     const path = await exportPage("bars.htm", ["--dims", "campaign", "--metrics", "views,spending"]);
     const { page, url, errors, requests, charts } = await open(path);
     await screenshot(page, "html-report-bars.png");
@@ -173,7 +174,7 @@ describe("the HTML page in chromium", () => {
   }, 60_000);
 
   it("--compare: a chart per metric with both periods (a dotted line per entity for the earlier one)", async (context) => {
-    if (!existsSync(CHROMIUM)) context.skip(NO_CHROMIUM);
+    if (NO_CHROMIUM) skipMissing(context, "chromium", NO_CHROMIUM);
     const range = ["--from", DAYS[2] as string, "--to", DAYS[3] as string];
     const args = ["--dims", "campaign,date", "--metrics", "clicks,views", "--compare", "previous"];
     const { page, errors, charts } = await open(await exportPage("compare.html", args, service, range));
@@ -201,7 +202,7 @@ describe("the HTML page in chromium", () => {
   }, 60_000);
 
   it("a big table shows its first 2,000 rows, sorts all of them, and shows more on request", async (context) => {
-    if (!existsSync(CHROMIUM)) context.skip(NO_CHROMIUM);
+    if (NO_CHROMIUM) skipMissing(context, "chromium", NO_CHROMIUM);
     const demo = await startTestService({
       keys: [{ advertiser: "Acme Outdoor", ips: ["127.0.0.1"] }],
       demo: { ...SMALL_DEMO, adsPerCampaign: 4 },

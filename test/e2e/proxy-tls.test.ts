@@ -6,14 +6,14 @@
  */
 import { describe, expect, it } from "vitest";
 import { runCliBounded } from "../helpers/bounded-run";
-import { startHostileService } from "../helpers/hostile";
+import { startFakeService } from "../helpers/fake-service";
 import { startProxy } from "../helpers/proxy";
 import { makeCertificates } from "../helpers/tls";
 
 const KEY = "adr_proxy-test-key-0123456789";
 const ROWS = 25;
 const certificates = makeCertificates();
-const secure = await startHostileService({ rows: ROWS, tls: { key: certificates.key, cert: certificates.cert } });
+const secure = await startFakeService({ rows: ROWS, tls: { key: certificates.key, cert: certificates.cert } });
 const portOf = (url: string) => new URL(url).port;
 
 /** No proxy variables of the developer's own: each test sets the ones it means. */

@@ -9,23 +9,19 @@ import { spawn } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { type CliResult, cliCommand, runCli } from "../helpers/cli";
-import { startHostileService } from "../helpers/hostile";
+import { ACME_KEY, startDemoService } from "../helpers/demo-service";
+import { startFakeService } from "../helpers/fake-service";
 import { runOnTerminal } from "../helpers/pty";
 import { referenceRows } from "../helpers/reference";
-import { startTestService } from "../helpers/serve";
-import { tempDir } from "../helpers/temp";
+import { type CliResult, cliCommand, runCli } from "../helpers/spawn-cli";
 
-const dir = tempDir();
-const configDir = join(dir, "config");
-const service = await startTestService({
-  keys: [
-    { advertiser: "Acme Outdoor", ips: ["127.0.0.1"] },
-    { advertiser: "Acme Outdoor", ips: ["192.0.2.1"] },
-  ],
-});
+const {
+  service,
+  dir,
+  env: ENV,
+} = await startDemoService({ keys: [ACME_KEY, { advertiser: "Acme Outdoor", ips: ["192.0.2.1"] }] });
+const _configDir = ENV.ADREPORT_CONFIG_DIR;
 const [KEY, ELSEWHERE_KEY] = service.keys as [string, string];
-const ENV = { ADREPORT_CONFIG_DIR: configDir, ADREPORT_API_KEY: KEY, ADREPORT_BASE_URL: service.url };
 
 const outputs: CliResult[] = [];
 async function report(args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
@@ -114,7 +110,7 @@ describe.concurrent("pipelines", () => {
 describe.concurrent("interrupted", () => {
   it("by Ctrl-C, ends with 130, leaves the old file as it was and no temporary file", async ({ expect }) => {
     // Page 1 is answered, every later page held unanswered: the export is under way until the signal.
-    const held = await startHostileService({ rows: 50, fault: (r) => (r.page > 1 ? "hang" : undefined) });
+    const held = await startFakeService({ rows: 50, fault: (r) => (r.page > 1 ? "hang" : undefined) });
     const out = join(dir, "interrupted");
     mkdirSync(out);
     const target = join(out, "report.csv");

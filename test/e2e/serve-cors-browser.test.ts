@@ -2,18 +2,18 @@
  * `serve --cors ORIGIN` from a real browser: Debian's chromium, headless, driven by playwright-core. A page
  * served from a listed origin fetches a report with an Authorization header (chromium sends the preflight
  * itself) and reads the answer, an error's body and its WWW-Authenticate header; the same page from an origin
- * not listed (localhost instead of 127.0.0.1) cannot read anything. Where chromium is missing the cases skip.
+ * not listed (localhost instead of 127.0.0.1) cannot read anything. Where chromium is missing the cases skip
+ * (or fail, where ADREPORT_TEST_REQUIRE names chromium).
  */
-import { existsSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type BrowserContext, chromium } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
+import { chromiumMissing, chromiumPath, skipMissing } from "../helpers/required-tools";
 import { startTestService } from "../helpers/serve";
 import { tempDir } from "../helpers/temp";
 
-const CHROMIUM = "/usr/bin/chromium";
-const NO_CHROMIUM = `${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium; .ci/run does as root)`;
+const NO_CHROMIUM = chromiumMissing();
 
 const pages = createServer((_request, response) => {
   response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end("<!doctype html><title>app</title>");
@@ -44,7 +44,7 @@ interface Fetched {
 /** Opens the page at `origin` and fetches `url` from it with the key (or a wrong one). */
 async function fetchFrom(origin: string, url: string, key: string): Promise<Fetched> {
   browser ??= await chromium.launchPersistentContext(tempDir("adreport-chromium-"), {
-    executablePath: CHROMIUM,
+    executablePath: chromiumPath(),
     headless: true,
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
   });
@@ -75,7 +75,7 @@ async function fetchFrom(origin: string, url: string, key: string): Promise<Fetc
 
 describe("serve --cors in chromium", () => {
   it("lets a page from a listed origin read a report and an error with its headers", async (context) => {
-    if (!existsSync(CHROMIUM)) context.skip(NO_CHROMIUM);
+    if (NO_CHROMIUM) skipMissing(context, "chromium", NO_CHROMIUM);
     const origin = `http://127.0.0.1:${pagePort}`;
     const ok = await fetchFrom(origin, REPORT, KEY);
     expect(ok).toMatchObject({ status: 200 });
@@ -85,7 +85,7 @@ describe("serve --cors in chromium", () => {
   });
 
   it("keeps the answer from a page whose origin is not listed", async (context) => {
-    if (!existsSync(CHROMIUM)) context.skip(NO_CHROMIUM);
+    if (NO_CHROMIUM) skipMissing(context, "chromium", NO_CHROMIUM);
     const blocked = await fetchFrom(`http://localhost:${pagePort}`, REPORT, KEY);
     expect(blocked.error).toMatch(/TypeError: Failed to fetch/);
   });

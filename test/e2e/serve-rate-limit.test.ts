@@ -1,8 +1,8 @@
 /** The real `serve --rate-limit` process: a key past its bucket is answered 429 with Retry-After. */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli, startCliServe } from "../helpers/cli";
 import { httpGet } from "../helpers/http";
+import { runCli, startCliServe } from "../helpers/spawn-cli";
 import { tempDir } from "../helpers/temp";
 
 const dir = tempDir();

@@ -2,13 +2,15 @@
  * The two backends of `serve`, for tests that must hold on both: `describe.each(await testBackends())`.
  * SQLite gets a new file in a temporary folder, PostgreSQL a new database on a throwaway cluster started
  * once for the test file (test/helpers/postgres.ts). Where PostgreSQL cannot run, its cases are skipped
- * with the reason printed (`beforeEach(backend.skipUnavailable)`).
+ * with the reason printed (`beforeEach(backend.skipUnavailable)`), or fail where ADREPORT_TEST_REQUIRE names
+ * postgres.
  */
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { afterAll } from "vitest";
 import { type PostgresCluster, startPostgres } from "./postgres";
+import { skipMissing } from "./required-tools";
 import { tempDir } from "./temp";
 
 export interface TestBackend {
@@ -17,7 +19,7 @@ export interface TestBackend {
   newDb(): Promise<string>;
   /** Why this backend cannot run here, or undefined. */
   unavailable: string | undefined;
-  /** For beforeEach: skips the case, with the reason, where the backend cannot run. */
+  /** For beforeEach: skips the case, with the reason, where the backend cannot run (fails it if required). */
   skipUnavailable(context: { skip(note?: string): never }): void;
   /** PostgreSQL only: runs SQL as the cluster's superuser. */
   admin(): (sql: string) => Promise<unknown>;
@@ -71,7 +73,7 @@ export async function postgresBackend(): Promise<TestBackend> {
     },
     unavailable,
     skipUnavailable: (context) => {
-      if (unavailable) context.skip(unavailable);
+      if (unavailable) skipMissing(context, "postgres", unavailable);
     },
     admin: () => {
       if (typeof started === "string") throw new Error(started);

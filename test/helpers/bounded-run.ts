@@ -3,8 +3,8 @@
  * `runCliBounded` runs the real CLI as a process and kills it; `runInProcessBounded` stops waiting.
  */
 import { spawn } from "node:child_process";
-import { cliCommand } from "./cli";
-import { type InProcessOptions, startInProcess } from "./run-cli";
+import { type InProcessOptions, startInProcess } from "./run-cli-in-process";
+import { cliCommand } from "./spawn-cli";
 
 export interface BoundedRun {
   code: number | null;

@@ -5,8 +5,8 @@
  */
 import { join } from "node:path";
 import { afterAll, expect } from "vitest";
-import type { CliResult } from "./cli";
-import { type InProcessOptions, runInProcess } from "./run-cli";
+import { type InProcessOptions, runInProcess } from "./run-cli-in-process";
+import type { CliResult } from "./spawn-cli";
 import { tempDir } from "./temp";
 
 /** The harness's options; `env` is added to ADREPORT_CONFIG_DIR. */

@@ -4,6 +4,7 @@
  * It counts what it received, and closes after the test file.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 import { afterAll } from "vitest";
 
@@ -23,12 +24,15 @@ afterAll(async () => {
 export async function startLocalServer(
   handle: (req: IncomingMessage, res: ServerResponse) => void,
   onConnect?: (socket: Socket, req: IncomingMessage) => void,
+  /** Serve HTTPS with this key and certificate. */
+  tls?: { key: Buffer; cert: Buffer },
 ): Promise<LocalServer> {
   let count = 0;
-  const server = createServer((req, res) => {
+  const counted = (req: IncomingMessage, res: ServerResponse) => {
     count += 1;
     handle(req, res);
-  });
+  };
+  const server = tls ? createTlsServer(tls, counted) : createServer(counted);
   if (onConnect) {
     server.on("connect", (req: IncomingMessage, socket: Socket) => {
       count += 1;
@@ -37,7 +41,7 @@ export async function startLocalServer(
   }
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const local: LocalServer = {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: `${tls ? "https" : "http"}://127.0.0.1:${(server.address() as AddressInfo).port}`,
     count: () => count,
     close: () =>
       new Promise<void>((resolve) => {

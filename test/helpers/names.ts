@@ -3,11 +3,7 @@
  * spreadsheet formula, tabs, line breaks, a backslash, a leading minus, non-ASCII. Loaded and keyed through
  * the `serve` operator commands (in this process), served by a real server on 127.0.0.1.
  */
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { runInProcess } from "./run-cli";
-import { serveDatabase } from "./serve";
-import { tempDir } from "./temp";
+import { serveLinesWithKey } from "./serve";
 
 export const ESC = "\u001b";
 export const BEL = "\u0007";
@@ -22,37 +18,21 @@ export const NAMES = {
 const AD_OF_CAMPAIGN = { 1: 10, 2: 20, 3: 30, 4: 40, 5: 50 } as const;
 
 /** Starts the service; its one key belongs to Acme Outdoor and works from 127.0.0.1. */
-export async function startNamesService(): Promise<{ url: string; key: string }> {
-  const dir = tempDir();
-  const db = join(dir, "formats.db");
-  const load = join(dir, "names.ndjson");
-  writeFileSync(
-    load,
-    Object.entries(NAMES)
-      .map(([id, name]) =>
-        JSON.stringify({
-          advertiser: "Acme Outdoor",
-          campaign_id: Number(id),
-          campaign: name,
-          ad_id: AD_OF_CAMPAIGN[Number(id) as keyof typeof AD_OF_CAMPAIGN],
-          ad: `ad ${id}`,
-          hour: "2026-10-05T13:00:00Z",
-          views: 100 * Number(id),
-          clicks: Number(id),
-          bot_clicks: 0,
-          spending: Number(id) + 0.25,
-          conversions: 1,
-        }),
-      )
-      .join("\n"),
+export function startNamesService(): Promise<{ url: string; key: string }> {
+  return serveLinesWithKey(
+    "formats",
+    Object.entries(NAMES).map(([id, name]) => ({
+      advertiser: "Acme Outdoor",
+      campaign_id: Number(id),
+      campaign: name,
+      ad_id: AD_OF_CAMPAIGN[Number(id) as keyof typeof AD_OF_CAMPAIGN],
+      ad: `ad ${id}`,
+      hour: "2026-10-05T13:00:00Z",
+      views: 100 * Number(id),
+      clicks: Number(id),
+      bot_clicks: 0,
+      spending: Number(id) + 0.25,
+      conversions: 1,
+    })),
   );
-  const issue = ["serve", "key", "issue", "--db", db, "--advertiser", "Acme Outdoor", "--ip", "127.0.0.1"];
-  let key = "";
-  for (const args of [["serve", "init", "--db", db], ["serve", "load", "--db", db, load], issue]) {
-    const result = await runInProcess(args);
-    if (result.code !== 0) throw new Error(result.stderr);
-    key = result.stdout.trim();
-  }
-  const { url } = await serveDatabase(db);
-  return { url, key };
 }

@@ -5,12 +5,8 @@
  * control sequences, a huge name. Loaded and keyed through the `serve` operator commands, served by a
  * real server on 127.0.0.1.
  */
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import type { RefLine } from "./reference";
-import { runInProcess } from "./run-cli";
-import { serveDatabase } from "./serve";
-import { tempDir } from "./temp";
+import { serveLinesWithKey } from "./serve";
 
 export const ESC = "\u001b";
 export const PICTURE_NAMES: Readonly<Record<number, string>> = {
@@ -52,18 +48,6 @@ export function pictureLines(): RefLine[] {
 }
 
 export async function startPictureService(): Promise<{ url: string; key: string; lines: RefLine[] }> {
-  const dir = tempDir();
-  const db = join(dir, "pictures.db");
-  const load = join(dir, "pictures.ndjson");
   const lines = pictureLines();
-  writeFileSync(load, lines.map((line) => JSON.stringify(line)).join("\n"));
-  const issue = ["serve", "key", "issue", "--db", db, "--advertiser", "Acme Outdoor", "--ip", "127.0.0.1"];
-  let key = "";
-  for (const args of [["serve", "init", "--db", db], ["serve", "load", "--db", db, load], issue]) {
-    const result = await runInProcess(args);
-    if (result.code !== 0) throw new Error(result.stderr);
-    key = result.stdout.trim();
-  }
-  const { url } = await serveDatabase(db);
-  return { url, key, lines };
+  return { ...(await serveLinesWithKey("pictures", lines)), lines };
 }

@@ -22,8 +22,7 @@ export interface PostgresCluster {
   stop(): void;
 }
 
-function binDir(): string | undefined {
-  const root = "/usr/lib/postgresql";
+function binDir(root: string): string | undefined {
   if (!existsSync(root)) return undefined;
   const versions = readdirSync(root)
     .filter((v) => existsSync(join(root, v, "bin", "initdb")))
@@ -60,13 +59,15 @@ let counter = 0;
 export async function startPostgres({
   durable = false,
   keepIn,
+  root = "/usr/lib/postgresql",
 }: {
   durable?: boolean;
   keepIn?: string;
+  /** Where Debian keeps PostgreSQL's versions (another folder for a test of a machine without them). */
+  root?: string;
 } = {}): Promise<PostgresCluster | string> {
-  const bin = binDir();
-  if (bin === undefined)
-    return "PostgreSQL server binaries not found under /usr/lib/postgresql (Debian package postgresql)";
+  const bin = binDir(root);
+  if (bin === undefined) return `PostgreSQL server binaries not found under ${root} (Debian package postgresql)`;
   let owner: { uid: number; gid: number } | undefined;
   try {
     owner = postgresUser();

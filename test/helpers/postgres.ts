@@ -6,16 +6,17 @@
  *   const pg = usePostgres();                    // at the top of the file: starts in beforeAll
  *   it("...", async (context) => { const url = await pg.database(context); ... });
  *
- * Where there are no binaries (and `.ci/run` could not install them), every case calling database() is
- * skipped with the reason printed.
+ * Where there are no binaries, every case calling database() is skipped with the reason printed, or fails
+ * where ADREPORT_TEST_REQUIRE names postgres (test/helpers/required-tools.ts; `.ci/run` sets it).
  */
 import { afterAll, beforeAll } from "vitest";
 import { type PostgresCluster, startPostgres } from "./postgres-cluster";
+import { skipMissing } from "./required-tools";
 
 export { type PostgresCluster, startPostgres };
 
 export interface PostgresForTests {
-  /** The running cluster; skips the calling test (with the reason) where none can run. */
+  /** The running cluster; skips the calling test (with the reason) where none can run, or fails it if required. */
   cluster(context: { skip(note?: string): never }): PostgresCluster;
   /** A fresh database on the cluster for one test; skips like cluster(). */
   database(context: { skip(note?: string): never }): Promise<string>;
@@ -32,7 +33,7 @@ export function usePostgres(): PostgresForTests {
     if (typeof started !== "string") started.stop();
   });
   const cluster = (context: { skip(note?: string): never }) =>
-    typeof started === "string" ? context.skip(started) : started;
+    typeof started === "string" ? skipMissing(context, "postgres", started) : started;
   return {
     cluster,
     database: async (context) => await cluster(context).createDatabase(),

@@ -5,7 +5,7 @@
 import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { cliCommand } from "./cli";
+import { cliCommand } from "./spawn-cli";
 
 const PTY_RUN = join(import.meta.dirname, "pty-run.py");
 

@@ -4,8 +4,8 @@
  * after the test file.
  */
 import { afterAll } from "vitest";
-import type { CliResult } from "./cli";
-import { type InProcessOptions, type InProcessRun, startInProcess } from "./run-cli";
+import { type InProcessOptions, type InProcessRun, startInProcess } from "./run-cli-in-process";
+import type { CliResult } from "./spawn-cli";
 
 export interface InProcessServe {
   url: string;

@@ -124,3 +124,25 @@ export async function serveDatabase(
   servers.add(server);
   return { url: server.url, server, accessLog };
 }
+
+/**
+ * A service over `lines` alone (no demo data), loaded and keyed through the `serve` operator commands as an
+ * operator would (init, load, key issue, in this process); its one key is Acme Outdoor's, from 127.0.0.1.
+ */
+export async function serveLinesWithKey(name: string, lines: readonly object[]): Promise<{ url: string; key: string }> {
+  const dir = tempDir();
+  const db = join(dir, `${name}.db`);
+  const load = join(dir, `${name}.ndjson`);
+  writeFileSync(load, lines.map((line) => JSON.stringify(line)).join("\n"));
+  const issue = ["serve", "key", "issue", "--db", db, "--advertiser", "Acme Outdoor", "--ip", "127.0.0.1"];
+  // Loaded here only: the whole CLI is more than the server tests that import this file need.
+  const { runInProcess } = await import("./run-cli-in-process");
+  let key = "";
+  for (const args of [["serve", "init", "--db", db], ["serve", "load", "--db", db, load], issue]) {
+    const result = await runInProcess(args);
+    if (result.code !== 0) throw new Error(result.stderr);
+    key = result.stdout.trim();
+  }
+  const { url } = await serveDatabase(db);
+  return { url, key };
+}

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { testBackends } from "../helpers/backends";
 import { httpGet } from "../helpers/http";
-import { runInProcess } from "../helpers/run-cli";
+import { runInProcess } from "../helpers/run-cli-in-process";
 import { serveInProcess } from "../helpers/serve-in-process";
 import { tempDir } from "../helpers/temp";
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { parseReportQuery } from "../../src/contract/query";
 import { entityPageSql } from "../../src/server/sql/report-seek-sql";
 import { openForWriting } from "../../src/server/sqlite/open";
-import { runInProcess } from "../helpers/run-cli";
+import { runInProcess } from "../helpers/run-cli-in-process";
 import { tempDir } from "../helpers/temp";
 
 async function planOf(params: Record<string, string>): Promise<string> {

@@ -10,7 +10,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { FRESHNESS_MS } from "../../src/server/store/types";
 import { postgresBackend } from "../helpers/backends";
 import { httpGet } from "../helpers/http";
-import { runInProcess } from "../helpers/run-cli";
+import { runInProcess } from "../helpers/run-cli-in-process";
 import { serveDatabase } from "../helpers/serve";
 import { tempDir } from "../helpers/temp";
 

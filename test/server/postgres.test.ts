@@ -10,7 +10,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { FRESHNESS_MS } from "../../src/server/store/types";
 import { postgresBackend, sqliteBackend, sqlNumber } from "../helpers/backends";
 import { httpGet } from "../helpers/http";
-import { runInProcess, startInProcess } from "../helpers/run-cli";
+import { runInProcess, startInProcess } from "../helpers/run-cli-in-process";
 import { serveDatabase, startTestService } from "../helpers/serve";
 import { serveInProcess } from "../helpers/serve-in-process";
 import { tempDir } from "../helpers/temp";

@@ -10,7 +10,7 @@ import { type RateService, type RateServiceOptions, startRateService } from "../
 import { openApiDocument } from "../../src/contract";
 import { httpGet } from "../helpers/http";
 import { openApiChecker } from "../helpers/openapi-check";
-import { runInProcess } from "../helpers/run-cli";
+import { runInProcess } from "../helpers/run-cli-in-process";
 import { tempDir } from "../helpers/temp";
 
 const KEY = `adr_${"r".repeat(43)}`;

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { httpGet } from "../helpers/http";
 import { startLocalServer } from "../helpers/local-server";
 import { openApiChecker } from "../helpers/openapi-check";
-import { runInProcess } from "../helpers/run-cli";
+import { runInProcess } from "../helpers/run-cli-in-process";
 import { startTestService } from "../helpers/serve";
 
 const service = await startTestService({ keys: [{ advertiser: "Acme Outdoor", ips: ["127.0.0.1"] }] });

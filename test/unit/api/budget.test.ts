@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { ReportApi } from "../../../src/api/client";
 import { UnavailableError } from "../../../src/core/errors";
-import { FAULTS, type Fault, startHostileService } from "../../helpers/hostile";
+import { FAULTS, type Fault, startFakeService } from "../../helpers/fake-service";
 
 const PARAMS = { from: "2026-11-01", to: "2026-11-07", metrics: "views", page: "1", limit: "10" };
 
@@ -27,7 +27,7 @@ function client(url: string) {
 
 describe.each(FAULTS)("a page whose every answer fails with %s", (fault: Fault) => {
   it("costs exactly retries + 1 requests, with the backoff before each retry", async () => {
-    const service = await startHostileService({ rows: 10, fault: () => fault });
+    const service = await startFakeService({ rows: 10, fault: () => fault });
     const { api, waits } = client(service.url);
     try {
       const error = await api.receiveReportPage(PARAMS).catch((e: unknown) => e);
@@ -45,7 +45,7 @@ describe.each(FAULTS)("a page whose every answer fails with %s", (fault: Fault) 
 describe("a page read after its headers", () => {
   it("keeps one budget across failures before and after the headers", async () => {
     const kinds: Array<Fault | undefined> = ["hang", "reset-body", "not-json", undefined];
-    const service = await startHostileService({ rows: 10, fault: (r) => kinds[r.attempt - 1] });
+    const service = await startFakeService({ rows: 10, fault: (r) => kinds[r.attempt - 1] });
     const { api, waits } = client(service.url);
     try {
       const page = await api.receiveReportPage(PARAMS);

@@ -1,12 +1,11 @@
 /** The page loop against a MockAgent: order, concurrency, a service's own page size, and completeness. */
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { ReportApi } from "../../../src/api/client";
 import { openReport } from "../../../src/api/paginate";
 import { openSplitReport, splitRange } from "../../../src/api/split";
 import type { ReportRequest, ReportRow, RowPage } from "../../../src/contract";
 import { DataChangedError, UnavailableError } from "../../../src/core/errors";
+import { type PageRequest, startFakeService } from "../../helpers/fake-service";
 import { KEY, mockAgent, ORIGIN, type Row, rowsOf, servePages } from "../../helpers/mock-api";
 
 const REQUEST: ReportRequest = {
@@ -49,57 +48,36 @@ async function startGatedService(rows: readonly Row[], expected: number) {
     clearTimeout(bound);
     for (const answer of held.splice(0)) answer();
   };
-  const server = createServer((req, res) => {
-    const params = new URL(req.url ?? "/", "http://127.0.0.1").searchParams;
-    const page = Number(params.get("page"));
-    const limit = Number(params.get("limit"));
-    const answer = () => {
-      if (verdict?.startsWith("only")) {
-        res.writeHead(500).end();
+  const hold = ({ page }: PageRequest) =>
+    new Promise<void>((answer) => {
+      if (page === 1 || open) {
+        answer();
         return;
       }
-      const data = rows.slice((page - 1) * limit, page * limit);
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(
-        JSON.stringify({
-          meta: {
-            granularity: "total",
-            dimensions: ["campaign"],
-            metrics: ["views", "clicks"],
-            total: rows.length,
-            page,
-            limit,
-            has_more: page * limit < rows.length,
-          },
-          data,
-        }),
-      );
-    };
-    if (page === 1 || open) {
-      answer();
-      return;
-    }
-    held.push(answer);
-    if (held.length === 1) {
-      bound = setTimeout(() => {
-        verdict = `only ${held.length} of ${expected} requests came before the bounded wait ended`;
+      held.push(answer);
+      if (held.length === 1) {
+        bound = setTimeout(() => {
+          verdict = `only ${held.length} of ${expected} requests came before the bounded wait ended`;
+          release();
+        }, 10_000);
+      }
+      if (held.length === expected) {
+        verdict = `${expected} requests were waiting at once`;
         release();
-      }, 10_000);
-    }
-    if (held.length === expected) {
-      verdict = `${expected} requests were waiting at once`;
-      release();
-    }
+      }
+    });
+  const service = await startFakeService({
+    rows: rows.length,
+    rowsOf: ({ page, limit }) => rows.slice((page - 1) * limit, page * limit),
+    hold,
+    fault: () => (verdict?.startsWith("only") ? "server-error" : undefined),
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: service.url,
     verdict: () => verdict,
     close: () => {
       clearTimeout(bound);
-      server.closeAllConnections();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
+      return service.close();
     },
   };
 }

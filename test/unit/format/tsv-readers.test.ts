@@ -15,6 +15,7 @@ import type { ReportPage } from "../../../src/contract";
 import { cellsOf, columnsOf } from "../../../src/format/columns";
 import { formatNamed } from "../../../src/format/registry";
 import { usePostgres } from "../../helpers/postgres";
+import { millerMissing, skipMissing } from "../../helpers/required-tools";
 
 const FIXTURES = join(import.meta.dirname, "..", "..", "..", "fixtures", "api");
 
@@ -47,10 +48,6 @@ async function tsvOf(fixture: string): Promise<{ tsv: string; expected: Array<Re
   return { tsv, expected };
 }
 
-function found(command: string): boolean {
-  return spawnSync(command, ["--version"], { encoding: "utf8" }).status === 0;
-}
-
 function miller(tsv: string): Array<Record<string, string>> {
   const result = spawnSync("mlr", ["--itsv", "--ojson", "--infer-none", "cat"], { input: tsv, encoding: "utf8" });
   if (result.status !== 0) throw new Error(result.stderr);
@@ -76,12 +73,13 @@ async function postgres(url: string, tsv: string, columns: string[]): Promise<Ar
   }
 }
 
-const hasMiller = found("mlr");
-if (!hasMiller) console.warn("tsv-readers: the Miller cases skip: Miller (mlr) is not on PATH");
+const NO_MILLER = millerMissing();
+if (NO_MILLER) console.warn(`tsv-readers: the Miller cases skip: ${NO_MILLER}`);
 const postgresServer = usePostgres();
 
 describe.each(["hostile-names", "campaign-date", "ad-hourly"])("TSV of %s read back", (fixture) => {
-  it.skipIf(!hasMiller)("by Miller", async () => {
+  it("by Miller", async (context) => {
+    if (NO_MILLER) skipMissing(context, "miller", NO_MILLER);
     const { tsv, expected } = await tsvOf(fixture);
     expect(miller(tsv)).toEqual(expected);
   });

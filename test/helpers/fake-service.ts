@@ -1,20 +1,21 @@
 /**
- * Local report services that misbehave on purpose, for end-to-end tests of the client's retry budget and
- * loop bounds: real HTTP on 127.0.0.1, counting every request per page. A fault decides, per request,
- * whether and how to break the answer; otherwise the page is served as the contract says.
+ * The fake reporting service: a local server on 127.0.0.1 answering `GET /v1/report` pages as the contract
+ * says, over `rows` generated rows, counting every request per page. Knobs for what a real service may do
+ * that our `serve` does not: a fault per request (to test the client's retry budget and loop bounds), its
+ * own meta or rows, HTTPS, and answers held until the test lets them go (requests in flight).
+ * For a server answering something else entirely, use startLocalServer (test/helpers/local-server.ts).
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { createServer as createTlsServer } from "node:https";
-import type { AddressInfo } from "node:net";
-import { afterAll } from "vitest";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { startLocalServer } from "./local-server";
 
-interface PageRequest {
+export interface PageRequest {
   page: number;
   limit: number;
   /** 1 for the first request for this page, 2 for the second, ... */
   attempt: number;
+  /** The query string as sent (from, to, dimensions, ...). */
+  params: URLSearchParams;
 }
-
 export type Fault =
   | "reset-body"
   | "short-body"
@@ -23,7 +24,8 @@ export type Fault =
   | "429-retry-after-0"
   | "not-json"
   | "huge-page"
-  | "huge-error";
+  | "huge-error"
+  | "server-error";
 
 export const FAULTS: readonly Fault[] = [
   "reset-body",
@@ -34,7 +36,7 @@ export const FAULTS: readonly Fault[] = [
   "not-json",
 ];
 
-export interface HostileService {
+export interface FakeService {
   url: string;
   /** Requests received, by page number. */
   requests: Map<number, number>;
@@ -52,16 +54,19 @@ export interface ServiceOptions {
   rowsOf?: (request: PageRequest) => object[];
   /** Serve HTTPS with this key and certificate. */
   tls?: { key: Buffer; cert: Buffer };
+  /** The answer waits until this resolves (then `fault` is asked): a gate holding requests in flight. */
+  hold?: (request: PageRequest) => Promise<void>;
 }
 
-function rowsOf(count: number, from = 1): object[] {
+export function rowsOf(count: number, from = 1): object[] {
   return Array.from({ length: count }, (_, i) => ({
     dimensions: { campaign_id: from + i, name: `Campaign ${from + i}` },
     metrics: { views: (from + i) * 10, clicks: from + i },
   }));
 }
 
-function pageBody(options: ServiceOptions, request: PageRequest): string {
+/** The body of page `request.page` of a report of `options.rows` rows. */
+export function pageBody(options: Pick<ServiceOptions, "rows" | "meta" | "rowsOf">, request: PageRequest): string {
   const { page, limit } = request;
   const start = (page - 1) * limit;
   const data = options.rowsOf?.(request) ?? rowsOf(Math.max(0, Math.min(limit, options.rows - start)), start + 1);
@@ -79,11 +84,6 @@ function pageBody(options: ServiceOptions, request: PageRequest): string {
     data,
   });
 }
-
-const servers = new Set<HostileService>();
-afterAll(async () => {
-  await Promise.all([...servers].map((s) => s.close()));
-});
 
 function misbehave(fault: Fault, body: string, res: ServerResponse): void {
   const bytes = Buffer.from(body);
@@ -115,6 +115,10 @@ function misbehave(fault: Fault, body: string, res: ServerResponse): void {
       res.writeHead(429, { "content-type": "application/json", "retry-after": "0" });
       res.end('{"error":{"status":429,"code":"rate_limited","message":"slow down"}}');
       return;
+    case "server-error":
+      res.writeHead(500, { "content-type": "application/json" });
+      res.end('{"error":{"status":500,"code":"internal","message":"failed"}}');
+      return;
     case "not-json":
       res.writeHead(200, { "content-type": "text/html" });
       res.end("<html><body>proxy error</body></html>");
@@ -141,15 +145,16 @@ function misbehave(fault: Fault, body: string, res: ServerResponse): void {
   }
 }
 
-export async function startHostileService(options: ServiceOptions): Promise<HostileService> {
+export async function startFakeService(options: ServiceOptions): Promise<FakeService> {
   const requests = new Map<number, number>();
-  const handle = (req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? "/", "http://127.0.0.1");
-    const page = Number(url.searchParams.get("page") ?? 1);
-    const limit = Number(url.searchParams.get("limit") ?? 100);
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const params = new URL(req.url ?? "/", "http://127.0.0.1").searchParams;
+    const page = Number(params.get("page") ?? 1);
+    const limit = Number(params.get("limit") ?? 100);
     const attempt = (requests.get(page) ?? 0) + 1;
     requests.set(page, attempt);
-    const request = { page, limit, attempt };
+    const request = { page, limit, attempt, params };
+    if (options.hold) await options.hold(request);
     const body = pageBody(options, request);
     const fault = options.fault?.(request);
     if (fault !== undefined) {
@@ -159,19 +164,11 @@ export async function startHostileService(options: ServiceOptions): Promise<Host
     res.writeHead(200, { "content-type": "application/json" });
     res.end(body);
   };
-  const server = options.tls ? createTlsServer(options.tls, handle) : createServer(handle);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const service: HostileService = {
-    url: `${options.tls ? "https" : "http"}://127.0.0.1:${(server.address() as AddressInfo).port}`,
+  const server = await startLocalServer((req, res) => void handle(req, res), undefined, options.tls);
+  return {
+    url: server.url,
     requests,
     total: () => [...requests.values()].reduce((a, b) => a + b, 0),
-    close: () =>
-      new Promise<void>((resolve) => {
-        servers.delete(service);
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: server.close,
   };
-  servers.add(service);
-  return service;
 }

@@ -14,7 +14,7 @@ import type { Dispatcher } from "undici";
 import { run } from "../../src/cli/main";
 import type { Context } from "../../src/commands/context";
 import { colorWanted, type IOStreams } from "../../src/io/iostreams";
-import type { CliResult } from "./cli";
+import type { CliResult } from "./spawn-cli";
 import { tempDir } from "./temp";
 
 const VERSION = (
