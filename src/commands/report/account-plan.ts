@@ -140,7 +140,7 @@ export async function planAccounts(ctx: Context, flags: ReportFlags): Promise<Ac
       if (perProfile && target !== undefined) await checkFolder(ctx, target);
     }
   }
-  // Each account records into a folder of its own in DIR (accounts.ts): DIR is new or empty, as for one.
+  // Each account records into a folder of its own in DIR (accountFlags): DIR is new or empty, as for one.
   if (flags.record !== undefined) openRecordFolder(ctx, flags.record);
   const format = chooseOutputFormat(flags, settings, firstPath, ctx.io.outIsTTY);
   planShape({ ...flags, fields: fieldsOverAccounts(flags.fields).account }, request, format.entry.name);
