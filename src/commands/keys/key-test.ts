@@ -6,12 +6,12 @@ import { AccessRefusedError } from "../../api";
 import { requireApiKey } from "../../config/resolve";
 import { encodeReportQuery } from "../../contract";
 import { AuthError, ForbiddenError, UnavailableError } from "../../core/errors";
+import { deadline } from "../../engine/deadline";
+import { withCliHints } from "../../engine/hints";
+import { reportApiFor } from "../../engine/report-api";
+import { resolveWhen } from "../../engine/when";
 import type { Context } from "../context";
-import { deadline } from "../shared/deadline";
-import { withCliHints } from "../shared/hints";
-import { reportApiFor } from "../shared/report-api";
 import { loadSettings } from "../shared/settings";
-import { resolveWhen } from "../shared/when";
 import type { KeysTestOptions } from "./flags";
 
 /** Resolves with who was tested and where when the key works; rejects with the verdict otherwise. */

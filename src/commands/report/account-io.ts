@@ -4,6 +4,7 @@
  * lines the run has already printed once for every account (warnings about the flags) are dropped.
  */
 import type { IOStreams } from "../../io/iostreams";
+import type { Context } from "../context";
 import { lineWriter } from "../shared/line-writer";
 
 export function accountStreams(io: IOStreams, profile: string, printedOnce: ReadonlySet<string>): IOStreams {
@@ -12,4 +13,13 @@ export function accountStreams(io: IOStreams, profile: string, printedOnce: Read
     io.err.write(`${line.startsWith("adreport: ") ? `adreport: ${profile}: ${line.slice(10)}` : line}\n`);
   });
   return { ...io, err, errIsTTY: false, color: false, errColumns: 0 };
+}
+
+/** A stderr that also remembers every line written, so accounts do not print them again. */
+export function recordingErr(ctx: Context, printed: Set<string>): Context {
+  const err = lineWriter((line) => {
+    printed.add(line);
+    ctx.io.err.write(`${line}\n`);
+  });
+  return { ...ctx, io: { ...ctx.io, err } };
 }

@@ -4,24 +4,26 @@
  * and the warnings about the flags printed once.
  */
 import { stat } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { accountEnvironments } from "../../config/account-env";
 import { OutputError, UsageError } from "../../core/errors";
 import { TimeZone } from "../../core/time-zone";
+import type { FanOutPlan } from "../../engine/fan-out";
+import { checkOutput, isStdoutPath } from "../../engine/output";
+import { chooseOutputFormat } from "../../engine/output-format";
+import { fillPath, hasDatePlaceholder, isDatabaseOutput } from "../../engine/output-spec";
+import { checkPictureRequest, pictureOptions } from "../../engine/picture-options";
+import type { ReportPlan } from "../../engine/plan";
+import { openRecordFolder } from "../../engine/record";
+import { planRequest } from "../../engine/request";
+import { planShape } from "../../engine/shape";
+import { requestWarnings } from "../../engine/warnings";
 import type { Context } from "../context";
-import { lineWriter } from "../shared/line-writer";
-import { checkOutput, isStdoutPath } from "../shared/output";
 import { selectProfiles } from "../shared/profile-selection";
 import { loadSettings, readConfig } from "../shared/settings";
-import type { ReportFlags } from "./command";
-import { hasDatePlaceholder } from "./day-file-target";
-import { chooseOutputFormat, type OutputFormat } from "./output-format";
-import { checkPictureRequest } from "./picture-options";
-import { openRecordFolder } from "./record";
-import { planRequest, type RequestPlan } from "./request";
-import { outputPath, reportSettingFlags, tzGiven } from "./run";
-import { planShape } from "./shape";
-import { requestWarnings } from "./warnings";
+import type { ReportFlags } from "./flags";
+import { planReport, reportSettingFlags, tzGiven } from "./plan";
+import type { SummaryChoice } from "./summary-out";
 
 function refuseMixedFlags(flags: ReportFlags): void {
   const which = flags.allProfiles === true ? "--all-profiles" : "--profiles";
@@ -44,7 +46,7 @@ function refuseMixedFlags(flags: ReportFlags): void {
  * --fields over several accounts: `profile` may be listed (each account's export is asked for the rest);
  * the shared text output shows it first unless it was placed.
  */
-export function fieldsOverAccounts(fields: string | undefined): {
+function fieldsOverAccounts(fields: string | undefined): {
   account: string | undefined;
   shared: string[] | undefined;
 } {
@@ -57,29 +59,37 @@ export function fieldsOverAccounts(fields: string | undefined): {
   };
 }
 
-/** A stderr that also remembers every line written, so accounts do not print them again. */
-export function recordingErr(ctx: Context, printed: Set<string>): Context {
-  const err = lineWriter((line) => {
-    printed.add(line);
-    ctx.io.err.write(`${line}\n`);
-  });
-  return { ...ctx, io: { ...ctx.io, err } };
-}
-
 export interface AccountsPlan {
+  /** The one reading of the clock every account's plan is made at. */
+  now: Date;
   names: string[];
-  /** The --output template with {from} and {to} in place ({profile} still in it), or undefined for stdout. */
-  path: string | undefined;
-  perProfile: boolean;
-  /** One SQLite file takes one writer at a time: its accounts run one after the other. */
-  oneAtATime: boolean;
-  /** The shared target's format (not used with {profile} files: each account picks its own). */
-  format: OutputFormat;
-  delimiter: string;
+  fanOut: FanOutPlan;
+  quiet: boolean;
+  summary: SummaryChoice;
   /** The environment an account's settings are resolved in (config/account-env.ts). */
   envFor(profile: string): Record<string, string | undefined>;
-  /** The request as planned once for all (its words head an html page). */
-  request: RequestPlan;
+  /** Account `profile`'s plan: the base plan's clock and words, the account's own settings (key, zone). */
+  planFor(ctx: Context, profile: string, spoolFile: string | undefined): Promise<Readonly<ReportPlan>>;
+}
+
+/** The flags of one account's export: its profile, its output (its own, or a spool file), no summary. */
+function accountFlags(flags: ReportFlags, profile: string, spoolFile: string | undefined): ReportFlags {
+  return {
+    ...flags,
+    profiles: undefined,
+    allProfiles: undefined,
+    accountConcurrency: undefined,
+    allowPartial: undefined,
+    summary: undefined,
+    summaryFile: undefined,
+    profile,
+    fields: fieldsOverAccounts(flags.fields).account,
+    quiet: true,
+    record: flags.record === undefined ? undefined : join(flags.record, profile),
+    ...(spoolFile === undefined
+      ? {}
+      : { output: spoolFile, format: "json", bom: undefined, delimiter: undefined, spreadsheet: undefined }),
+  };
 }
 
 /** A file per account goes into a folder that must be there: refused once, before any request. */
@@ -104,15 +114,16 @@ export async function planAccounts(ctx: Context, flags: ReportFlags): Promise<Ac
   const { tz } = settings;
   const shared = tz.value !== undefined && (tz.source === "flag" || tz.source === "environment");
   const zone = shared ? TimeZone.open(tz.value as string, tzGiven(tz.source)) : undefined;
-  const request = planRequest(flags, ctx.now(), settings["page-size"].value, zone);
+  const now = ctx.now();
+  const request = planRequest(flags, now, settings["page-size"].value, zone);
   // A database target is shared by every account: each replaces its own rows (its profile) in the table.
-  const database = flags.output?.startsWith("sqlite:") === true || /^postgres(ql)?:\/\//i.test(flags.output ?? "");
+  const database = isDatabaseOutput(flags.output);
   const path =
     flags.output === undefined || isStdoutPath(flags.output) || database
       ? database
         ? flags.output
         : undefined
-      : outputPath(flags.output, request);
+      : fillPath(flags.output, request);
   const perProfile = database || path?.includes("{profile}") === true;
   if (!perProfile && hasDatePlaceholder(path)) {
     throw new UsageError(
@@ -129,7 +140,7 @@ export async function planAccounts(ctx: Context, flags: ReportFlags): Promise<Ac
       if (perProfile && target !== undefined) await checkFolder(ctx, target);
     }
   }
-  // Each account records into a folder of its own in DIR (accounts.ts): DIR is new or empty, as for one.
+  // Each account records into a folder of its own in DIR (accountFlags): DIR is new or empty, as for one.
   if (flags.record !== undefined) openRecordFolder(ctx, flags.record);
   const format = chooseOutputFormat(flags, settings, firstPath, ctx.io.outIsTTY);
   planShape({ ...flags, fields: fieldsOverAccounts(flags.fields).account }, request, format.entry.name);
@@ -141,14 +152,29 @@ export async function planAccounts(ctx: Context, flags: ReportFlags): Promise<Ac
       `adreport: warning: --allow-partial does nothing here: ${perProfile ? "each account writes its own file" : "standard output is written as accounts end"}\n`,
     );
   }
-  return {
+  // The one table of every account sums their counters: a ratio in its totals row is computed from them.
+  const keepCounters = !perProfile && ["table", "html", "chart"].includes(format.entry.name);
+  const fanOut: FanOutPlan = {
     names,
-    path,
     perProfile,
-    oneAtATime: flags.output?.startsWith("sqlite:") === true,
+    path,
+    concurrency: flags.output?.startsWith("sqlite:") === true ? 1 : (flags.accountConcurrency ?? 2),
     format,
-    delimiter: settings.delimiter.value,
-    envFor,
-    request,
+    options: {
+      delimiter: settings.delimiter.value,
+      bom: flags.bom === true,
+      spreadsheet: format.spreadsheet,
+      color: path === undefined && ctx.io.outColor,
+      ...pictureOptions({ now: () => now, io: ctx.io }, request, flags.compare),
+    },
+    shaping: { fields: fieldsOverAccounts(flags.fields).shared, epochDates: flags.dateFormat === "epoch" },
+    allowPartial: flags.allowPartial === true,
   };
+  async function planFor(accountCtx: Context, profile: string, spoolFile: string | undefined) {
+    const own = accountFlags(flags, profile, spoolFile);
+    const accountSettings = await loadSettings(accountCtx, reportSettingFlags(own));
+    const warn = (text: string) => accountCtx.io.err.write(`adreport: warning: ${text}\n`);
+    return planReport(accountCtx, own, accountSettings, { now, keepCounters, profile, warn });
+  }
+  return { now, names, fanOut, quiet: flags.quiet === true, summary: flags, envFor, planFor };
 }

@@ -2,10 +2,10 @@
 import { parseInstant } from "../../contract";
 import { BARE_DATE, dayOfInstant, formatDateTime, SECONDS_PER_DAY } from "../../core/calendar";
 import { InterruptedError, UsageError } from "../../core/errors";
+import { openOutput, outputError } from "../../engine/output";
 import { writeChunk } from "../../io/write";
 import { databaseLabel, demoFacts, FACT_BATCH, formatLoadLine, type LoadLine, type NumberedLine } from "../../server";
 import type { Context } from "../context";
-import { openOutput, outputError } from "../shared/output";
 import { type DbOptions, withStore } from "./operator";
 
 export interface DemoCommandOptions extends DbOptions {

@@ -6,6 +6,7 @@ import { resolve } from "node:path";
 import { BusyError } from "../../core/busy-error";
 import { UsageError } from "../../core/errors";
 import { printable } from "../../core/printable";
+import { dayNumber, dayText } from "../../engine/incremental";
 import { takeLock } from "../../io/lock-file";
 import { writeChunk } from "../../io/write";
 import {
@@ -19,7 +20,6 @@ import {
   writeState,
 } from "../../state/store";
 import type { Context } from "../context";
-import { dayNumber, dayText } from "../report/incremental";
 import { recordFormat, recordsText, snakeCaseKeys } from "../shared/records";
 import { stateFolder } from "../shared/state-folder";
 import type { StateListOptions, StateResetOptions, StateShowOptions } from "./flags";

@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { dayFileTarget } from "../../../src/commands/report/day-file-target";
+import { dayFileTarget } from "../../../src/engine/day-file-target";
 import { csvFormatter } from "../../../src/format/csv";
 import { tempDir } from "../../helpers/temp";
 

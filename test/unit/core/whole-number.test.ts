@@ -4,11 +4,11 @@
  */
 import { InvalidArgumentError } from "@commander-js/extra-typings";
 import { describe, expect, it } from "vitest";
-import { planRequest } from "../../../src/commands/report/request";
 import { integerOption } from "../../../src/commands/shared/parse";
-import { resolveWhen } from "../../../src/commands/shared/when";
 import { checkSetting } from "../../../src/config/settings";
 import { readWholeNumber } from "../../../src/core/whole-number";
+import { planRequest } from "../../../src/engine/request";
+import { resolveWhen } from "../../../src/engine/when";
 
 describe("readWholeNumber", () => {
   it.each([

@@ -1,10 +1,10 @@
 /** The format a report is written in, --spreadsheet, and the warnings for flags that cannot apply. */
 import { describe, expect, it } from "vitest";
-import type { ReportFlags } from "../../../src/commands/report/command";
-import { chooseOutputFormat } from "../../../src/commands/report/output-format";
-import { requestWarnings, watchAdInCampaign } from "../../../src/commands/report/warnings";
+import type { ReportFlags } from "../../../src/commands/report/flags";
 import type { ReportRequest, RowPage } from "../../../src/contract";
 import { UsageError } from "../../../src/core/errors";
+import { chooseOutputFormat } from "../../../src/engine/output-format";
+import { requestWarnings, watchAdInCampaign } from "../../../src/engine/warnings";
 import type { ReportStream } from "../../../src/format/formatter";
 
 const FLAGS: ReportFlags = { from: "-7d", to: "today", split: true };

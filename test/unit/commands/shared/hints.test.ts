@@ -5,8 +5,8 @@
 import { describe, expect, it } from "vitest";
 import { UnmergeableRowsError } from "../../../../src/api";
 import { ReportApi } from "../../../../src/api/client";
-import { withCliHints } from "../../../../src/commands/shared/hints";
 import { AuthError, ForbiddenError, UnavailableError, UsageError } from "../../../../src/core/errors";
+import { withCliHints } from "../../../../src/engine/hints";
 import { KEY, mockAgent, ORIGIN } from "../../../helpers/mock-api";
 
 const PARAMS = { from: "2026-11-01", to: "2026-11-07", metrics: "views", page: "1", limit: "1000" };

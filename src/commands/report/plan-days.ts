@@ -1,0 +1,157 @@
+/**
+ * A run of whole days planned: {date} files or a database table, --incremental or not. What these runs
+ * refuse before any request is refused here, in the order the user meets it.
+ */
+import type { ResolvedSettings } from "../../config/resolve";
+import { requireApiKey } from "../../config/resolve";
+import { isDerivedMetric } from "../../core/derived-metrics";
+import { UsageError } from "../../core/errors";
+import type { FormatName } from "../../core/formats";
+import { TimeZone } from "../../core/time-zone";
+import { dayText, lastCompleteDay, parseLookback } from "../../engine/incremental";
+import { chooseOutputFormat, type FormatWords } from "../../engine/output-format";
+import { checkDayFolder, type DayTargetSpec } from "../../engine/output-spec";
+import type { DayPlan, FormatPlan } from "../../engine/plan";
+import { planRequest, type RequestWords, requestWordsOf } from "../../engine/request";
+import type { ShapeWords } from "../../engine/shape";
+import { requestWarnings } from "../../engine/warnings";
+
+/** The words of the flags a run of whole days reads. */
+export type DayWords = RequestWords &
+  ShapeWords &
+  FormatWords & {
+    tz?: string | undefined;
+    format?: FormatName | undefined;
+    incremental?: boolean | undefined;
+    lookback?: string | undefined;
+    start?: string | undefined;
+    stateFile?: string | undefined;
+    quiet?: boolean | undefined;
+    verbose?: boolean | undefined;
+  };
+
+const WHOLE_DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * Whole UTC days, as the service counts them, are what these targets keep and compare run to run: the flags
+ * that re-shape rows (ratios, zones, comparisons, ordering, filling, columns) do not apply to them.
+ */
+function refuseShaping(flags: DayWords, choice: DayTargetSpec): void {
+  const given = [
+    flags.tz !== undefined && TimeZone.open(flags.tz) !== TimeZone.UTC && "--tz",
+    flags.compare !== undefined && "--compare",
+    flags.sort !== undefined && "--sort",
+    flags.top !== undefined && "--top",
+    flags.fill === true && "--fill",
+    flags.fields !== undefined && "--fields",
+    flags.dateFormat !== undefined && "--date-format",
+    flags.metrics?.split(",").some((m) => isDerivedMetric(m.trim())) && "ratios in --metrics",
+    (flags.format === "html" || flags.format === "chart") && `--format ${flags.format}`,
+  ].filter((word): word is string => typeof word === "string");
+  if (given.length === 0) return;
+  throw new UsageError(
+    `${given.join(", ")} cannot be used with ${choice.what}: it keeps the service's UTC days and counters`,
+    {
+      hint: "export the counters (views, spending, clicks, conversions) and compute ratios, zones and rankings from them downstream",
+    },
+  );
+}
+
+/** A file of a day not yet over (or to come) would look complete: empty, or holding part of the day. */
+function refuseIncompleteDays(toDate: string, now: Date): void {
+  const yesterday = dayText(lastCompleteDay(now));
+  if (toDate <= yesterday) return;
+  throw new UsageError(
+    `{date} in --output writes complete days: --to ${toDate} is after the last complete UTC day (${yesterday})`,
+    { hint: "end at --to yesterday (the default); a database target takes today's rows and replaces them later" },
+  );
+}
+
+/** The format of each day's file, chosen by its ending as for one file; the picture formats refused. */
+async function dayFileFormat(
+  cwd: string,
+  flags: DayWords,
+  settings: ResolvedSettings,
+  template: string,
+  warn: (text: string) => void,
+): Promise<FormatPlan> {
+  await checkDayFolder(cwd, template);
+  const format = chooseOutputFormat(flags, settings, template, false);
+  // A picture chosen by the file's ending (x.html) or the format setting, as -f html is refused above.
+  if (format.entry.name === "html" || format.entry.name === "chart") {
+    throw new UsageError(
+      `--format ${format.entry.name} cannot be used with {date} in --output: it keeps the service's UTC days and counters`,
+      { hint: "write CSV, TSV, JSON or NDJSON day files (-o 'exports/{date}.csv')" },
+    );
+  }
+  for (const warning of format.warnings) warn(warning);
+  const options = {
+    delimiter: settings.delimiter.value,
+    bom: flags.bom === true,
+    spreadsheet: format.spreadsheet,
+    color: false,
+  };
+  return { format, options };
+}
+
+export async function planDays(
+  place: { cwd: string; now: Date; stateFolder: string },
+  flags: DayWords,
+  settings: ResolvedSettings,
+  choice: DayTargetSpec,
+  warn: (text: string) => void,
+): Promise<DayPlan> {
+  const { now } = place;
+  refuseShaping(flags, choice);
+  const zone = settings.tz.value;
+  if (zone !== undefined && zone !== TimeZone.UTC.name && flags.tz === undefined) {
+    // --tz is refused; a zone from ADREPORT_TZ or the config would otherwise be dropped without a word.
+    warn(
+      `the time zone ${JSON.stringify(zone)} (${settings.tz.source}) is not used: ${choice.what} keeps the service's UTC days`,
+    );
+  }
+  const pageSize = settings["page-size"].value;
+  const incremental = flags.incremental === true;
+  if (incremental && (flags.from !== undefined || flags.to !== undefined)) {
+    throw new UsageError("--incremental computes the range itself: drop --from and --to", {
+      hint: "the first run starts at --start; later runs continue from the last day exported",
+    });
+  }
+  const request = planRequest(flags, now, pageSize);
+  if (!request.request.dimensions.includes("date")) {
+    throw new UsageError(`${choice.what} needs date among the dimensions (--dims ...,date): it writes whole days`, {
+      hint: `for example --dims ${[...request.request.dimensions, "date"].join(",")}`,
+    });
+  }
+  for (const warning of requestWarnings(flags, request.request)) warn(warning);
+  const apiKey = requireApiKey(settings);
+  if (!incremental && (!WHOLE_DAY.test(request.request.from) || !WHOLE_DAY.test(request.request.to))) {
+    throw new UsageError(`${choice.what} writes whole days: --from and --to must be days (YYYY-MM-DD, -Nd, yesterday)`);
+  }
+  if (!incremental && choice.kind === "days") refuseIncompleteDays(request.toDate, now);
+  const write =
+    choice.kind === "days" ? await dayFileFormat(place.cwd, flags, settings, choice.template, warn) : undefined;
+  return {
+    kind: "days",
+    now,
+    settings,
+    apiKey,
+    words: requestWordsOf(flags),
+    request,
+    paging: { pageSize, concurrency: settings.concurrency.value },
+    maxTime: settings["max-time"].value,
+    quiet: flags.quiet === true,
+    verbose: flags.verbose === true,
+    output: choice,
+    write,
+    granularity: request.request.granularity?.toLowerCase() ?? "day",
+    incremental: incremental
+      ? {
+          lookbackDays: parseLookback(flags.lookback ?? "3d"),
+          start: flags.start,
+          stateFile: flags.stateFile,
+          stateFolder: place.stateFolder,
+        }
+      : undefined,
+  };
+}

@@ -1,0 +1,140 @@
+/**
+ * `adreport report`'s flags, with the resolved settings and one reading of the clock, made into the plan
+ * the engine runs (src/engine/plan.ts). Everything refused before any request is refused here.
+ */
+import type { ResolvedSettings } from "../../config/resolve";
+import { requireApiKey } from "../../config/resolve";
+import { UsageError } from "../../core/errors";
+import { TimeZone } from "../../core/time-zone";
+import { planComparedPeriod } from "../../engine/compare-plan";
+import { checkOutput } from "../../engine/output";
+import { chooseOutputFormat } from "../../engine/output-format";
+import { fillPath, parseOutputSpec } from "../../engine/output-spec";
+import { checkPictureRequest, pictureOptions } from "../../engine/picture-options";
+import { type ExportPlan, freezePlan, type ReportPlan } from "../../engine/plan";
+import { planRequest, requestWordsOf } from "../../engine/request";
+import { runPlan } from "../../engine/run";
+import { planShape } from "../../engine/shape";
+import { requestWarnings } from "../../engine/warnings";
+import type { Context } from "../context";
+import { loadSettings } from "../shared/settings";
+import { stateFolder } from "../shared/state-folder";
+import type { ReportFlags } from "./flags";
+import { planDays } from "./plan-days";
+import { stderrEvents } from "./render";
+
+/** Where --tz's zone came from, for its messages. */
+export function tzGiven(source: string): string {
+  return source === "flag" ? "--tz" : source === "environment" ? "ADREPORT_TZ" : `the tz setting (${source})`;
+}
+
+/** The settings a report's flags give, over the environment, the profile and the config file. */
+export function reportSettingFlags(flags: ReportFlags, profile = flags.profile) {
+  return {
+    "base-url": flags.baseUrl,
+    profile,
+    format: flags.format,
+    "page-size": flags.pageSize,
+    concurrency: flags.concurrency,
+    timeout: flags.timeout,
+    retries: flags.retries,
+    "max-time": flags.maxTime,
+    delimiter: flags.delimiter,
+    spreadsheet: flags.spreadsheet,
+    "api-key": flags.apiKey,
+    tz: flags.tz,
+  };
+}
+
+/** The zone of a report's days: --tz, ADREPORT_TZ or the tz setting; undefined for UTC. */
+export function zoneOf(settings: ResolvedSettings): TimeZone | undefined {
+  const { tz } = settings;
+  return tz.value === undefined ? undefined : TimeZone.open(tz.value, tzGiven(tz.source));
+}
+
+export interface PlanChoices {
+  /** The clock's one reading every date of the plan comes from (a run over accounts shares it). */
+  now: Date;
+  /** Rows keep the counters of their ratios, for an output that sums them later (accounts.ts). */
+  keepCounters?: boolean;
+  /** With {profile} in --output: this account's name goes there. */
+  profile?: string;
+  warn(text: string): void;
+}
+
+export async function planReport(
+  ctx: Context,
+  flags: ReportFlags,
+  settings: ResolvedSettings,
+  choices: PlanChoices,
+): Promise<Readonly<ReportPlan>> {
+  const { now, warn } = choices;
+  if (flags.incremental !== true) {
+    for (const [flag, value] of [
+      ["--lookback", flags.lookback],
+      ["--start", flags.start],
+      ["--state-file", flags.stateFile],
+    ] as const) {
+      if (value !== undefined) throw new UsageError(`${flag} applies to --incremental runs only`);
+    }
+  }
+  const named = choices.profile === undefined ? flags.output : flags.output?.replaceAll("{profile}", choices.profile);
+  const output = parseOutputSpec({ ...flags, output: named }, ctx.cwd);
+  if (output.kind !== "stdout" && output.kind !== "file") {
+    const place = { cwd: ctx.cwd, now, stateFolder: flags.incremental === true ? stateFolder(ctx) : "" };
+    return freezePlan(await planDays(place, flags, settings, output, warn));
+  }
+  const pageSize = settings["page-size"].value;
+  const request = planRequest(flags, now, pageSize, zoneOf(settings));
+  const compare = flags.compare && {
+    mode: flags.compare,
+    period: planComparedPeriod(request, flags.compare, flags.split),
+  };
+  const path = output.kind === "file" ? fillPath(output.template, request) : undefined;
+  await checkOutput(ctx, path);
+  const format = chooseOutputFormat(flags, settings, path, ctx.io.outIsTTY);
+  const shape = planShape(flags, request, format.entry.name, choices.keepCounters);
+  checkPictureRequest(format.entry.name, request);
+  const apiKey = requireApiKey(settings);
+  for (const warning of [...requestWarnings(flags, request.request), ...format.warnings]) warn(warning);
+  const plan: ExportPlan = {
+    kind: "export",
+    now,
+    settings,
+    apiKey,
+    words: requestWordsOf(flags),
+    request,
+    paging: { pageSize, concurrency: settings.concurrency.value },
+    maxTime: settings["max-time"].value,
+    quiet: flags.quiet === true,
+    verbose: flags.verbose === true,
+    output,
+    path,
+    write: {
+      format,
+      options: {
+        delimiter: settings.delimiter.value,
+        bom: flags.bom === true,
+        spreadsheet: format.spreadsheet,
+        color: path === undefined && ctx.io.outColor,
+        ...pictureOptions({ now: () => now, io: ctx.io }, request, flags.compare),
+      },
+    },
+    shape,
+    compare: compare || undefined,
+    record: flags.record,
+  };
+  return freezePlan(plan);
+}
+
+/** `adreport report` for one account: its settings, the plan made once, the engine's run, its events shown. */
+export async function runReport(ctx: Context, flags: ReportFlags): Promise<void> {
+  if (flags.apiKey !== undefined) {
+    ctx.io.err.write(
+      "adreport: warning: --api-key is visible to other users of this machine (ps); prefer ADREPORT_API_KEY or a profile\n",
+    );
+  }
+  const settings = await loadSettings(ctx, reportSettingFlags(flags));
+  const events = stderrEvents(ctx, flags);
+  await runPlan(ctx, await planReport(ctx, flags, settings, { now: ctx.now(), warn: events.warning }), events);
+}

@@ -1,0 +1,147 @@
+/**
+ * An incremental job for one run: its identity and id, its lock (held for the whole run; a second run of
+ * the same job refuses at once, naming the pid of the first), its state (read at the start, replaced only
+ * when every day is in place) and the record of how the run ended.
+ */
+import { createHash } from "node:crypto";
+import { dirname, join, resolve } from "node:path";
+import type { ResolvedSettings } from "../config/resolve";
+import type { ReportRequest } from "../contract";
+import { BusyError } from "../core/busy-error";
+import { UsageError } from "../core/errors";
+import { takeLock } from "../io/lock-file";
+import type { DayRecord } from "../state/day-record";
+import { type JobIdentity, jobId } from "../state/job";
+import {
+  type JobState,
+  type LastRun,
+  pathsInFolder,
+  pathsOfFile,
+  readState,
+  writeLastRun,
+  writeState,
+} from "../state/store";
+import type { EngineContext } from "./context";
+import { dayNumber, dayText, type IncrementalRange, incrementalRange } from "./incremental";
+import type { DayTargetSpec } from "./output-spec";
+import type { IncrementalPlan } from "./plan";
+
+/** Day records older than this many days before the last exported day are dropped, whatever the lookback. */
+const KEEP_DAYS = 35;
+
+export interface IncrementalJob {
+  readonly id: string;
+  range(granularity: string): IncrementalRange;
+  recordOf(day: string): DayRecord | undefined;
+  recordDays(records: ReadonlyMap<string, DayRecord>, toDay: string): Promise<void>;
+  finished(run: Omit<LastRun, "at">): Promise<void>;
+  release(): Promise<void>;
+}
+
+const GRANULARITY_NAMES: Record<string, string> = { hourly: "hour", daily: "day", weekly: "week", monthly: "month" };
+
+export function jobIdentity(settings: ResolvedSettings, request: ReportRequest, choice: DayTargetSpec): JobIdentity {
+  const granularity = (request.granularity ?? "day").toLowerCase();
+  return {
+    profile: settings.profile.value ?? null,
+    baseUrl: settings["base-url"].value,
+    dimensions: [...request.dimensions],
+    metrics: [...request.metrics],
+    granularity: GRANULARITY_NAMES[granularity] ?? granularity,
+    campaignId: request.campaignId ?? null,
+    adId: request.adId ?? null,
+    target: choice.identity,
+  };
+}
+
+export async function openIncrementalJob(
+  ctx: EngineContext,
+  plan: { settings: ResolvedSettings; now: Date; output: DayTargetSpec; incremental: IncrementalPlan },
+  request: ReportRequest,
+): Promise<IncrementalJob> {
+  const { settings, incremental, output: choice } = plan;
+  const { lookbackDays } = incremental;
+  const identity = jobIdentity(settings, request, choice);
+  const id = jobId(identity);
+  const paths =
+    incremental.stateFile !== undefined
+      ? pathsOfFile(resolve(ctx.cwd, incremental.stateFile))
+      : pathsInFolder(incremental.stateFolder, id);
+  await readState(paths.state, ctx.user); // a state file adreport cannot use is refused before its lock is made
+  const lock = await takeLock(paths.lock);
+  if (!lock.ok) {
+    throw new BusyError(`another run of this job (${id}) is under way: pid ${lock.holder} holds ${paths.lock}`, {
+      hint: "this run did nothing; if that process is not adreport (or, on another host, no longer runs), remove the lock file",
+    });
+  }
+  let release = lock.release;
+  let state: JobState | undefined;
+  try {
+    if (choice.kind === "days") release = await lockOutput(paths.lock, choice, lock.release);
+    state = await readState(paths.state, ctx.user);
+    if (state && state.id !== id) {
+      throw new UsageError(
+        `the state file ${paths.state} belongs to another job (${state.id}), not to this one (${id})`,
+        {
+          hint: "give each job a --state-file of its own",
+        },
+      );
+    }
+  } catch (error) {
+    await release();
+    throw error;
+  }
+  return {
+    id,
+    range: (granularity) =>
+      incrementalRange({
+        now: plan.now,
+        lastDay: state?.lastDay,
+        lookbackDays,
+        start: incremental.start,
+        granularity,
+        job: id,
+      }),
+    recordOf: (day) => state?.days[day],
+    async recordDays(records, toDay) {
+      // An incremental run always ends yesterday: a later last day (a clock that ran ahead) is forgotten,
+      // with the records of the days after it.
+      const lastDay = toDay;
+      const oldest = dayText((dayNumber(lastDay) as number) - Math.max(KEEP_DAYS, lookbackDays + 7));
+      const days: Record<string, DayRecord> = {};
+      for (const [day, record] of [...Object.entries(state?.days ?? {}), ...records]) {
+        if (day >= oldest && day <= lastDay) days[day] = record;
+      }
+      const sorted = Object.fromEntries(Object.entries(days).sort(([a], [b]) => (a < b ? -1 : 1)));
+      state = { version: 1, id, job: identity, lastDay, days: sorted };
+      await writeState(paths.state, state);
+    },
+    async finished(run) {
+      await writeLastRun(paths.run, { at: ctx.now().toISOString(), ...run });
+    },
+    release,
+  };
+}
+
+/**
+ * Two jobs (other metrics, another profile) writing one `{date}` template would put their days in the same
+ * files at once: a lock per template, beside the job's own, held as long. Returns what releases both.
+ */
+async function lockOutput(
+  jobLock: string,
+  choice: DayTargetSpec,
+  releaseJob: () => Promise<void>,
+): Promise<() => Promise<void>> {
+  const name = createHash("sha256").update(choice.identity).digest("hex").slice(0, 8);
+  const path = join(dirname(jobLock), `output-${name}.lock`);
+  const lock = await takeLock(path);
+  if (!lock.ok) {
+    throw new BusyError(`another run is writing ${choice.identity}: pid ${lock.holder} holds ${path}`, {
+      hint: "this run did nothing; two jobs writing one {date} template take turns (give each job its own -o)",
+    });
+  }
+  return async () => {
+    await lock.release();
+    await releaseJob();
+  };
+}

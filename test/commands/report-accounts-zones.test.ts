@@ -1,0 +1,99 @@
+/**
+ * Several accounts, each in its own zone (a profile's tz setting), into a file per account named by dates:
+ * {from} and {to} in each account's file name are the days that file holds, from one clock for every account.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { configDirWith } from "../helpers/config";
+import { runInProcess } from "../helpers/run-cli-in-process";
+import { SMALL_DEMO, startTestService } from "../helpers/serve";
+import { tempDir } from "../helpers/temp";
+
+const ADVERTISERS = ["Acme Outdoor", "Globex, Inc."] as const;
+const service = await startTestService({
+  demo: SMALL_DEMO,
+  keys: ADVERTISERS.map((advertiser) => ({ advertiser, ips: ["127.0.0.1"] })),
+});
+const [ACME, GLOBEX] = service.keys as [string, string];
+/** b's days are Pago Pago's (UTC-11): at 09:30 UTC its yesterday is UTC's day before yesterday. */
+const PROFILES = configDirWith(
+  {},
+  {
+    a: { "api-key": ACME, "base-url": service.url },
+    b: { "api-key": GLOBEX, "base-url": service.url, tz: "Pacific/Pago_Pago" },
+  },
+);
+
+function datesIn(csv: string): string[] {
+  const [head = "", ...rows] = csv.split("\n").filter((line) => line !== "");
+  const column = head.split(",").indexOf("date");
+  return rows.map((row) => (row.split(",")[column] ?? "").slice(0, 10));
+}
+
+describe("--profiles with {from}-{to} in --output and a profile in another zone", () => {
+  it("names each account's file by the days it holds", async () => {
+    const dir = tempDir();
+    const result = await runInProcess(
+      [
+        "report",
+        "-q",
+        "--profiles",
+        "a,b",
+        "--dims",
+        "date",
+        "--metrics",
+        "clicks",
+        "-o",
+        "x-{profile}-{from}-{to}.csv",
+      ],
+      {
+        now: new Date("2026-10-25T09:30:00Z"),
+        cwd: dir,
+        env: { ADREPORT_CONFIG_DIR: PROFILES, TMPDIR: tempDir("adreport-spool-") },
+      },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(["x-a-2026-10-18-2026-10-24.csv", "x-b-2026-10-17-2026-10-23.csv"]);
+    for (const [name, from, to] of [
+      ["x-a-2026-10-18-2026-10-24.csv", "2026-10-18", "2026-10-24"],
+      ["x-b-2026-10-17-2026-10-23.csv", "2026-10-17", "2026-10-23"],
+    ] as const) {
+      const dates = datesIn(readFileSync(join(dir, name), "utf8"));
+      expect(dates.length).toBeGreaterThan(0);
+      expect([dates[0], dates.at(-1)]).toEqual([from, to]);
+    }
+  });
+
+  it("a run crossing midnight names each file by the days it holds (one clock for every account)", async () => {
+    const dir = tempDir();
+    let calls = 0;
+    // The first reading is a second before midnight UTC; every later one is after it.
+    const now = () => new Date(calls++ === 0 ? Date.UTC(2026, 9, 24, 23, 59, 59) : Date.UTC(2026, 9, 25, 0, 0, 1));
+    const result = await runInProcess(
+      [
+        "report",
+        "-q",
+        "--profiles",
+        "a,b",
+        "--tz",
+        "UTC",
+        "--dims",
+        "date",
+        "--metrics",
+        "clicks",
+        "-o",
+        "m-{profile}-{from}-{to}.csv",
+      ],
+      { now, cwd: dir, env: { ADREPORT_CONFIG_DIR: PROFILES, TMPDIR: tempDir("adreport-spool-") } },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const names = readdirSync(dir).sort();
+    expect(names).toHaveLength(2);
+    for (const name of names) {
+      const [, from, to] = /^m-[ab]-(\d{4}-\d{2}-\d{2})-(\d{4}-\d{2}-\d{2})\.csv$/.exec(name) ?? [];
+      const dates = datesIn(readFileSync(join(dir, name), "utf8"));
+      expect([dates[0], dates.at(-1)], name).toEqual([from, to]);
+    }
+  });
+});
