@@ -3,7 +3,7 @@
 // bundle plus better-sqlite3's JavaScript), plus what is carried without being an import: Chart.js inlined
 // into HTML pages, and SQLite compiled into better-sqlite3's addon. `npm run docs` writes the file; a test
 // fails when it is stale.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
 import { build } from "esbuild";
 
@@ -46,7 +46,7 @@ async function bundledPackageRoots() {
   const roots = new Set();
   for (const input of Object.keys(result.metafile.inputs)) {
     const root = packageRootOf(resolve(ROOT, input));
-    if (root) roots.add(root);
+    if (root) roots.add(realpathSync(root));
   }
   return roots;
 }
@@ -66,7 +66,8 @@ export async function thirdPartyNotices() {
   const roots = await bundledPackageRoots();
   const why = new Map();
   for (const carried of CARRIED) {
-    const root = join(ROOT, "node_modules", carried.name);
+    // Real paths: node_modules may be a link (a git worktree sharing an install).
+    const root = realpathSync(join(ROOT, "node_modules", carried.name));
     roots.add(root);
     why.set(root, carried.why);
   }

@@ -36,7 +36,7 @@ export interface ReportDone {
 export async function runExport(ctx: EngineContext, plan: ExportPlan, events: EngineEvents): Promise<ReportDone> {
   const { request, compare, path } = plan;
   const recorder = plan.record === undefined ? undefined : openRecorder(ctx, plan.record, plan.apiKey);
-  const counts = { requests: 0, retries: 0 };
+  const counts = { requests: 0, retries: 0, throttled: 0 };
   const summary = (outcome: RunSummary["outcome"], rows: number): RunSummary => ({
     outcome,
     from: request.fromDate,

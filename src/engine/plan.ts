@@ -37,6 +37,8 @@ interface CommonPlan {
   readonly request: RequestPlan;
   readonly paging: { readonly pageSize: number; readonly concurrency: number };
   readonly maxTime: number | undefined;
+  /** The folder of the pace ledgers this host's runs share, one per service and key (state/pace). */
+  readonly paceFolder: string;
   readonly quiet: boolean;
   readonly verbose: boolean;
 }

@@ -1,5 +1,5 @@
 /** The API client a command uses, from its resolved settings: one place that maps settings to the client. */
-import { type ApiEvent, type Recorder, ReportApi } from "../api";
+import { type ApiEvent, type Pacer, type Recorder, ReportApi } from "../api";
 import type { ResolvedSettings } from "../config/resolve";
 import type { EngineContext } from "./context";
 
@@ -8,6 +8,10 @@ export interface ReportApiChoices {
   retries?: number;
   onEvent?: (event: ApiEvent) => void;
   recorder?: Recorder | undefined;
+  /** The pace every request of the client keeps (none: as fast as --concurrency allows). */
+  pacer?: Pacer | undefined;
+  /** Epoch ms of --max-time: a Retry-After past it ends the run at once. */
+  deadline?: number | undefined;
 }
 
 export function reportApiFor(
@@ -27,5 +31,7 @@ export function reportApiFor(
     route: { setting: settings.proxy.value, env: ctx.env },
     onEvent: choices.onEvent,
     recorder: choices.recorder,
+    pacer: choices.pacer,
+    deadline: choices.deadline,
   });
 }

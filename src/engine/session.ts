@@ -9,6 +9,7 @@ import { DataChangedError, InterruptedError } from "../core/errors";
 import type { EngineContext } from "./context";
 import { deadline } from "./deadline";
 import type { EngineEvents, ProgressSink } from "./events";
+import { pacerFor } from "./pacer";
 import type { ReportPlan } from "./plan";
 import { reportApiFor } from "./report-api";
 import { countEvent, type RunSummary } from "./summary";
@@ -19,7 +20,7 @@ export interface SessionOptions {
   readonly plan: ReportPlan;
   readonly recorder?: Recorder | undefined;
   /** Counted into: every request and retry. */
-  readonly counts: Pick<RunSummary, "requests" | "retries">;
+  readonly counts: Pick<RunSummary, "requests" | "retries" | "throttled">;
   /** How far the run got, for the message of --max-time. */
   howFar(progress: Progress | undefined): string;
   /** The message of a run stopped by SIGINT/SIGTERM. */
@@ -60,6 +61,9 @@ export async function withSession<T>(options: SessionOptions, work: (session: Se
       view.onEvent(event);
     },
     recorder: options.recorder,
+    pacer: pacerFor(plan),
+    // The pacer's clock is the real one: a Retry-After past this ends the run at once (QuotaError).
+    deadline: plan.maxTime === undefined ? undefined : Date.now() + plan.maxTime * 1000,
   });
   if (api.proxy && plan.verbose) events.note(`via the proxy ${api.proxy.shown} (from ${api.proxy.from})`);
   let progress: Progress | undefined;

@@ -1,5 +1,5 @@
 /** How a run ended, for `--summary json` (written by the command: commands/report/summary-out.ts). */
-import type { ApiEvent } from "../api";
+import { type ApiEvent, isThrottled } from "../api";
 
 export interface RunSummary {
   outcome: "ok" | "failed" | "nothing to do";
@@ -13,6 +13,8 @@ export interface RunSummary {
   rows: number;
   requests: number;
   retries: number;
+  /** Answers 429 (too many requests), also counted in `requests`. */
+  throttled: number;
 }
 
 /** The summary of a run into whole-day targets. */
@@ -23,9 +25,10 @@ export interface DaySummary extends RunSummary {
 }
 
 /** Counts an API event into a summary: each answer or failed try is a request; a retry is also a retry. */
-export function countEvent(summary: Pick<RunSummary, "requests" | "retries">, event: ApiEvent): void {
+export function countEvent(summary: Pick<RunSummary, "requests" | "retries" | "throttled">, event: ApiEvent): void {
   if (event.kind === "retry") summary.retries += 1;
   else summary.requests += 1;
+  if (isThrottled(event)) summary.throttled += 1;
 }
 
 /** The object of --summary for one run: its job (incremental runs) first, null for others. */

@@ -9,7 +9,7 @@
  * file truncated and written again is flushed by ext4 at once, milliseconds a request.
  */
 import { createHash } from "node:crypto";
-import { closeSync, mkdirSync, openSync, readSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, constants, mkdirSync, openSync, readSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { MemoryPaceLedger, type PaceLedger, type PaceRequest, type PaceState, reserveSlot } from "../core/pace-slot";
@@ -25,11 +25,14 @@ const LOCK_PATIENCE_MS = 2000;
 /** A lock this old was left by a process killed while holding it. */
 const STALE_LOCK_MS = 5000;
 
-function parseState(text: string | undefined): PaceState {
+/** A schedule further ahead than this was not written by a pace (a Retry-After waits at most minutes). */
+const FURTHEST_MS = 15 * 60_000;
+
+function parseState(text: string | undefined, now: number): PaceState {
   try {
     const value: unknown = JSON.parse(text ?? "");
     const tat = (value as { tat?: unknown }).tat;
-    return { tat: typeof tat === "number" && Number.isFinite(tat) ? tat : 0 };
+    return { tat: typeof tat === "number" && Number.isFinite(tat) && tat <= now + FURTHEST_MS ? tat : 0 };
   } catch {
     return { tat: 0 };
   }
@@ -38,17 +41,20 @@ function parseState(text: string | undefined): PaceState {
 const RECORD_BYTES = 64;
 
 /** The schedule in the file at `path` moved on by `reserve`, under the lock; a missing file is made. */
-function update(path: string, reserve: (state: PaceState) => PaceState): void {
+function update(path: string, now: number, reserve: (state: PaceState) => PaceState): void {
+  // Never through a link: the state folder may be shared with someone who plants one.
+  const { O_RDWR, O_CREAT, O_EXCL, O_NOFOLLOW } = constants;
   let fd: number;
   try {
-    fd = openSync(path, "r+");
-  } catch {
-    fd = openSync(path, "w+", 0o600);
+    fd = openSync(path, O_RDWR | O_NOFOLLOW);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    fd = openSync(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
   }
   try {
     const buffer = Buffer.alloc(RECORD_BYTES);
     const read = readSync(fd, buffer, 0, RECORD_BYTES, 0);
-    const next = reserve(parseState(buffer.subarray(0, read).toString("utf8")));
+    const next = reserve(parseState(buffer.subarray(0, read).toString("utf8"), now));
     writeSync(fd, `${JSON.stringify(next)}\n`.padEnd(RECORD_BYTES, " "), 0);
   } finally {
     closeSync(fd);
@@ -84,7 +90,7 @@ export class FilePaceLedger implements PaceLedger {
     if (!(await this.locked())) return this.alone.reserve(request);
     try {
       let sendAt = request.now;
-      update(this.path, (state) => {
+      update(this.path, request.now, (state) => {
         const slot = reserveSlot(state, request);
         sendAt = slot.sendAt;
         return slot.state;

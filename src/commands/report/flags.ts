@@ -70,6 +70,10 @@ export function declareReport(program: Command) {
     .option("--concurrency <n>", "pages fetched at once (default 4)")
     .option("--timeout <duration>", "per request: 30s, 500ms, 2m (default 30s)")
     .option("--retries <n>", "retries after network errors, timeouts, 429 and 5xx (default 4)")
+    .option(
+      "--rate <rate>",
+      "at most this many requests to the service: N/s or N/min, for a quota it does not announce or to leave room to others (default: the rate setting, else the pace the service allows)",
+    )
     .option("--max-time <duration>", "give up on the whole export after this long: 10m, 1h (default none)")
     .option(
       "--incremental",

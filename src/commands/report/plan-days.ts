@@ -95,7 +95,7 @@ async function dayFileFormat(
 }
 
 export async function planDays(
-  place: { cwd: string; now: Date; stateFolder: string },
+  place: { cwd: string; now: Date; stateFolder: string; paceFolder: string },
   flags: DayWords,
   settings: ResolvedSettings,
   choice: DayTargetSpec,
@@ -140,6 +140,7 @@ export async function planDays(
     request,
     paging: { pageSize, concurrency: settings.concurrency.value },
     maxTime: settings["max-time"].value,
+    paceFolder: place.paceFolder,
     quiet: flags.quiet === true,
     verbose: flags.verbose === true,
     output: choice,

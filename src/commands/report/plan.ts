@@ -18,7 +18,7 @@ import { planShape } from "../../engine/shape";
 import { requestWarnings } from "../../engine/warnings";
 import type { Context } from "../context";
 import { loadSettings } from "../shared/settings";
-import { stateFolder } from "../shared/state-folder";
+import { paceFolder, stateFolder } from "../shared/state-folder";
 import type { ReportFlags } from "./flags";
 import { planDays } from "./plan-days";
 import { stderrEvents } from "./render";
@@ -43,6 +43,7 @@ export function reportSettingFlags(flags: ReportFlags, profile = flags.profile) 
     spreadsheet: flags.spreadsheet,
     "api-key": flags.apiKey,
     tz: flags.tz,
+    rate: flags.rate,
   };
 }
 
@@ -81,7 +82,12 @@ export async function planReport(
   const named = choices.profile === undefined ? flags.output : flags.output?.replaceAll("{profile}", choices.profile);
   const output = parseOutputSpec({ ...flags, output: named }, ctx.cwd);
   if (output.kind !== "stdout" && output.kind !== "file") {
-    const place = { cwd: ctx.cwd, now, stateFolder: flags.incremental === true ? stateFolder(ctx) : "" };
+    const place = {
+      cwd: ctx.cwd,
+      now,
+      stateFolder: flags.incremental === true ? stateFolder(ctx) : "",
+      paceFolder: paceFolder(ctx),
+    };
     return freezePlan(await planDays(place, flags, settings, output, warn));
   }
   const pageSize = settings["page-size"].value;
@@ -106,6 +112,7 @@ export async function planReport(
     request,
     paging: { pageSize, concurrency: settings.concurrency.value },
     maxTime: settings["max-time"].value,
+    paceFolder: paceFolder(ctx),
     quiet: flags.quiet === true,
     verbose: flags.verbose === true,
     output,
