@@ -2,7 +2,9 @@
 
 import { benchAccounts } from "./accounts";
 import { benchGuard } from "./guard";
+import { benchPace } from "./pace";
 import { benchPictures } from "./pictures";
+import { benchRateLimits } from "./rate-limits";
 import { benchReport } from "./report";
 import { benchReportTop } from "./report-top";
 import { benchServe } from "./serve";
@@ -25,6 +27,8 @@ const benchmarks: Record<string, () => void | Promise<void>> = {
   tz: () => benchTz(),
   targets: () => benchTargets(),
   "serve-postgres": () => benchServePostgres(),
+  pace: () => benchPace(),
+  "rate-limits": () => benchRateLimits(),
   guard: () => benchGuard(),
 };
 
