@@ -6,7 +6,6 @@
  */
 import {
   ceilSeconds,
-  formatDateTime,
   type Instant,
   MAX_RANGE_SECONDS,
   parseInstant,
@@ -16,6 +15,7 @@ import {
   roundToMicros,
   rowsOf,
 } from "../contract";
+import { formatDateTime } from "../core/calendar";
 import { UnavailableError } from "../core/errors";
 import type { ReportApi } from "./client";
 import { UnmergeableRowsError } from "./errors";

@@ -1,5 +1,5 @@
 /** Names and limits of the report endpoint (docs/service.md §2). */
-import { BUCKET_UNITS, BUCKET_WORDS, type BucketUnit } from "../core/calendar";
+import { BUCKET_UNITS, BUCKET_WORDS, type BucketUnit, SECONDS_PER_DAY } from "../core/calendar";
 
 export const METRICS = ["views", "spending", "clicks", "conversions"] as const;
 export type Metric = (typeof METRICS)[number];
@@ -37,7 +37,7 @@ export function roundToMicros(value: number): number {
   return Number.isInteger(value) ? value : Math.round(value * 1e6) / 1e6;
 }
 
-export const MAX_RANGE_SECONDS = 90 * 24 * 3600;
+export const MAX_RANGE_SECONDS = 90 * SECONDS_PER_DAY;
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;
 

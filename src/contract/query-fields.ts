@@ -3,10 +3,10 @@
  * `from` / `to`, the granularity word. query-schema.ts puts them together with the rules between them.
  */
 import * as z from "zod";
-import { bucketUnitOf } from "../core/calendar";
+import { BARE_DATE, bucketUnitOf } from "../core/calendar";
 import { DEFAULT_GRANULARITY, GRANULARITIES, GRANULARITY_WORDS, type Granularity } from "./fields";
 import { quote, refuse } from "./refusal";
-import { BARE_DATE, DATE_TIME, type Instant, parseInstant } from "./time";
+import { DATE_TIME, type Instant, parseInstant } from "./time";
 
 /** A regular expression matching any of `words`, whole. */
 function oneOf(words: readonly string[]): string {

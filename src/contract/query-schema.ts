@@ -5,7 +5,7 @@
  * first one into a RequestRuleError.
  */
 import * as z from "zod";
-import { formatDateTime, SECONDS_PER_DAY } from "../core/calendar";
+import { formatDateTime, SECONDS_PER_DAY, SECONDS_PER_HOUR } from "../core/calendar";
 import {
   DEFAULT_GRANULARITY,
   DEFAULT_LIMIT,
@@ -48,8 +48,8 @@ function describeSpan(seconds: number): string {
   const days = Math.floor(seconds / SECONDS_PER_DAY);
   const rest = seconds - days * SECONDS_PER_DAY;
   if (rest === 0) return `${days} days`;
-  const h = Math.floor(rest / 3600);
-  const m = Math.floor((rest % 3600) / 60);
+  const h = Math.floor(rest / SECONDS_PER_HOUR);
+  const m = Math.floor((rest % SECONDS_PER_HOUR) / 60);
   const s = Math.round((rest % 60) * 1e9) / 1e9;
   return `${days} days ${h}h ${m}m ${s}s`;
 }

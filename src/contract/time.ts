@@ -2,19 +2,7 @@
  * Instants of the `from` / `to` parameters (docs/service.md §2): ISO 8601 date-times with `Z` or an offset,
  * or bare dates. Kept as whole seconds plus nanoseconds so the 90-day edge is compared exactly.
  */
-import {
-  BARE_DATE,
-  civilFromDays,
-  daysFromCivil,
-  formatDate,
-  formatDateTime,
-  isCivilDate,
-  SECONDS_PER_DAY,
-  SECONDS_PER_HOUR,
-} from "../core/calendar";
-
-// The calendar's names as the contract has always offered them; new code imports core/calendar.
-export { BARE_DATE, civilFromDays, daysFromCivil, formatDate, formatDateTime, SECONDS_PER_DAY };
+import { BARE_DATE, daysFromCivil, isCivilDate, SECONDS_PER_DAY, SECONDS_PER_HOUR } from "../core/calendar";
 
 export interface Instant {
   /** Whole seconds since the Unix epoch (UTC), floored. */

@@ -8,7 +8,6 @@ import {
   type BucketUnit,
   bucketFirstDay,
   clockText,
-  dayAYearBefore,
   dayOfSecond,
   daysFromCivil,
   dayText,
@@ -18,9 +17,6 @@ import {
   SECONDS_PER_HOUR,
 } from "./calendar";
 import { UsageError } from "./errors";
-
-// Where these have always been found; the calendar's own module is calendar.ts.
-export { type BucketUnit, bucketUnitOf } from "./calendar";
 
 /** Cached offsets and texts per zone; cleared when full, so memory stays bounded whatever the range. */
 const MAX_CACHED = 50_000;
@@ -149,11 +145,6 @@ export class TimeZone {
     if (unit === "day") return this.dayStart(day + n);
     if (unit === "week") return this.dayStart(day + 7 * n);
     return this.dayStart(monthStart(day, n));
-  }
-
-  /** The same local day a year earlier (29 February becomes 28 February). */
-  static yearBefore(day: number): number {
-    return dayAYearBefore(day);
   }
 
   /** A bucket as shown: the local date (`2026-03-29`), or for hours the local date-time with its offset. */

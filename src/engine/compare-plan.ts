@@ -7,9 +7,10 @@
  *   year:     the same local dates and times a year earlier (29 February becomes 28 February).
  */
 import { splitRange } from "../api";
-import { formatDateTime, MAX_RANGE_SECONDS, type ReportRequest } from "../contract";
+import { MAX_RANGE_SECONDS, type ReportRequest } from "../contract";
+import { type BucketUnit, bucketUnitOf, dayAYearBefore, formatDateTime } from "../core/calendar";
 import { UsageError } from "../core/errors";
-import { type BucketUnit, bucketUnitOf, TimeZone } from "../core/time-zone";
+import type { TimeZone } from "../core/time-zone";
 import type { CompareMode } from "./compare-modes";
 import type { RequestPlan } from "./request";
 import { requireWholeHourOffsets } from "./zone-range";
@@ -28,7 +29,7 @@ function isDayStart(zone: TimeZone, sec: number): boolean {
 /** The same local day and time of day a year earlier. */
 function yearEarlier(zone: TimeZone, sec: number): number {
   const day = zone.localDay(sec);
-  return zone.dayStart(TimeZone.yearBefore(day)) + (sec - zone.dayStart(day));
+  return zone.dayStart(dayAYearBefore(day)) + (sec - zone.dayStart(day));
 }
 
 /** The unit of the report's date buckets, or undefined without `date`. */

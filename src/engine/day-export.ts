@@ -5,6 +5,7 @@
  * or interrupted run leaves every file, the table and the state as they were.
  */
 import { openReport, openSplitReport } from "../api";
+import { bucketUnitOf } from "../core/calendar";
 import { type DayRecord, differences } from "../state/day-record";
 import { jobId } from "../state/job";
 import type { DaySpan } from "../targets/day-target";
@@ -80,7 +81,8 @@ export async function runDayExport(ctx: EngineContext, plan: DayPlan, events: En
 
 /** Daily and hourly windows hold disjoint days: one after the other, so only one window's days are open. */
 function passesOf(request: RequestPlan, granularity: string) {
-  const daily = granularity === "day" || granularity === "daily" || granularity === "hour" || granularity === "hourly";
+  const unit = bucketUnitOf(granularity);
+  const daily = unit === "day" || unit === "hour";
   // Weeks and months may straddle a window boundary: merged, as without {date}.
   const windows = request.windows ?? [{ from: request.request.from, to: request.request.to }];
   const passes: Array<{ windows: Array<{ from: string; to: string }>; span: DaySpan }> = daily

@@ -5,7 +5,8 @@
  * once: a formatter per bucket, fed a page at a time (memory: about one page per open bucket; descriptors:
  * one per bucket still being written).
  */
-import { formatDate, type ReportRow, type RowPage } from "../contract";
+import type { ReportRow, RowPage } from "../contract";
+import { formatDate } from "../core/calendar";
 import { UnavailableError } from "../core/errors";
 import type { FormatOptions, Formatter, ReportStream } from "../format/formatter";
 import { endStream, SinkError, watchedStream } from "../io/sink";

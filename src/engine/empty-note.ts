@@ -3,7 +3,7 @@
  * (`adreport: no rows for 2026-11-17..2026-11-23 (UTC)`): a header alone on stdout does not tell a wrong
  * range from a quiet week. stdout keeps only the data, and the exit code stays 0.
  */
-import { formatDateTime } from "../contract";
+import { formatDateTime } from "../core/calendar";
 import { TimeZone } from "../core/time-zone";
 import type { ReportStream } from "../format/formatter";
 import type { ComparedPeriod } from "./compare-plan";

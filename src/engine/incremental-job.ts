@@ -8,6 +8,7 @@ import { dirname, join, resolve } from "node:path";
 import type { ResolvedSettings } from "../config/resolve";
 import type { ReportRequest } from "../contract";
 import { BusyError } from "../core/busy-error";
+import { bucketUnitOf, dayText } from "../core/calendar";
 import { UsageError } from "../core/errors";
 import { takeLock } from "../io/lock-file";
 import type { DayRecord } from "../state/day-record";
@@ -22,7 +23,7 @@ import {
   writeState,
 } from "../state/store";
 import type { EngineContext } from "./context";
-import { dayNumber, dayText, type IncrementalRange, incrementalRange } from "./incremental";
+import { dayNumber, type IncrementalRange, incrementalRange } from "./incremental";
 import type { DayTargetSpec } from "./output-spec";
 import type { IncrementalPlan } from "./plan";
 
@@ -38,8 +39,6 @@ export interface IncrementalJob {
   release(): Promise<void>;
 }
 
-const GRANULARITY_NAMES: Record<string, string> = { hourly: "hour", daily: "day", weekly: "week", monthly: "month" };
-
 export function jobIdentity(settings: ResolvedSettings, request: ReportRequest, choice: DayTargetSpec): JobIdentity {
   const granularity = (request.granularity ?? "day").toLowerCase();
   return {
@@ -47,7 +46,7 @@ export function jobIdentity(settings: ResolvedSettings, request: ReportRequest, 
     baseUrl: settings["base-url"].value,
     dimensions: [...request.dimensions],
     metrics: [...request.metrics],
-    granularity: GRANULARITY_NAMES[granularity] ?? granularity,
+    granularity: bucketUnitOf(granularity) ?? granularity,
     campaignId: request.campaignId ?? null,
     adId: request.adId ?? null,
     target: choice.identity,

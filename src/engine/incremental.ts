@@ -5,7 +5,7 @@
  * --start on the first run. Week and month buckets start on their first day (Monday, the 1st), so a file
  * or a table never holds part of a bucket.
  */
-import { civilFromDays, daysFromCivil, formatDate, SECONDS_PER_DAY } from "../contract";
+import { bucketFirstDay, bucketUnitOf, dayOfInstant, dayOfText, dayText } from "../core/calendar";
 import { UsageError } from "../core/errors";
 import { readWholeNumber } from "../core/whole-number";
 
@@ -26,39 +26,16 @@ export function parseLookback(text: string): number {
   return days;
 }
 
-/** Days since 1970-01-01 of a YYYY-MM-DD text, or undefined when it is not a real date. */
+/** Days since 1970-01-01 of a YYYY-MM-DD text, or undefined when it is not a real date from 1970 on. */
 export function dayNumber(text: string): number | undefined {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text.trim());
-  if (!match) return undefined;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const n = daysFromCivil(year, month, day);
-  const back = civilFromDays(n);
-  return back.year === year && back.month === month && back.day === day && n >= 0 ? n : undefined;
-}
-
-export function dayText(n: number): string {
-  return formatDate(n * SECONDS_PER_DAY);
+  const n = dayOfText(text.trim());
+  return n !== undefined && n >= 0 ? n : undefined;
 }
 
 export function parseStartDay(text: string): number {
   const n = dayNumber(text);
   if (n === undefined) throw new UsageError(`--start: ${JSON.stringify(text)} is not a date (YYYY-MM-DD, UTC)`);
   return n;
-}
-
-/** The first day of the week (Monday) or month holding `day`; the day itself for days and hours. */
-export function bucketStart(day: number, granularity: string): number {
-  if (/^week/i.test(granularity)) return day - ((day + 3) % 7); // 1970-01-01 was a Thursday
-  if (/^month/i.test(granularity)) {
-    const { year, month } = civilFromDays(day);
-    return daysFromCivil(year, month, 1);
-  }
-  return day;
-}
-
-/** The last complete UTC day by `now`: yesterday, as a day number. */
-export function lastCompleteDay(now: Date): number {
-  return daysFromCivil(now.getUTCFullYear(), now.getUTCMonth() + 1, now.getUTCDate()) - 1;
 }
 
 export type IncrementalRange = { from: string; to: string; warning?: string } | { nothing: string };
@@ -73,7 +50,7 @@ export function incrementalRange(options: {
   job?: string;
 }): IncrementalRange {
   const { now } = options;
-  const end = lastCompleteDay(now);
+  const end = dayOfInstant(now) - 1; // yesterday: the last complete UTC day
   const today = end + 1;
   const start = options.start === undefined ? undefined : parseStartDay(options.start);
   let from: number;
@@ -109,7 +86,9 @@ export function incrementalRange(options: {
           : `nothing to do: --start ${dayText(from)} is after yesterday (${dayText(end)})`,
     };
   }
-  const range = { from: dayText(bucketStart(from, options.granularity)), to: dayText(end) };
+  // A week or month starts on its first day (Monday, the 1st); a day or an hour on the day itself.
+  const firstDay = bucketFirstDay(bucketUnitOf(options.granularity) ?? "day", from);
+  const range = { from: dayText(firstDay), to: dayText(end) };
   return warning === undefined ? range : { ...range, warning };
 }
 

@@ -12,8 +12,9 @@ import {
   type ReportRequest,
   type RequestRuleError,
 } from "../contract";
+import type { BucketUnit } from "../core/calendar";
 import { UsageError } from "../core/errors";
-import { type BucketUnit, TimeZone } from "../core/time-zone";
+import { TimeZone } from "../core/time-zone";
 import { readWholeNumber } from "../core/whole-number";
 import { readMetricList } from "./metric-list";
 import { resolveWhen } from "./when";

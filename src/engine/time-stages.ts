@@ -4,7 +4,8 @@
  * re-bucketed and filled the same way). Every `_change` is computed later, with the ratios
  * (transform/metrics.ts). Without --tz, --compare or --fill the report goes through untouched.
  */
-import { formatDateTime, type ReportRequest } from "../contract";
+import type { ReportRequest } from "../contract";
+import { formatDateTime } from "../core/calendar";
 import { TimeZone } from "../core/time-zone";
 import type { ReportStream } from "../format/formatter";
 import { compareWithPrevious } from "../transform/compare";

@@ -3,18 +3,17 @@
  * is refused when its offset is not a whole hour anywhere in the range, since adreport builds its days from
  * the service's hourly UTC buckets.
  */
-import { formatDateTime, parseInstant, SECONDS_PER_DAY } from "../contract";
+import { parseInstant } from "../contract";
+import { BARE_DATE, dayOfSecond, formatDateTime } from "../core/calendar";
 import { UsageError } from "../core/errors";
 import { offsetText, type TimeZone } from "../core/time-zone";
-
-const BARE_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** A --from / --to value (already resolved by resolveWhen) as an instant the service reads. */
 export function instantInZone(text: string, role: "from" | "to", zone: TimeZone): string {
   if (!BARE_DATE.test(text)) return text;
   const instant = parseInstant(text, "from");
   if (instant === undefined) return text;
-  const day = Math.floor(instant.sec / SECONDS_PER_DAY);
+  const day = dayOfSecond(instant.sec);
   return formatDateTime(role === "from" ? zone.dayStart(day) : zone.dayStart(day + 1) - 1);
 }
 

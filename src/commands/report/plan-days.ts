@@ -4,11 +4,12 @@
  */
 import type { ResolvedSettings } from "../../config/resolve";
 import { requireApiKey } from "../../config/resolve";
+import { dayOfInstant, dayText } from "../../core/calendar";
 import { isDerivedMetric } from "../../core/derived-metrics";
 import { UsageError } from "../../core/errors";
 import type { FormatName } from "../../core/formats";
 import { TimeZone } from "../../core/time-zone";
-import { dayText, lastCompleteDay, parseLookback } from "../../engine/incremental";
+import { parseLookback } from "../../engine/incremental";
 import { chooseOutputFormat, type FormatWords } from "../../engine/output-format";
 import { checkDayFolder, type DayTargetSpec } from "../../engine/output-spec";
 import type { DayPlan, FormatPlan } from "../../engine/plan";
@@ -59,7 +60,7 @@ function refuseShaping(flags: DayWords, choice: DayTargetSpec): void {
 
 /** A file of a day not yet over (or to come) would look complete: empty, or holding part of the day. */
 function refuseIncompleteDays(toDate: string, now: Date): void {
-  const yesterday = dayText(lastCompleteDay(now));
+  const yesterday = dayText(dayOfInstant(now) - 1);
   if (toDate <= yesterday) return;
   throw new UsageError(
     `{date} in --output writes complete days: --to ${toDate} is after the last complete UTC day (${yesterday})`,

@@ -1,6 +1,6 @@
 /** `adreport serve demo`: the deterministic demo data, into the database or as NDJSON. */
 import { parseInstant } from "../../contract";
-import { BARE_DATE, dayOfInstant, formatDateTime, SECONDS_PER_DAY } from "../../core/calendar";
+import { BARE_DATE, dayOfInstant, formatDateTime, SECONDS_PER_DAY, SECONDS_PER_HOUR } from "../../core/calendar";
 import { InterruptedError, UsageError } from "../../core/errors";
 import { openOutput, outputError } from "../../engine/output";
 import { writeChunk } from "../../io/write";
@@ -100,7 +100,7 @@ export async function runDemo(ctx: Context, options: DemoCommandOptions): Promis
     const count = written.adHours + written.keywordHours;
     const first = formatDateTime(end.sec - options.days * SECONDS_PER_DAY);
     ctx.io.err.write(
-      `adreport serve: demo data in ${databaseLabel(options.db)}: ${count} hourly rows from ${first} to ${formatDateTime(end.sec - 3600)}\n`,
+      `adreport serve: demo data in ${databaseLabel(options.db)}: ${count} hourly rows from ${first} to ${formatDateTime(end.sec - SECONDS_PER_HOUR)}\n`,
     );
   });
 }

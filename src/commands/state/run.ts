@@ -4,9 +4,10 @@ import { existsSync } from "node:fs";
 import { unlink } from "node:fs/promises";
 import { resolve } from "node:path";
 import { BusyError } from "../../core/busy-error";
+import { dayText } from "../../core/calendar";
 import { UsageError } from "../../core/errors";
 import { printable } from "../../core/printable";
-import { dayNumber, dayText } from "../../engine/incremental";
+import { dayNumber } from "../../engine/incremental";
 import { takeLock } from "../../io/lock-file";
 import { writeChunk } from "../../io/write";
 import {

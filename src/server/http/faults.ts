@@ -14,6 +14,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { errorBody } from "../../contract";
+import { BUCKET_WORDS, SECONDS_PER_DAY } from "../../core/calendar";
 import { parseDuration } from "../../core/duration";
 import { seededRandom } from "../seeded-random";
 import { accessLine } from "./access-log";
@@ -72,7 +73,7 @@ const RESET_PAUSE_MS = 50;
 /** The body `reset-body` promises in full and cuts in half: a plausible report page. */
 const RESET_BODY = JSON.stringify({
   meta: {
-    granularity: "daily",
+    granularity: BUCKET_WORDS.day,
     dimensions: ["date"],
     metrics: ["views"],
     total: 64,
@@ -81,7 +82,7 @@ const RESET_BODY = JSON.stringify({
     has_more: false,
   },
   data: Array.from({ length: 64 }, (_, day) => ({
-    dimensions: { date: 1_761_955_200 + day * 86_400 },
+    dimensions: { date: 1_761_955_200 + day * SECONDS_PER_DAY },
     metrics: { views: 0 },
   })),
 });

@@ -16,7 +16,8 @@
 import { once } from "node:events";
 import { createReadStream, createWriteStream } from "node:fs";
 import { createInterface } from "node:readline";
-import { formatDateTime, METRICS, type Metric } from "../../contract";
+import { METRICS, type Metric } from "../../contract";
+import { formatDateTime } from "../../core/calendar";
 import { formatLoadLine } from "../model/load-format";
 import { type ExportRow, ExportShapeError, parseExportRow } from "./export-row";
 import { decideGranularity, type ExportGranularity, GranularityEvidence } from "./granularity";

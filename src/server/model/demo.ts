@@ -3,6 +3,7 @@
  * Several advertisers with campaigns, ads and keywords whose names hold commas, quotes and non-ASCII,
  * hourly data with a daily rhythm, bot clicks, and hours without data.
  */
+import { SECONDS_PER_DAY, SECONDS_PER_HOUR } from "../../core/calendar";
 import { seededRandom } from "../seeded-random";
 import type { LoadLine } from "./facts";
 
@@ -46,7 +47,7 @@ const DAILY_RHYTHM = [
 
 export function* demoFacts(options: DemoOptions): Generator<LoadLine> {
   const rand = seededRandom(options.seed);
-  const start = options.end - options.days * 86_400;
+  const start = options.end - options.days * SECONDS_PER_DAY;
   let campaignId = 0;
   let adId = 1000;
   let keywordId = 100_000;
@@ -66,9 +67,9 @@ export function* demoFacts(options: DemoOptions): Generator<LoadLine> {
           keywordId += 1;
           return { keywordId, keyword: pick(KEYWORDS, keywordId + adId) };
         });
-        for (let hour = start; hour < options.end; hour += 3600) {
+        for (let hour = start; hour < options.end; hour += SECONDS_PER_HOUR) {
           if (rand() >= options.activity) continue;
-          const rhythm = DAILY_RHYTHM[(hour / 3600) % 24] as number;
+          const rhythm = DAILY_RHYTHM[(hour / SECONDS_PER_HOUR) % 24] as number;
           const views = Math.floor(reach * rhythm * (0.5 + rand()));
           const clicks = Math.floor(views * ctr * (0.5 + rand()));
           const botClicks = Math.floor(clicks * rand() * 0.2);

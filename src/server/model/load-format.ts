@@ -3,7 +3,8 @@
  * Strict: an unknown or misspelt field is an error, never silently dropped data.
  */
 import * as z from "zod";
-import { formatDateTime, parseInstant } from "../../contract";
+import { parseInstant } from "../../contract";
+import { formatDateTime, SECONDS_PER_HOUR } from "../../core/calendar";
 import type { AdFact, KeywordFact, LoadLine } from "./facts";
 
 const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
@@ -25,7 +26,7 @@ const hour = z.string().transform((text, ctx) => {
     ctx.addIssue({ code: "custom", message: `${JSON.stringify(text)} is not an ISO 8601 date-time` });
     return z.NEVER;
   }
-  if (instant.nano !== 0 || instant.sec % 3600 !== 0 || instant.sec < 0) {
+  if (instant.nano !== 0 || instant.sec % SECONDS_PER_HOUR !== 0 || instant.sec < 0) {
     ctx.addIssue({ code: "custom", message: `${JSON.stringify(text)} does not start an hour (UTC, 1970 or later)` });
     return z.NEVER;
   }

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { civilFromDays, daysFromCivil, formatDate, formatDateTime, parseInstant } from "../../../src/contract/time";
+import { parseInstant } from "../../../src/contract/time";
+import { civilFromDays, daysFromCivil, formatDate, formatDateTime } from "../../../src/core/calendar";
 
 describe("parseInstant", () => {
   it.each([
