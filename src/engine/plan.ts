@@ -26,7 +26,7 @@ export interface IncrementalPlan {
   readonly stateFolder: string;
 }
 
-interface CommonPlan {
+export interface CommonPlan {
   /** The one reading of the clock the plan was made at. */
   readonly now: Date;
   /** The settings in effect (the profile's, for one account of several). */

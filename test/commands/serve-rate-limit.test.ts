@@ -2,31 +2,19 @@
  * `adreport serve --rate-limit` as a command: bad values are one line and exit 2, a good one limits each key
  * and the answers (200 and 429) are what the OpenAPI document declares, headers included.
  */
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openApiDocument } from "../../src/contract";
+import { ACME_KEY } from "../helpers/demo-service";
 import { httpGet } from "../helpers/http";
 import { openApiChecker } from "../helpers/openapi-check";
 import { runInProcess } from "../helpers/run-cli-in-process";
+import { startTestService } from "../helpers/serve";
 import { serveInProcess } from "../helpers/serve-in-process";
-import { tempDir } from "../helpers/temp";
 
-const db = join(tempDir(), "rate.db");
-const demo = await runInProcess(["serve", "demo", "--db", db, "--days", "3", "--end", "2026-11-01"]);
-if (demo.code !== 0) throw new Error(demo.stderr);
-const issued = await runInProcess([
-  "serve",
-  "key",
-  "issue",
-  "--db",
-  db,
-  "--advertiser",
-  "Acme Outdoor",
-  "--ip",
-  "127.0.0.1",
-]);
-if (issued.code !== 0) throw new Error(issued.stderr);
-const KEY = issued.stdout.trim();
+// The demo data (to 2026-11-01) and a key for Acme Outdoor from 127.0.0.1; its own server goes unused.
+const service = await startTestService({ keys: [ACME_KEY] });
+const db = service.dbPath;
+const KEY = service.keys[0] as string;
 const QUERY = "/v1/report?from=2026-10-29&to=2026-10-31&metrics=views";
 
 describe("serve --rate-limit", () => {

@@ -12,7 +12,7 @@ import type { FanOutPlan } from "../../engine/fan-out";
 import { checkOutput, isStdoutPath } from "../../engine/output";
 import { chooseOutputFormat } from "../../engine/output-format";
 import { fillPath, hasDatePlaceholder, isDatabaseOutput } from "../../engine/output-spec";
-import { checkPictureRequest, pictureOptions } from "../../engine/picture-options";
+import { checkPictureRequest } from "../../engine/picture-options";
 import type { ReportPlan } from "../../engine/plan";
 import { openRecordFolder } from "../../engine/record";
 import { planRequest } from "../../engine/request";
@@ -23,6 +23,7 @@ import { selectProfiles } from "../shared/profile-selection";
 import { loadSettings, readConfig } from "../shared/settings";
 import type { ReportFlags } from "./flags";
 import { planReport, reportSettingFlags, tzGiven } from "./plan";
+import { formatOptionsOf } from "./plan-common";
 import type { SummaryChoice } from "./summary-out";
 
 function refuseMixedFlags(flags: ReportFlags): void {
@@ -160,13 +161,7 @@ export async function planAccounts(ctx: Context, flags: ReportFlags): Promise<Ac
     path,
     concurrency: flags.output?.startsWith("sqlite:") === true ? 1 : (flags.accountConcurrency ?? 2),
     format,
-    options: {
-      delimiter: settings.delimiter.value,
-      bom: flags.bom === true,
-      spreadsheet: format.spreadsheet,
-      color: path === undefined && ctx.io.outColor,
-      ...pictureOptions({ now: () => now, io: ctx.io }, request, flags.compare),
-    },
+    options: formatOptionsOf(ctx, flags, { settings, format, path, request, now }),
     shaping: { fields: fieldsOverAccounts(flags.fields).shared, epochDates: flags.dateFormat === "epoch" },
     allowPartial: flags.allowPartial === true,
   };

@@ -13,9 +13,10 @@ import { parseLookback } from "../../engine/incremental";
 import { chooseOutputFormat, type FormatWords } from "../../engine/output-format";
 import { checkDayFolder, type DayTargetSpec } from "../../engine/output-spec";
 import type { DayPlan, FormatPlan } from "../../engine/plan";
-import { planRequest, type RequestWords, requestWordsOf } from "../../engine/request";
+import { planRequest, type RequestWords } from "../../engine/request";
 import type { ShapeWords } from "../../engine/shape";
 import { requestWarnings } from "../../engine/warnings";
+import { commonPlan } from "./plan-common";
 
 /** The words of the flags a run of whole days reads. */
 export type DayWords = RequestWords &
@@ -134,16 +135,7 @@ export async function planDays(
     choice.kind === "days" ? await dayFileFormat(place.cwd, flags, settings, choice.template, warn) : undefined;
   return {
     kind: "days",
-    now,
-    settings,
-    apiKey,
-    words: requestWordsOf(flags),
-    request,
-    paging: { pageSize, concurrency: settings.concurrency.value },
-    maxTime: settings["max-time"].value,
-    paceFolder: place.paceFolder,
-    quiet: flags.quiet === true,
-    verbose: flags.verbose === true,
+    ...commonPlan(flags, { now, settings, apiKey, request, paceFolder: place.paceFolder }),
     output: choice,
     write,
     granularity: request.request.granularity?.toLowerCase() ?? "day",

@@ -10,9 +10,9 @@ import { planComparedPeriod } from "../../engine/compare-plan";
 import { checkOutput } from "../../engine/output";
 import { chooseOutputFormat } from "../../engine/output-format";
 import { fillPath, parseOutputSpec } from "../../engine/output-spec";
-import { checkPictureRequest, pictureOptions } from "../../engine/picture-options";
+import { checkPictureRequest } from "../../engine/picture-options";
 import { type ExportPlan, freezePlan, type ReportPlan } from "../../engine/plan";
-import { planRequest, requestWordsOf } from "../../engine/request";
+import { planRequest } from "../../engine/request";
 import { runPlan } from "../../engine/run";
 import { planShape } from "../../engine/shape";
 import { requestWarnings } from "../../engine/warnings";
@@ -20,6 +20,7 @@ import type { Context } from "../context";
 import { loadSettings } from "../shared/settings";
 import { paceFolder, stateFolder } from "../shared/state-folder";
 import type { ReportFlags } from "./flags";
+import { commonPlan, formatOptionsOf } from "./plan-common";
 import { planDays } from "./plan-days";
 import { stderrEvents } from "./render";
 
@@ -105,28 +106,10 @@ export async function planReport(
   for (const warning of [...requestWarnings(flags, request.request), ...format.warnings]) warn(warning);
   const plan: ExportPlan = {
     kind: "export",
-    now,
-    settings,
-    apiKey,
-    words: requestWordsOf(flags),
-    request,
-    paging: { pageSize, concurrency: settings.concurrency.value },
-    maxTime: settings["max-time"].value,
-    paceFolder: paceFolder(ctx),
-    quiet: flags.quiet === true,
-    verbose: flags.verbose === true,
+    ...commonPlan(flags, { now, settings, apiKey, request, paceFolder: paceFolder(ctx) }),
     output,
     path,
-    write: {
-      format,
-      options: {
-        delimiter: settings.delimiter.value,
-        bom: flags.bom === true,
-        spreadsheet: format.spreadsheet,
-        color: path === undefined && ctx.io.outColor,
-        ...pictureOptions({ now: () => now, io: ctx.io }, request, flags.compare),
-      },
-    },
+    write: { format, options: formatOptionsOf(ctx, flags, { settings, format, path, request, now }) },
     shape,
     compare: compare || undefined,
     record: flags.record,
