@@ -38,8 +38,8 @@ export async function runDayExport(ctx: EngineContext, plan: DayPlan, events: En
     days_unchanged: 0,
     rows: 0,
     requests: 0,
-    throttled: 0,
     retries: 0,
+    throttled: 0,
   };
   const target = await openDayTarget(ctx, plan);
   try {
