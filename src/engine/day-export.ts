@@ -41,7 +41,18 @@ export async function runDayExport(ctx: EngineContext, plan: DayPlan, events: En
     retries: 0,
     throttled: 0,
   };
-  const target = await openDayTarget(ctx, plan);
+  const failed = async (error: unknown): Promise<unknown> => {
+    summary.outcome = "failed";
+    const reason = outputError(error, undefined) ?? withCliHints(error);
+    summary.error = reason instanceof Error ? reason.message : String(reason);
+    await job?.finished({ outcome: "failed", message: summary.error }).catch(() => undefined);
+    await reportFailure(events, summaryObject(summary, job?.id ?? jobName));
+    return reason;
+  };
+  // A table or folder that cannot be opened is a failed run too: --summary says so.
+  const target = await openDayTarget(ctx, plan).catch(async (error: unknown) => {
+    throw await failed(error);
+  });
   try {
     if (incremental) {
       job = await openIncrementalJob(ctx, { ...plan, incremental }, base.request);
@@ -67,12 +78,7 @@ export async function runDayExport(ctx: EngineContext, plan: DayPlan, events: En
     return { rows: summary.rows };
   } catch (error) {
     await target.abort();
-    summary.outcome = "failed";
-    const failed = outputError(error, undefined) ?? withCliHints(error);
-    summary.error = failed instanceof Error ? failed.message : String(failed);
-    await job?.finished({ outcome: "failed", message: summary.error }).catch(() => undefined);
-    await reportFailure(events, summaryObject(summary, job?.id ?? jobName));
-    throw failed;
+    throw await failed(error);
   } finally {
     await job?.release();
     await target.close();

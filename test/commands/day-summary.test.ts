@@ -83,4 +83,15 @@ describe("--tz UTC with whole-day targets", () => {
     expect(berlin.stderr).toMatch(/--tz cannot be used with/);
     expect(readdirSync(join(dir, "out")).filter((n) => n.startsWith("b-"))).toEqual([]);
   });
+
+  it("a database that cannot be opened is a failed run in --summary too", async () => {
+    const { run } = await newService();
+    const result = await run([...JOB, "-o", "sqlite:no-such-folder/stats.db", "--summary", "json"]);
+    expect(result.code).toBe(1);
+    const [json = "", ...rest] = result.stderr.trim().split("\n");
+    expect(rest).toEqual([expect.stringMatching(/^adreport: cannot write no-such-folder\/stats.db: /)]);
+    const summary = JSON.parse(json);
+    expect(summary).toMatchObject({ outcome: "failed", rows: 0, requests: 0 });
+    expect(summary.error).toMatch(/no-such-folder/);
+  });
 });
