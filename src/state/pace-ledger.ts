@@ -9,7 +9,7 @@
  * file truncated and written again is flushed by ext4 at once, milliseconds a request.
  */
 import { createHash } from "node:crypto";
-import { closeSync, constants, mkdirSync, openSync, readSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, constants, existsSync, mkdirSync, openSync, readSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { MemoryPaceLedger, type PaceLedger, type PaceRequest, type PaceState, reserveSlot } from "../core/pace-slot";
@@ -79,6 +79,10 @@ export class FilePaceLedger implements PaceLedger {
   }
 
   async reserve(request: PaceRequest): Promise<number> {
+    // Nothing known limits this run and no other run keeps a schedule: no file is made (an export from a
+    // service without a limit leaves nothing in the state folder).
+    const unlimited = request.intervalMs === 0 && request.floor <= request.now;
+    if (unlimited && !existsSync(this.path)) return this.alone.reserve(request);
     if (!this.folderMade) {
       this.folderMade = true;
       try {

@@ -4,7 +4,7 @@
  * --rate cap's spacing, a Retry-After past --max-time ending the run at once, the ledger shared through the
  * state folder.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type BucketServer, startBucketServer } from "../helpers/bucket-server";
@@ -108,5 +108,12 @@ describe("report against a service with a rate limit", () => {
     const files = readdirSync(join(run.config, "state", "pace"));
     expect(files).toHaveLength(1);
     expect(files[0]).not.toContain(KEY.slice(4, 12));
+  });
+
+  it("leaves nothing in the state folder when nothing limits the run", async () => {
+    server = await startBucketServer({ rate: 1000, burst: 1000, headers: "none", rows: 30 });
+    const run = await report(server.url, []);
+    expect(run.code, run.stderr).toBe(0);
+    expect(existsSync(join(run.config, "state"))).toBe(false);
   });
 });
