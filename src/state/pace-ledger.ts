@@ -13,6 +13,7 @@ import {
   closeSync,
   constants,
   existsSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readSync,
@@ -20,6 +21,7 @@ import {
   unlinkSync,
   writeSync,
 } from "node:fs";
+import { userInfo } from "node:os";
 import { dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { MemoryPaceLedger, type PaceLedger, type PaceRequest, type PaceState, reserveSlot } from "../core/pace-slot";
@@ -79,10 +81,22 @@ function removeQuietly(path: string): void {
   }
 }
 
+/** Makes the ledgers' folder (0700); true when it is this user's and no one else may write in it. */
+function ownFolder(folder: string): boolean {
+  try {
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    const found = lstatSync(folder);
+    return found.isDirectory() && found.uid === userInfo().uid && (found.mode & 0o022) === 0;
+  } catch {
+    return false; // unwritable: this run paces alone
+  }
+}
+
 export class FilePaceLedger implements PaceLedger {
   private readonly alone = new MemoryPaceLedger();
   private readonly lock: string;
-  private folderMade = false;
+  /** Whether the folder is ours alone: another user could stall our exports with a schedule in it. */
+  private shared: boolean | undefined;
 
   constructor(readonly path: string) {
     this.lock = `${path}.lock`;
@@ -93,14 +107,8 @@ export class FilePaceLedger implements PaceLedger {
     // service without a limit leaves nothing in the state folder).
     const unlimited = request.intervalMs === 0 && request.floor <= request.now;
     if (unlimited && !existsSync(this.path)) return this.alone.reserve(request);
-    if (!this.folderMade) {
-      this.folderMade = true;
-      try {
-        mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
-      } catch {
-        // Unwritable: every reservation below falls back to pacing alone.
-      }
-    }
+    this.shared ??= ownFolder(dirname(this.path));
+    if (!this.shared) return this.alone.reserve(request);
     if (!(await this.locked())) return this.alone.reserve(request);
     try {
       let sendAt = request.now;

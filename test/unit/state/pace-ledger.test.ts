@@ -3,7 +3,7 @@
  * pacers in one process, and for two real processes reserving at once.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -77,4 +77,21 @@ describe("FilePaceLedger", () => {
       expect((times[i] as number) - (times[i - 1] as number)).toBeGreaterThanOrEqual(20);
     }
   }, 60_000);
+});
+
+describe("FilePaceLedger in a folder another user could write", () => {
+  it("paces alone: a schedule planted there does not hold the run back", async () => {
+    const shared = join(folder, "shared");
+    mkdirSync(shared, { mode: 0o777 });
+    chmodSync(shared, 0o777);
+    const file = join(shared, "planted.json");
+    const now = Date.parse("2026-11-25T12:00:00Z");
+    // Ten minutes ahead: inside what a real Retry-After could have left there.
+    writeFileSync(file, `${JSON.stringify({ tat: now + 600_000 })}\n`);
+    const sendAt = await new FilePaceLedger(file).reserve({ now, intervalMs: 50, burst: 1, floor: 0 });
+    expect(sendAt).toBe(now);
+    chmodSync(shared, 0o700);
+    const trusted = await new FilePaceLedger(file).reserve({ now, intervalMs: 50, burst: 1, floor: 0 });
+    expect(trusted).toBe(now + 600_000);
+  });
 });
