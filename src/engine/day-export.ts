@@ -1,19 +1,19 @@
 /**
  * A report written as whole days: `{date}` in --output (one file per date bucket), a database target,
  * or --incremental into either. The days are fetched (in 90-day windows, one after the other for daily and
- * hourly buckets), staged, compared with the job's state, and put in place together at the end: a failed
- * or interrupted run leaves every file, the table and the state as they were.
+ * hourly buckets), staged, compared with the job's state, and put in place: an incremental job a window at
+ * a time, recorded in its state as each is in (day-units.ts); any other run together at the end, so a failed
+ * or interrupted run leaves every file and the table as they were.
  */
-import { openReport, openSplitReport } from "../api";
-import { bucketUnitOf } from "../core/calendar";
-import { type DayRecord, differences } from "../state/day-record";
+import { randomBytes } from "node:crypto";
 import { jobId } from "../state/job";
-import type { DaySpan } from "../targets/day-target";
 import type { EngineContext } from "./context";
-import { bucketDays, spanOf } from "./day-span";
+import { bucketDays } from "./day-span";
 import { type OpenTarget, openDayTarget } from "./day-target";
+import { writeUnits } from "./day-write";
 import type { EngineEvents } from "./events";
 import { withCliHints } from "./hints";
+import type { IncrementalRange } from "./incremental";
 import { type IncrementalJob, jobIdentity, openIncrementalJob } from "./incremental-job";
 import { outputError } from "./output";
 import type { DayPlan } from "./plan";
@@ -21,14 +21,32 @@ import { planRequest, type RequestPlan } from "./request";
 import { reportFailure, withSession } from "./session";
 import { type DaySummary, summaryObject } from "./summary";
 
-export async function runDayExport(ctx: EngineContext, plan: DayPlan, events: EngineEvents): Promise<{ rows: number }> {
+export interface DayRunOptions {
+  /** Re-export exactly these days through the job (`verify --repair`): its last day stays where it is. */
+  readonly repair?: { readonly from: string; readonly to: string };
+}
+
+/** A run's id, in the ledger and on a table's rows: when it started (UTC) and 6 random hex digits. */
+function newRunId(now: Date): string {
+  return `${now.toISOString().replace(/[-:]|\.\d+/g, "")}-${randomBytes(3).toString("hex")}`;
+}
+
+export async function runDayExport(
+  ctx: EngineContext,
+  plan: DayPlan,
+  events: EngineEvents,
+  options: DayRunOptions = {},
+): Promise<{ rows: number }> {
   const base = plan.request;
   const { incremental } = plan;
+  const { repair } = options;
+  const runId = newRunId(ctx.now());
   let job: IncrementalJob | undefined;
   let request: RequestPlan = base;
   // An incremental run's range comes from its state: until it is read (a run refused by the lock never
   // reads it), the summary names the job and no range.
-  const jobName = incremental ? jobId(jobIdentity(plan.settings, base.request, plan.output)) : undefined;
+  const id = jobId(jobIdentity(plan.settings, base.request, plan.output));
+  const jobName = incremental ? id : undefined;
   const summary: DaySummary = {
     outcome: "ok",
     from: incremental ? undefined : base.fromDate,
@@ -50,13 +68,13 @@ export async function runDayExport(ctx: EngineContext, plan: DayPlan, events: En
     return reason;
   };
   // A table or folder that cannot be opened is a failed run too: --summary says so.
-  const target = await openDayTarget(ctx, plan).catch(async (error: unknown) => {
+  const target = await openDayTarget(ctx, plan, { runId, job: id }, events).catch(async (error: unknown) => {
     throw await failed(error);
   });
   try {
     if (incremental) {
-      job = await openIncrementalJob(ctx, { ...plan, incremental }, base.request);
-      const range = job.range(plan.granularity);
+      job = await openIncrementalJob(ctx, { ...plan, incremental, write: fileWrite(plan) }, base.request, events);
+      const range: IncrementalRange = repair ? { from: repair.from, to: repair.to } : job.range(plan.granularity);
       if ("nothing" in range) {
         events.note(range.nothing);
         summary.outcome = "nothing to do";
@@ -72,7 +90,7 @@ export async function runDayExport(ctx: EngineContext, plan: DayPlan, events: En
       summary.to = request.toDate;
     }
     await target.prepare(bucketDays(request.fromDate, request.toDate, plan.granularity));
-    await fetchAndWrite(ctx, plan, events, request, target, job, summary);
+    await writeUnits({ ctx, plan, events, request, target, job, summary, runId, checkpoints: !repair });
     await job?.finished({ outcome: "ok", from: request.fromDate, to: request.toDate });
     await events.summary(summaryObject(summary, job?.id));
     return { rows: summary.rows };
@@ -85,82 +103,11 @@ export async function runDayExport(ctx: EngineContext, plan: DayPlan, events: En
   }
 }
 
-/** Daily and hourly windows hold disjoint days: one after the other, so only one window's days are open. */
-function passesOf(request: RequestPlan, granularity: string) {
-  const unit = bucketUnitOf(granularity);
-  const daily = unit === "day" || unit === "hour";
-  // Weeks and months may straddle a window boundary: merged, as without {date}.
-  const windows = request.windows ?? [{ from: request.request.from, to: request.request.to }];
-  const passes: Array<{ windows: Array<{ from: string; to: string }>; span: DaySpan }> = daily
-    ? windows.map((w) => ({ windows: [w], span: spanOf(w.from, w.to, granularity) }))
-    : [{ windows, span: spanOf(request.request.from, request.request.to, granularity) }];
-  return passes;
-}
-
-async function fetchAndWrite(
-  ctx: EngineContext,
-  plan: DayPlan,
-  events: EngineEvents,
-  request: RequestPlan,
-  target: OpenTarget,
-  job: IncrementalJob | undefined,
-  summary: DaySummary,
-): Promise<void> {
-  await withSession(
-    {
-      ctx,
-      events,
-      plan,
-      counts: summary,
-      howFar: (progress) =>
-        target.waiting() ?? (progress ? `${progress.rows} of ${progress.total} rows` : "the first page had not come"),
-      interrupted: () => `interrupted; ${target.description} was left as it was`,
-      abortNow: () => target.abortNow(),
-      abortOnDeadline: true,
-    },
-    async (session) => {
-      const paging = { ...plan.paging, onProgress: session.onProgress, signal: session.signal };
-      const records = new Map<string, DayRecord>();
-      await session.withRestart(
-        async () => {
-          records.clear();
-          for (const pass of passesOf(request, plan.granularity)) {
-            const opened =
-              pass.windows.length > 1
-                ? await openSplitReport(session.api, request.request, pass.windows, paging)
-                : await openReport(session.api, { ...request.request, ...pass.windows[0] }, paging);
-            for (const [day, record] of await target.stage(opened, pass.span)) records.set(day, record);
-          }
-        },
-        { canRestart: () => true, restart: () => target.restart() },
-      );
-      session.view.stop();
-      const write = new Set<string>();
-      for (const [day, record] of [...records].sort(([a], [b]) => (a < b ? -1 : 1))) {
-        summary.rows += record.rows;
-        const before = job?.recordOf(day);
-        const changes = before ? differences(before, record) : [];
-        // Only a day the state knows is compared with its output: every other day is written anyway.
-        const found = before ? await target.found(day) : "missing";
-        if (before && changes.length > 0) {
-          events.dayChanged(day, changes.join(", "));
-          summary.days_changed += 1;
-        } else if (before && found === "missing") {
-          events.dayChanged(day, "its file was missing; written again");
-          summary.days_changed += 1;
-        } else if (before && found === "other") {
-          events.dayChanged(day, "its file was changed since it was written; written again");
-          summary.days_changed += 1;
-        } else if (before) {
-          summary.days_unchanged += 1;
-        }
-        if (!before || changes.length > 0 || found !== "as staged" || !job) write.add(day);
-      }
-      // For every target: written = new or changed content, unchanged = as the last run left it (docs/service.md §9).
-      summary.days_written = write.size;
-      if (session.signal.aborted) throw session.signal.reason;
-      await target.commit(target.replacesAll ? new Set(records.keys()) : write);
-      await job?.recordDays(records, request.toDate);
-    },
-  );
+/** How a job's day files are written, kept in its state for `verify`. */
+function fileWrite(plan: DayPlan) {
+  if (plan.write === undefined) return undefined;
+  const name = plan.write.format.entry.name;
+  if (name !== "csv" && name !== "tsv" && name !== "json" && name !== "ndjson") return undefined;
+  const { delimiter, bom, spreadsheet } = plan.write.options;
+  return { format: name, delimiter, bom, spreadsheet } as const;
 }

@@ -3,11 +3,23 @@ import { databaseIdentity } from "../core/database-label";
 import type { DayTarget } from "../targets/day-target";
 import type { EngineContext } from "./context";
 import { dayFileTarget } from "./day-file-target";
+import type { EngineEvents } from "./events";
 import type { DayPlan } from "./plan";
 
 export type OpenTarget = DayTarget & { close(): Promise<void> };
 
-export async function openDayTarget(ctx: EngineContext, plan: DayPlan): Promise<OpenTarget> {
+/** The run writing: its id goes on a table's rows and in its adreport_loads, with the job's. */
+export interface RunIds {
+  runId: string;
+  job: string;
+}
+
+export async function openDayTarget(
+  ctx: EngineContext,
+  plan: DayPlan,
+  ids: RunIds,
+  events: Pick<EngineEvents, "note">,
+): Promise<OpenTarget> {
   const choice = plan.output;
   if (choice.kind === "days") {
     const { write } = plan;
@@ -27,11 +39,14 @@ export async function openDayTarget(ctx: EngineContext, plan: DayPlan): Promise<
           shown: databaseIdentity(choice.url),
           connectTimeoutMs: plan.settings.timeout.value * 1000,
         };
-  return openTableTarget(table, {
+  const options = {
     profile: plan.settings.profile.value ?? "",
     request: plan.request.request,
     cwd: ctx.cwd,
     now: plan.now,
     sqliteAddon: ctx.sqliteAddon(),
-  });
+    ...ids,
+    note: (text: string) => events.note(text),
+  };
+  return openTableTarget(table, options);
 }

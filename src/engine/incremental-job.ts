@@ -1,9 +1,10 @@
 /**
  * An incremental job for one run: its identity and id, its lock (held for the whole run; a second run of
- * the same job refuses at once, naming the pid of the first), its state (read at the start, replaced only
- * when every day is in place) and the record of how the run ended.
+ * the same job refuses at once, naming the pid of the first), its state (read at the start, replaced each
+ * time a window's days are in place: a checkpoint) and the record of how the run ended.
  */
 import { createHash } from "node:crypto";
+import { rename } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import type { ResolvedSettings } from "../config/resolve";
 import type { ReportRequest } from "../contract";
@@ -12,13 +13,15 @@ import { bucketUnitOf, dayText } from "../core/calendar";
 import { UsageError } from "../core/errors";
 import { takeLock } from "../io/lock-file";
 import type { DayRecord } from "../state/day-record";
-import { type JobIdentity, jobId } from "../state/job";
+import { earlierJobId, type JobIdentity, jobId } from "../state/job";
 import {
+  type DayFileWrite,
   type JobState,
   type LastRun,
   pathsInFolder,
   pathsOfFile,
   readState,
+  type StatePaths,
   writeLastRun,
   writeState,
 } from "../state/store";
@@ -27,14 +30,15 @@ import { dayNumber, type IncrementalRange, incrementalRange } from "./incrementa
 import type { DayTargetSpec } from "./output-spec";
 import type { IncrementalPlan } from "./plan";
 
-/** Day records older than this many days before the last exported day are dropped, whatever the lookback. */
-const KEEP_DAYS = 35;
-
 export interface IncrementalJob {
   readonly id: string;
   range(granularity: string): IncrementalRange;
   recordOf(day: string): DayRecord | undefined;
-  recordDays(records: ReadonlyMap<string, DayRecord>, toDay: string): Promise<void>;
+  /**
+   * Records days put in place. `lastDay`: every day up to it is now exported (a checkpoint); days the state
+   * records after it are forgotten. Without it (a repair of days in the middle) the last day stays.
+   */
+  recordDays(records: ReadonlyMap<string, DayRecord>, lastDay: string | undefined): Promise<void>;
   finished(run: Omit<LastRun, "at">): Promise<void>;
   release(): Promise<void>;
 }
@@ -55,13 +59,21 @@ export function jobIdentity(settings: ResolvedSettings, request: ReportRequest, 
 
 export async function openIncrementalJob(
   ctx: EngineContext,
-  plan: { settings: ResolvedSettings; now: Date; output: DayTargetSpec; incremental: IncrementalPlan },
+  plan: {
+    settings: ResolvedSettings;
+    now: Date;
+    output: DayTargetSpec;
+    incremental: IncrementalPlan;
+    write: DayFileWrite | undefined;
+  },
   request: ReportRequest,
+  notes: { note(text: string): void },
 ): Promise<IncrementalJob> {
   const { settings, incremental, output: choice } = plan;
   const { lookbackDays } = incremental;
   const identity = jobIdentity(settings, request, choice);
   const id = jobId(identity);
+  const earlier = earlierJobId(identity);
   const paths =
     incremental.stateFile !== undefined
       ? pathsOfFile(resolve(ctx.cwd, incremental.stateFile))
@@ -78,6 +90,12 @@ export async function openIncrementalJob(
   try {
     if (choice.kind === "days") release = await lockOutput(paths.lock, choice, lock.release);
     state = await readState(paths.state, ctx.user);
+    if (!state && earlier !== undefined && incremental.stateFile === undefined) {
+      state = await takeOverEarlierState(ctx, incremental.stateFolder, earlier, paths);
+      if (state)
+        notes.note(`job ${earlier} is now job ${id}: a database job's metrics may grow, its id leaves them out`);
+    }
+    if (state && state.id === earlier && earlier !== undefined) state = { ...state, id };
     if (state && state.id !== id) {
       throw new UsageError(
         `the state file ${paths.state} belongs to another job (${state.id}), not to this one (${id})`,
@@ -102,17 +120,17 @@ export async function openIncrementalJob(
         job: id,
       }),
     recordOf: (day) => state?.days[day],
-    async recordDays(records, toDay) {
-      // An incremental run always ends yesterday: a later last day (a clock that ran ahead) is forgotten,
-      // with the records of the days after it.
-      const lastDay = toDay;
-      const oldest = dayText((dayNumber(lastDay) as number) - Math.max(KEEP_DAYS, lookbackDays + 7));
+    async recordDays(records, checkpoint) {
+      // A checkpoint moves the last day; a later one recorded (a clock that ran ahead) is forgotten, with the
+      // records of the days after it. Every other day stays in the ledger for good.
+      const lastDay = checkpoint ?? state?.lastDay;
+      if (lastDay === undefined) throw new Error("a repair of a job that has no state");
       const days: Record<string, DayRecord> = {};
       for (const [day, record] of [...Object.entries(state?.days ?? {}), ...records]) {
-        if (day >= oldest && day <= lastDay) days[day] = record;
+        if (day <= lastDay) days[day] = record;
       }
       const sorted = Object.fromEntries(Object.entries(days).sort(([a], [b]) => (a < b ? -1 : 1)));
-      state = { version: 1, id, job: identity, lastDay, days: sorted };
+      state = { version: 1, id, job: identity, lastDay, days: sorted, ...(plan.write ? { write: plan.write } : {}) };
       await writeState(paths.state, state);
     },
     async finished(run) {
@@ -120,6 +138,21 @@ export async function openIncrementalJob(
     },
     release,
   };
+}
+
+/** The state a database job had under its earlier id (metrics included), moved to its id now. */
+async function takeOverEarlierState(
+  ctx: EngineContext,
+  folder: string,
+  earlier: string,
+  paths: StatePaths,
+): Promise<JobState | undefined> {
+  const old = pathsInFolder(folder, earlier);
+  const state = await readState(old.state, ctx.user);
+  if (!state) return undefined;
+  await rename(old.state, paths.state);
+  await rename(old.run, paths.run).catch(() => undefined);
+  return state;
 }
 
 /**

@@ -12,6 +12,10 @@ export interface DayRecord {
   sums: Record<string, number>;
   /** SHA-256 (hex) of the day's file; absent for tables (every day is replaced) and in earlier states. */
   digest?: string;
+  /** The ledger: the run that wrote the day, the requests of the window that fetched it, and when. */
+  run?: string;
+  requests?: number;
+  at?: string;
 }
 
 export function emptyRecord(metrics: readonly string[]): DayRecord {
@@ -70,5 +74,8 @@ export function isDayRecord(value: unknown): value is DayRecord {
   const v = value as Record<string, unknown>;
   if (typeof v.rows !== "number" || typeof v.sums !== "object" || v.sums === null) return false;
   if (v.digest !== undefined && typeof v.digest !== "string") return false;
+  if (v.run !== undefined && typeof v.run !== "string") return false;
+  if (v.at !== undefined && typeof v.at !== "string") return false;
+  if (v.requests !== undefined && typeof v.requests !== "number") return false;
   return Object.values(v.sums).every((n) => typeof n === "number" && Number.isFinite(n));
 }

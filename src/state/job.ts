@@ -1,7 +1,8 @@
 /**
  * What makes an export job one job: the profile, the service, the query without its dates and the output
  * target. Two cron lines that differ only in their dates are one job; any other difference is another
- * job with a state of its own. A job's id is the first 8 hex digits of the SHA-256 of that identity.
+ * job with a state of its own. A database table's metrics belong to its job and may grow (a column is added):
+ * they are not part of a database job's id. A job's id is the first 8 hex digits of the SHA-256 of that identity.
  */
 import { createHash } from "node:crypto";
 
@@ -17,12 +18,26 @@ export interface JobIdentity {
   target: string;
 }
 
+/** A database target (`sqlite:...#table`, `postgres://...#table`), not a `{date}` file template. */
+export function isTableIdentity(target: string): boolean {
+  return target.startsWith("sqlite:") || /^postgres(ql)?:\/\//i.test(target);
+}
+
 export function jobId(job: JobIdentity): string {
+  return idOf(job, isTableIdentity(job.target) ? null : job.metrics);
+}
+
+/** The id earlier builds gave a database job, its metrics included: a state under it is taken over once. */
+export function earlierJobId(job: JobIdentity): string | undefined {
+  return isTableIdentity(job.target) ? idOf(job, job.metrics) : undefined;
+}
+
+function idOf(job: JobIdentity, metrics: string[] | null): string {
   const canonical = JSON.stringify([
     job.profile,
     job.baseUrl,
     job.dimensions,
-    job.metrics,
+    metrics,
     job.granularity,
     job.campaignId,
     job.adId,

@@ -1,8 +1,9 @@
 /**
  * The state of incremental jobs: one JSON document per job (`<id>.json`, mode 0600, replaced atomically)
- * in the config folder's `state/`, or wherever --state-file says. It records the last exported day and,
- * for the days still inside a lookback, what each was (day-record.ts). How the last run ended is kept
- * beside it (`<id>.run.json`), so a failed run leaves the state itself exactly as it was.
+ * in the config folder's `state/`, or wherever --state-file says. It records the last exported day and the
+ * ledger: for every day the job ever wrote, what it was (day-record.ts), which `adreport verify` checks the
+ * output against. How the last run ended is kept beside it (`<id>.run.json`), so a failed run leaves the
+ * state itself exactly as it was.
  */
 import type { Stats } from "node:fs";
 import { lstat, readdir } from "node:fs/promises";
@@ -20,6 +21,28 @@ export interface JobState {
   /** YYYY-MM-DD: every day up to this one has been exported. */
   lastDay: string;
   days: Record<string, DayRecord>;
+  /** {date} files: how each day's file is written, so `verify` can read them and `verify --repair` write them. */
+  write?: DayFileWrite;
+}
+
+export interface DayFileWrite {
+  format: "csv" | "tsv" | "json" | "ndjson";
+  delimiter: string;
+  bom: boolean;
+  spreadsheet: boolean;
+}
+
+const FILE_FORMATS: readonly string[] = ["csv", "tsv", "json", "ndjson"];
+
+function isDayFileWrite(value: unknown): value is DayFileWrite {
+  if (typeof value !== "object" || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return (
+    FILE_FORMATS.includes(v.format as string) &&
+    typeof v.delimiter === "string" &&
+    typeof v.bom === "boolean" &&
+    typeof v.spreadsheet === "boolean"
+  );
 }
 
 export interface LastRun {
@@ -79,7 +102,8 @@ function parseState(text: string, path: string): JobState {
     v.job !== null &&
     typeof v.days === "object" &&
     v.days !== null &&
-    Object.values(v.days).every((record) => isDayRecord(record));
+    Object.values(v.days).every((record) => isDayRecord(record)) &&
+    (v.write === undefined || isDayFileWrite(v.write));
   if (!valid) {
     throw new UsageError(`the state file ${path} is not in adreport's shape`, {
       hint: "remove it to start the job again from --start",

@@ -13,6 +13,14 @@ export interface DaySpan {
   everyDay: readonly string[];
 }
 
+/** A day's entry in a table's ledger (adreport_loads): its rows, each metric's sum, the requests it took. */
+export interface DayLoad {
+  day: string;
+  rows: number;
+  sums: Record<string, number>;
+  requests: number;
+}
+
 export interface DayTarget {
   /** For messages: the template or the table. */
   readonly description: string;
@@ -33,8 +41,11 @@ export interface DayTarget {
    * changed or damaged since it was written, or written in another format), or `as staged`. Tables: `as staged`.
    */
   found(day: string): Promise<"missing" | "other" | "as staged">;
-  /** Puts in place the days given (files), or everything staged (a table), in one step per file or one transaction. */
-  commit(days: ReadonlySet<string>): Promise<void>;
+  /**
+   * Puts in place the days given (files), or everything staged (a table), in one step per file or one
+   * transaction; a table also records `loads` (its adreport_loads rows) in that transaction.
+   */
+  commit(days: ReadonlySet<string>, loads?: ReadonlyArray<DayLoad>): Promise<void>;
   abort(): Promise<void>;
   /** What the target has been waiting for (another session's lock on a table), for --max-time's message. */
   waiting(): string | undefined;
