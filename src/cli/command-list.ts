@@ -51,6 +51,13 @@ export const TOP_COMMANDS: readonly TopCommand[] = [
     load: async () => (await import("../commands/state/command")).registerState,
   },
   {
+    name: "verify",
+    term: " [options] [job]",
+    description:
+      "check that a job's day files or table still hold what its ledger says it wrote; --repair writes the days that differ again",
+    load: async () => (await import("../commands/verify/command")).registerVerify,
+  },
+  {
     name: "completion",
     term: " <shell>",
     description: "print a shell completion script (bash, zsh or fish)",

@@ -80,6 +80,12 @@ export class PartialError extends AdreportError {
   readonly exitCode = ExitCode.partial;
 }
 
+/** `adreport verify` found days that differ: they are listed on stdout. */
+export class DifferencesError extends AdreportError {
+  override readonly name = "DifferencesError";
+  readonly exitCode = ExitCode.differs;
+}
+
 /** Every account of a run over several profiles failed: the code of their common reason, or 1 when they differ. */
 export class AccountsFailedError extends AdreportError {
   override readonly name = "AccountsFailedError";

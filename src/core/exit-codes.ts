@@ -14,6 +14,8 @@ export const ExitCode = {
   unavailable: 5,
   /** Partial: a run over several accounts (--profiles) where some succeeded and some failed, named on stderr. */
   partial: 6,
+  /** `adreport verify`: the target differs from the job's ledger (or from the service): one line a day on stdout. */
+  differs: 7,
   /** A bug in adreport (sysexits' EX_SOFTWARE): an error no other kind describes. */
   internal: 70,
   /** Busy (sysexits' EX_TEMPFAIL): another run of the same job holds its lock; try again later. */

@@ -57,7 +57,11 @@ export function differences(before: DayRecord, after: DayRecord): string[] {
   return [];
 }
 
-function totalDifferences(before: DayRecord, after: DayRecord): string[] {
+/** What differs in rows and sums only (`rows 3 -> 4`, `spending 1,204.55 -> 1,210.02`), for the metrics of `before`. */
+export function totalDifferences(
+  before: Pick<DayRecord, "rows" | "sums">,
+  after: Pick<DayRecord, "rows" | "sums">,
+): string[] {
   const changes: string[] = [];
   if (before.rows !== after.rows) changes.push(`rows ${shown("rows", before.rows)} -> ${shown("rows", after.rows)}`);
   const metrics = new Set([...Object.keys(before.sums), ...Object.keys(after.sums)]);

@@ -21,6 +21,7 @@ import {
   writeState,
 } from "../../state/store";
 import type { Context } from "../context";
+import { pathsOf, stateAt } from "../shared/job-state";
 import { recordFormat, recordsText, snakeCaseKeys } from "../shared/records";
 import { stateFolder } from "../shared/state-folder";
 import type { StateListOptions, StateResetOptions, StateShowOptions } from "./flags";
@@ -58,31 +59,6 @@ export async function runStateList(ctx: Context, options: StateListOptions): Pro
     lines.push([record.job, record.last_day, record.last_run ?? "-", outcome, printable(record.output)].join("\t"));
   }
   await writeChunk(ctx.io.out, `${lines.join("\n")}\n`);
-}
-
-async function pathsOf(ctx: Context, job: string | undefined, stateFile: string | undefined): Promise<StatePaths> {
-  if (stateFile !== undefined) {
-    if (job !== undefined) throw new UsageError("name a job or give --state-file, not both");
-    return pathsOfFile(resolve(ctx.cwd, stateFile));
-  }
-  if (job === undefined) throw new UsageError("which job? name its id (adreport state list shows them)");
-  const id = job.trim().toLowerCase();
-  if (!/^[0-9a-f]{8}$/.test(id)) {
-    throw new UsageError(`${JSON.stringify(printable(job.slice(0, 40)))} is not a job id (8 hex digits)`, {
-      hint: "adreport state list shows the jobs",
-    });
-  }
-  return pathsInFolder(stateFolder(ctx), id);
-}
-
-async function stateAt(ctx: Context, paths: StatePaths, job: string | undefined): Promise<JobState> {
-  const state = await readState(paths.state, ctx.user);
-  if (!state) {
-    throw new UsageError(job !== undefined ? `no job ${printable(job)}` : `no state in ${paths.state}`, {
-      hint: "adreport state list shows the jobs",
-    });
-  }
-  return state;
 }
 
 export async function runStateShow(ctx: Context, job: string | undefined, options: StateShowOptions): Promise<void> {

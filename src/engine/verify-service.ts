@@ -1,0 +1,80 @@
+/**
+ * `verify --against-service`: the service's daily totals over a job's history (`date` by day, or by the job's
+ * week or month; one request per 90 days), compared with the ledger, so a day the service restated after
+ * the lookback passed it is named.
+ */
+import { openReport, openSplitReport } from "../api";
+import type { ResolvedSettings } from "../config/resolve";
+import { addRow, type DayRecord, emptyRecord, totalDifferences } from "../state/day-record";
+import type { JobState } from "../state/store";
+import type { EngineContext } from "./context";
+import { dayOf } from "./day-files";
+import { reportApiFor } from "./report-api";
+import { planRequest } from "./request";
+import type { DayDifference, VerifyWindow } from "./verify-target";
+import { ledgerDays } from "./verify-target";
+
+export async function serviceTotals(
+  ctx: EngineContext,
+  settings: ResolvedSettings,
+  apiKey: string,
+  state: JobState,
+  window: VerifyWindow,
+): Promise<Map<string, DayRecord>> {
+  const { job } = state;
+  const granularity = job.granularity === "hour" ? "day" : job.granularity;
+  const plan = planRequest(
+    {
+      from: window.from,
+      to: window.to,
+      dimensions: "date",
+      metrics: job.metrics.join(","),
+      granularity,
+      campaign: job.campaignId === null ? undefined : String(job.campaignId),
+      ad: job.adId === null ? undefined : String(job.adId),
+      split: true,
+    },
+    ctx.now(),
+    1000,
+  );
+  const api = reportApiFor(ctx, settings, apiKey);
+  const totals = new Map<string, DayRecord>();
+  try {
+    const paging = { pageSize: 1000, concurrency: 1 };
+    const report = plan.windows
+      ? await openSplitReport(api, plan.request, plan.windows, paging)
+      : await openReport(api, plan.request, paging);
+    for await (const page of report.pages) {
+      for (const row of page.rows) {
+        const day = dayOf(row);
+        if (day === undefined) continue;
+        let record = totals.get(day);
+        if (!record) {
+          record = emptyRecord(job.metrics);
+          totals.set(day, record);
+        }
+        addRow(record, row);
+      }
+    }
+  } finally {
+    await api.close();
+  }
+  return totals;
+}
+
+/** The ledger's days whose counters the service now gives otherwise (rows are not compared: one a day here). */
+export function serviceDifferences(
+  state: JobState,
+  window: VerifyWindow,
+  totals: ReadonlyMap<string, DayRecord>,
+): DayDifference[] {
+  const differences: DayDifference[] = [];
+  for (const day of ledgerDays(state, window)) {
+    const record = state.days[day];
+    if (record === undefined) continue;
+    const service = totals.get(day) ?? emptyRecord(Object.keys(record.sums));
+    const changes = totalDifferences({ rows: 0, sums: record.sums }, { rows: 0, sums: service.sums });
+    if (changes.length > 0) differences.push({ day, kind: "service", changes: changes.map((c) => `service: ${c}`) });
+  }
+  return differences;
+}

@@ -1,0 +1,114 @@
+/**
+ * `adreport verify`: what a job's target holds compared with its ledger (the days its state records). Day
+ * files are read back (day-file-reader.ts: bytes, rows, sums); a table is summed per day. One difference per
+ * day that does not match, in day order.
+ */
+import { totalDifferences } from "../state/day-record";
+import type { JobState } from "../state/store";
+import { listDayFiles } from "./day-file-list";
+import { readDayFile } from "./day-file-reader";
+import { openTableForJob } from "./verify-table";
+
+export interface DayDifference {
+  day: string;
+  /** missing: no file; extra: output the ledger does not know; differs: rows, sums or bytes; unreadable: not its format. */
+  kind: "missing" | "extra" | "differs" | "unreadable" | "service";
+  changes: string[];
+}
+
+export interface VerifyWindow {
+  from: string;
+  to: string;
+  /** Whether `to` was asked for: without it, a day file after the job's last day is extra too. */
+  toGiven?: boolean;
+}
+
+/** The ledger's days inside the window, in order. */
+export function ledgerDays(state: JobState, window: VerifyWindow): string[] {
+  return Object.keys(state.days)
+    .filter((day) => day >= window.from && day <= window.to)
+    .sort();
+}
+
+export async function verifyTarget(
+  state: JobState,
+  window: VerifyWindow,
+  place: { cwd: string; sqliteAddon: object | undefined; tableUrl: string | undefined },
+): Promise<DayDifference[]> {
+  const differences =
+    state.job.target.startsWith("sqlite:") || /^postgres(ql)?:\/\//i.test(state.job.target)
+      ? await verifyTable(state, window, place)
+      : await verifyFiles(state, window, place.cwd);
+  return differences.sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
+}
+
+async function verifyFiles(state: JobState, window: VerifyWindow, cwd: string): Promise<DayDifference[]> {
+  const template = state.job.target;
+  const write = state.write ?? { format: "csv" as const, delimiter: ",", bom: false, spreadsheet: false };
+  const present = await listDayFiles(template, cwd);
+  const days = ledgerDays(state, window);
+  const differences: DayDifference[] = [];
+  for (const day of days) {
+    const record = state.days[day];
+    const path = present.get(day);
+    if (record === undefined) continue;
+    if (path === undefined) {
+      differences.push({ day, kind: "missing", changes: [`file missing: ${template.replaceAll("{date}", day)}`] });
+      continue;
+    }
+    const read = await readDayFile(path, write, Object.keys(record.sums));
+    if (record.digest !== undefined && read.digest === record.digest) continue;
+    if ("unreadable" in read) {
+      differences.push({ day, kind: "unreadable", changes: [`not ${write.format} any more: ${read.unreadable}`] });
+      continue;
+    }
+    const changes = totalDifferences(record, read);
+    if (changes.length > 0) differences.push({ day, kind: "differs", changes });
+    else if (record.digest !== undefined) {
+      differences.push({ day, kind: "differs", changes: ["bytes differ, rows and sums the same"] });
+    }
+  }
+  // A day file the job never wrote, from its first day on (files before it are not the job's).
+  const first = days[0] ?? window.from;
+  for (const [day, path] of present) {
+    if (day < first || (window.toGiven === true && day > window.to) || state.days[day] !== undefined) continue;
+    differences.push({ day, kind: "extra", changes: [`a file the job did not write: ${path}`] });
+  }
+  return differences;
+}
+
+async function verifyTable(
+  state: JobState,
+  window: VerifyWindow,
+  place: { cwd: string; sqliteAddon: object | undefined; tableUrl: string | undefined },
+): Promise<DayDifference[]> {
+  const days = ledgerDays(state, window);
+  const first = days[0];
+  if (first === undefined) return [];
+  const table = await openTableForJob(state, place);
+  let found: Map<string, { rows: number; sums: Record<string, number> }>;
+  try {
+    found = await table.daySums(first, window.to);
+  } finally {
+    await table.close();
+  }
+  const differences: DayDifference[] = [];
+  const empty: { rows: number; sums: Record<string, number> } = { rows: 0, sums: {} };
+  for (const day of days) {
+    const record = state.days[day];
+    if (record === undefined) continue;
+    const held = found.get(day) ?? empty;
+    const sums = Object.fromEntries(Object.keys(record.sums).map((m) => [m, held.sums[m] ?? 0]));
+    const changes = totalDifferences(record, { rows: held.rows, sums });
+    if (changes.length > 0) differences.push({ day, kind: "differs", changes });
+  }
+  for (const [day, held] of found) {
+    if (state.days[day] !== undefined || held.rows === 0) continue;
+    differences.push({
+      day,
+      kind: "extra",
+      changes: [`${held.rows} rows in ${table.description} the ledger does not know`],
+    });
+  }
+  return differences;
+}
