@@ -14,6 +14,7 @@ import { benchServeSeek } from "./serve-seek";
 import { benchStartup } from "./startup";
 import { benchTargets } from "./targets";
 import { benchTz } from "./tz";
+import { benchVerify } from "./verify";
 
 const benchmarks: Record<string, () => void | Promise<void>> = {
   startup: () => benchStartup(),
@@ -29,6 +30,7 @@ const benchmarks: Record<string, () => void | Promise<void>> = {
   "serve-postgres": () => benchServePostgres(),
   pace: () => benchPace(),
   "rate-limits": () => benchRateLimits(),
+  verify: () => benchVerify(),
   guard: () => benchGuard(),
 };
 
