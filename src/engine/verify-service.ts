@@ -22,11 +22,15 @@ export async function serviceTotals(
   window: VerifyWindow,
 ): Promise<Map<string, DayRecord>> {
   const { job } = state;
+  const days = ledgerDays(state, window);
+  const first = days[0];
+  if (first === undefined) return new Map();
   const granularity = job.granularity === "hour" ? "day" : job.granularity;
   const plan = planRequest(
     {
-      from: window.from,
-      to: window.to,
+      from: first,
+      // A week or a month is dated by its first day: the range runs to the job's last day, not to that date.
+      to: window.to < state.lastDay ? window.to : state.lastDay,
       dimensions: "date",
       metrics: job.metrics.join(","),
       granularity,
