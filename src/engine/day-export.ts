@@ -50,7 +50,7 @@ export async function runDayExport(ctx: EngineContext, plan: DayPlan, events: En
     return reason;
   };
   // A table or folder that cannot be opened is a failed run too: --summary says so.
-  const target = await openDayTarget(ctx, plan).catch(async (error: unknown) => {
+  const target = await openDayTarget(ctx, plan, (text) => events.note(text)).catch(async (error: unknown) => {
     throw await failed(error);
   });
   try {

@@ -1,13 +1,20 @@
 /** The target of a run of whole days, opened: one file per date bucket, or a database table. */
+import { randomUUID } from "node:crypto";
 import { databaseIdentity } from "../core/database-label";
+import { jobId } from "../state/job";
 import type { DayTarget } from "../targets/day-target";
 import type { EngineContext } from "./context";
 import { dayFileTarget } from "./day-file-target";
+import { jobIdentity } from "./incremental-job";
 import type { DayPlan } from "./plan";
 
 export type OpenTarget = DayTarget & { close(): Promise<void> };
 
-export async function openDayTarget(ctx: EngineContext, plan: DayPlan): Promise<OpenTarget> {
+export async function openDayTarget(
+  ctx: EngineContext,
+  plan: DayPlan,
+  note?: (text: string) => void,
+): Promise<OpenTarget> {
   const choice = plan.output;
   if (choice.kind === "days") {
     const { write } = plan;
@@ -33,5 +40,8 @@ export async function openDayTarget(ctx: EngineContext, plan: DayPlan): Promise<
     cwd: ctx.cwd,
     now: plan.now,
     sqliteAddon: ctx.sqliteAddon(),
+    runId: randomUUID(),
+    job: jobId(jobIdentity(plan.settings, plan.request.request, plan.output)),
+    ...(note ? { note } : {}),
   });
 }

@@ -13,6 +13,16 @@ export interface DaySpan {
   everyDay: readonly string[];
 }
 
+/** What a run wrote of one day, for the ledger beside a table (`adreport_loads`). */
+export interface DayLoad {
+  day: string;
+  rows: number;
+  /** Metric name -> sum; spending in integer micros (as src/state/day-record.ts). */
+  sums: Record<string, number>;
+  /** The requests the run counts for the day. */
+  requests: number;
+}
+
 export interface DayTarget {
   /** For messages: the template or the table. */
   readonly description: string;
@@ -33,8 +43,11 @@ export interface DayTarget {
    * changed or damaged since it was written, or written in another format), or `as staged`. Tables: `as staged`.
    */
   found(day: string): Promise<"missing" | "other" | "as staged">;
-  /** Puts in place the days given (files), or everything staged (a table), in one step per file or one transaction. */
-  commit(days: ReadonlySet<string>): Promise<void>;
+  /**
+   * Puts in place the days given (files), or everything staged (a table), in one step per file or one
+   * transaction. A table also records `loads` in `adreport_loads` in that transaction; files ignore them.
+   */
+  commit(days: ReadonlySet<string>, loads?: ReadonlyArray<DayLoad>): Promise<void>;
   abort(): Promise<void>;
   /** What the target has been waiting for (another session's lock on a table), for --max-time's message. */
   waiting(): string | undefined;
