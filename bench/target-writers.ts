@@ -84,6 +84,8 @@ export async function benchTargetWriters(work: string, postgresUrl: string | und
         cwd: work,
         now: new Date(),
         sqliteAddon: undefined,
+        runId: `bench-${i}`,
+        job: "bench",
       });
       try {
         await target.stage(report(), span);

@@ -7,7 +7,7 @@ import { removeStagedLeftovers } from "../io/leftovers";
 import { SinkError } from "../io/sink";
 import type { StagedFile } from "../io/staged-file";
 import type { DayRecord } from "../state/day-record";
-import type { DaySpan, DayTarget } from "../targets/day-target";
+import type { DayLoad, DaySpan, DayTarget } from "../targets/day-target";
 import { type StagedDay, stageDayFiles } from "./day-files";
 
 const DATE_PLACEHOLDER = "{date}";
@@ -83,7 +83,7 @@ export function dayFileTarget(
       const s = staged.get(day);
       return s && !(await s.file.sameAsTarget()) ? "other" : "as staged";
     },
-    async commit(days: ReadonlySet<string>) {
+    async commit(days: ReadonlySet<string>, _loads?: ReadonlyArray<DayLoad>) {
       committing = true;
       try {
         for (const day of staged.keys()) if (days.has(day)) await checkReplaceable(day);

@@ -13,11 +13,13 @@ export interface DaySpan {
   everyDay: readonly string[];
 }
 
-/** A day's entry in a table's ledger (adreport_loads): its rows, each metric's sum, the requests it took. */
+/** What a run wrote of one day, for the ledger beside a table (`adreport_loads`). */
 export interface DayLoad {
   day: string;
   rows: number;
+  /** Metric name -> sum; spending in integer micros (as src/state/day-record.ts). */
   sums: Record<string, number>;
+  /** The requests of the window that fetched the day. */
   requests: number;
 }
 
@@ -43,7 +45,7 @@ export interface DayTarget {
   found(day: string): Promise<"missing" | "other" | "as staged">;
   /**
    * Puts in place the days given (files), or everything staged (a table), in one step per file or one
-   * transaction; a table also records `loads` (its adreport_loads rows) in that transaction.
+   * transaction. A table also records `loads` in `adreport_loads` in that transaction; files ignore them.
    */
   commit(days: ReadonlySet<string>, loads?: ReadonlyArray<DayLoad>): Promise<void>;
   abort(): Promise<void>;

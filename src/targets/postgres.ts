@@ -1,34 +1,25 @@
 /**
  * `--output postgres://USER@HOST:PORT/DB`: the table in a PostgreSQL database (node-postgres), filled in
  * one transaction by COPY ... FROM STDIN. Spending is NUMERIC(20,6) (exact; never a float), counts BIGINT,
- * dates DATE (TIMESTAMPTZ for hours). The session works in UTC. The table is created only when missing, so
- * a role without CREATE can fill a table made for it beforehand.
+ * dates DATE (TIMESTAMPTZ for hours). The session works in UTC. The table (and adreport_loads) is created
+ * only when missing, so a role without CREATE can fill tables made for it beforehand.
  */
 import type { Writable } from "node:stream";
 import { finished } from "node:stream/promises";
-import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { UnavailableError } from "../core/errors";
+import { columnType } from "./column-types";
+import { connectPostgres, LOCK_TIMEOUT_SECONDS, mayAlterTable, tableColumns, tableExists } from "./postgres-client";
 import { quoteName, type TableLayout } from "./table-columns";
 import type { TableEngine, TableInserter } from "./table-engine";
+import { LOADS_COLUMNS, LOADS_TABLE, loadValues, POSTGRES_LOADS_DDL } from "./table-loads";
+import { BOOKKEEPING, RUN_ID_COLUMN } from "./table-shape";
 
-/** As SQLite's busy timeout: a lock another session holds longer than this ends the run (exit 5). */
-const LOCK_TIMEOUT_SECONDS = 10;
 const LOCK_NOT_AVAILABLE = "55P03";
-
-function pgType(kind: TableLayout["columns"][number]["kind"], hourly: boolean): string {
-  switch (kind) {
-    case "id":
-    case "count":
-      return "BIGINT";
-    case "money":
-      return "NUMERIC(20,6)";
-    case "date":
-      return hourly ? "TIMESTAMPTZ" : "DATE";
-    case "text":
-      return "TEXT";
-  }
-}
+const INSUFFICIENT_PRIVILEGE = "42501";
+/** adreport_loads' rows per INSERT: 10 parameters each, well below PostgreSQL's 65,535. */
+const LOADS_BATCH = 1000;
+const LOADS_CASTS = ["", "", "", "", "", "::date", "", "::jsonb", "", "::timestamptz"];
 
 /** One CSV field for COPY: NULL unquoted and empty, text always quoted (a NUL, which PostgreSQL text cannot hold, becomes U+FFFD). */
 function field(value: string | number | null): string {
@@ -58,16 +49,7 @@ export async function postgresEngine(
   table: string,
   connectTimeoutMs: number,
 ): Promise<TableEngine> {
-  // A server that accepts and never answers would hold a cron run forever: --timeout bounds the connection.
-  const client = new pg.Client({
-    connectionString: url,
-    application_name: "adreport",
-    connectionTimeoutMillis: connectTimeoutMs,
-  });
-  // A connection lost between queries: the next query fails with it; no unhandled 'error' event.
-  client.on("error", () => undefined);
-  await client.connect();
-  await client.query(`SET lock_timeout = '${LOCK_TIMEOUT_SECONDS}s'`);
+  const client = await connectPostgres(url, connectTimeoutMs);
   const name = quoteName(table);
   const description = `the table ${table} in ${shownUrl}`;
   let open = false;
@@ -93,23 +75,10 @@ export async function postgresEngine(
       if (waiting === undefined) return undefined;
       return `waited ${((Date.now() - waiting.since) / 1000).toFixed(1)} s for ${waiting.what}`;
     },
-    async columns() {
-      // The first table of that exact name in the search path, as begin() finds it.
-      const found = await client.query(
-        `SELECT a.attname AS name, n.nspname AS schema FROM pg_catalog.pg_class c
-           JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
-           JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
-         WHERE c.relname = $1 AND n.nspname = ANY (current_schemas(false))
-         ORDER BY array_position(current_schemas(false), n.nspname), a.attnum`,
-        [table],
-      );
-      const rows = found.rows as Array<{ name: string; schema: string }>;
-      if (rows.length === 0) return undefined;
-      const schema = rows[0]?.schema;
-      return rows.filter((row) => row.schema === schema).map((row) => row.name);
-    },
+    dialect: "postgres",
+    columns: () => tableColumns(client, table),
+    mayAlter: () => mayAlterTable(client, table),
     async begin(layout: TableLayout) {
-      await client.query("SET TIME ZONE 'UTC'");
       await client.query("BEGIN");
       open = true;
       // Two runs replacing the same days' rows at once (overlapping cron lines, two hosts): the second waits for
@@ -119,16 +88,7 @@ export async function postgresEngine(
           `adreport:${table}#${layout.profile}#${layout.scope}`,
         ]),
       );
-      // The table's exact name (it is created quoted: MyTable is not mytable) in the schemas of the search path,
-      // read from pg_class by a fresh snapshot: to_regclass may answer from a cache that misses a table just
-      // committed by another run.
-      const exists = async () =>
-        (
-          await client.query(
-            "SELECT 1 FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE c.relname = $1 AND n.nspname = ANY (current_schemas(false))",
-            [table],
-          )
-        ).rows.length > 0;
+      const exists = () => tableExists(client, table);
       if (await exists()) return;
       // Several runs (accounts) may find it missing at once: one creates it, the others wait for its commit,
       // which comes at the end of its whole run: this wait is not bounded by the lock timeout.
@@ -137,14 +97,20 @@ export async function postgresEngine(
       await client.query(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT_SECONDS}s'`);
       if (await exists()) return;
       const columns = [
-        ...layout.columns.map((c) => `${quoteName(c.name)} ${pgType(c.kind, layout.hourly)}`),
-        "profile TEXT NOT NULL",
-        "query_scope TEXT NOT NULL",
-        "exported_at TIMESTAMPTZ NOT NULL",
+        ...layout.columns.map((c) => `${quoteName(c.name)} ${columnType("postgres", c.kind, layout.hourly)}`),
+        ...BOOKKEEPING.map((c) => `${c.name} ${columnType("postgres", c.use, layout.hourly)} NOT NULL`),
+        `${RUN_ID_COLUMN} TEXT`,
       ];
       await client.query(`CREATE TABLE ${name} (${columns.join(", ")})`);
       // Its index is built at commit, once, from the rows in place.
       pendingIndex = true;
+    },
+    async addColumns(columns) {
+      if (columns.length === 0) return;
+      const adds = columns.map((c) => `ADD COLUMN IF NOT EXISTS ${quoteName(c.name)} ${c.type}`);
+      await mayWait(`a lock on ${description} held by another session (to add a column)`, () =>
+        client.query(`ALTER TABLE ${name} ${adds.join(", ")}`),
+      );
     },
     async deleteDays(layout: TableLayout, from: string, to: string) {
       await mayWait(`a lock on ${description} held by another session`, () =>
@@ -154,14 +120,16 @@ export async function postgresEngine(
         ),
       );
     },
-    async startInsert(layout: TableLayout, exportedAt: Date): Promise<TableInserter> {
-      const names = [...layout.columns.map((c) => quoteName(c.name)), "profile", "query_scope", "exported_at"];
+    async startInsert(layout: TableLayout, exportedAt: Date, runId: string | undefined): Promise<TableInserter> {
+      const names = [...layout.columns.map((c) => quoteName(c.name)), ...BOOKKEEPING.map((c) => c.name)];
+      if (runId !== undefined) names.push(RUN_ID_COLUMN);
       const stream = client.query(copyFrom(`COPY ${name} (${names.join(", ")}) FROM STDIN (FORMAT csv)`));
       let failure: Error | undefined;
       stream.on("error", (error: Error) => {
         failure ??= error;
       });
-      const tail = `,${field(layout.profile)},${field(layout.scope)},${exportedAt.toISOString()}\n`;
+      const run = runId === undefined ? "" : `,${field(runId)}`;
+      const tail = `,${field(layout.profile)},${field(layout.scope)},${exportedAt.toISOString()}${run}\n`;
       return {
         async write(rows) {
           if (failure) throw failure;
@@ -176,6 +144,36 @@ export async function postgresEngine(
           if (failure) throw failure;
         },
       };
+    },
+    async writeLoads(of, loads) {
+      if (!(await tableExists(client, LOADS_TABLE))) {
+        // A role that may not create tables: the run goes on without it (the caller says so).
+        await client.query("SAVEPOINT adreport_loads");
+        try {
+          await mayWait(`another run creating ${LOADS_TABLE}`, () =>
+            client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`adreport:${LOADS_TABLE}`]),
+          );
+          if (!(await tableExists(client, LOADS_TABLE))) await client.query(POSTGRES_LOADS_DDL);
+          await client.query("RELEASE SAVEPOINT adreport_loads");
+        } catch (error) {
+          if ((error as { code?: unknown }).code !== INSUFFICIENT_PRIVILEGE) throw error;
+          await client.query("ROLLBACK TO SAVEPOINT adreport_loads");
+          return false;
+        }
+      }
+      const rows = loadValues(of, loads);
+      const width = LOADS_COLUMNS.length;
+      for (let i = 0; i < rows.length; i += LOADS_BATCH) {
+        const batch = rows.slice(i, i + LOADS_BATCH);
+        const tuples = batch.map(
+          (_, r) => `(${LOADS_COLUMNS.map((_c, k) => `$${r * width + k + 1}${LOADS_CASTS[k]}`).join(", ")})`,
+        );
+        await client.query(
+          `INSERT INTO ${LOADS_TABLE} (${LOADS_COLUMNS.join(", ")}) VALUES ${tuples.join(", ")}`,
+          batch.flat(),
+        );
+      }
+      return true;
     },
     async commit() {
       if (pendingIndex) {

@@ -4,8 +4,11 @@
  * amount below 9 billion); dates are ISO 8601 text.
  */
 import Database from "better-sqlite3";
+import { columnType } from "./column-types";
 import { quoteName, type TableLayout } from "./table-columns";
 import type { TableEngine, TableInserter } from "./table-engine";
+import { LOADS_COLUMNS, LOADS_TABLE, loadValues, SQLITE_LOADS_DDL } from "./table-loads";
+import { BOOKKEEPING, type FoundColumn, RUN_ID_COLUMN } from "./table-shape";
 
 const BATCH = 100;
 
@@ -20,8 +23,6 @@ function fill(
   for (const value of tail) into[k++] = value;
 }
 
-const SQLITE_TYPES = { id: "INTEGER", text: "TEXT", date: "TEXT", count: "INTEGER", money: "NUMERIC" } as const;
-
 export function sqliteEngine(path: string, shownPath: string, table: string, addon: object | undefined): TableEngine {
   const db = new Database(path, { timeout: 10_000, ...(addon ? { nativeBinding: addon as unknown as string } : {}) });
   db.pragma("journal_mode = WAL");
@@ -31,27 +32,28 @@ export function sqliteEngine(path: string, shownPath: string, table: string, add
   let pendingIndex = false;
   return {
     description: `the table ${table} in ${shownPath}`,
+    dialect: "sqlite",
     async columns() {
       const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table);
       if (exists === undefined) return undefined;
-      const rows = db.prepare("SELECT name FROM pragma_table_info(?) ORDER BY cid").all(table) as Array<{
-        name: string;
-      }>;
-      return rows.map((row) => row.name);
+      return db.prepare("SELECT name, type FROM pragma_table_info(?) ORDER BY cid").all(table) as FoundColumn[];
     },
+    mayAlter: async () => true,
     async begin(layout: TableLayout) {
       db.exec("BEGIN IMMEDIATE");
       open = true;
       const columns = [
-        ...layout.columns.map((c) => `${quoteName(c.name)} ${SQLITE_TYPES[c.kind]}`),
-        "profile TEXT NOT NULL",
-        "query_scope TEXT NOT NULL",
-        "exported_at TEXT NOT NULL",
+        ...layout.columns.map((c) => `${quoteName(c.name)} ${columnType("sqlite", c.kind, layout.hourly)}`),
+        ...BOOKKEEPING.map((c) => `${c.name} ${columnType("sqlite", c.use, layout.hourly)} NOT NULL`),
+        `${RUN_ID_COLUMN} TEXT`,
       ];
       const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table);
       db.exec(`CREATE TABLE IF NOT EXISTS ${name} (${columns.join(", ")})`);
       // A new table gets its index at commit: built once from sorted rows, instead of row by row in random order.
       pendingIndex = exists === undefined;
+    },
+    async addColumns(columns) {
+      for (const column of columns) db.exec(`ALTER TABLE ${name} ADD COLUMN ${quoteName(column.name)} ${column.type}`);
     },
     async deleteDays(layout: TableLayout, from: string, to: string) {
       // Text dates: a day's hours ("2026-11-18T05:00:00Z") sort after the day and before "2026-11-18~".
@@ -62,14 +64,15 @@ export function sqliteEngine(path: string, shownPath: string, table: string, add
         `${to}~`,
       );
     },
-    async startInsert(layout: TableLayout, exportedAt: Date): Promise<TableInserter> {
-      const names = [...layout.columns.map((c) => quoteName(c.name)), "profile", "query_scope", "exported_at"];
+    async startInsert(layout: TableLayout, exportedAt: Date, runId: string | undefined): Promise<TableInserter> {
+      const names = [...layout.columns.map((c) => quoteName(c.name)), ...BOOKKEEPING.map((c) => c.name)];
+      if (runId !== undefined) names.push(RUN_ID_COLUMN);
       const row = `(${names.map(() => "?").join(", ")})`;
       const statement = (count: number) =>
         db.prepare(`INSERT INTO ${name} (${names.join(", ")}) VALUES ${Array(count).fill(row).join(", ")}`);
       // Rows go in BATCH at a time: one statement step per batch instead of one per row.
       const batch = statement(BATCH);
-      const tail = [layout.profile, layout.scope, exportedAt.toISOString()];
+      const tail = [layout.profile, layout.scope, exportedAt.toISOString(), ...(runId === undefined ? [] : [runId])];
       const width = names.length;
       const values: Array<string | number | null> = new Array(BATCH * width);
       return {
@@ -89,6 +92,14 @@ export function sqliteEngine(path: string, shownPath: string, table: string, add
         },
         async end() {},
       };
+    },
+    async writeLoads(of, loads) {
+      db.exec(SQLITE_LOADS_DDL);
+      const insert = db.prepare(
+        `INSERT INTO ${LOADS_TABLE} (${LOADS_COLUMNS.join(", ")}) VALUES (${LOADS_COLUMNS.map(() => "?").join(", ")})`,
+      );
+      for (const values of loadValues(of, loads)) insert.run(values);
+      return true;
     },
     async commit() {
       if (pendingIndex) {

@@ -1,12 +1,12 @@
 /**
  * The table of a database target: one column per dimension key, one per metric, then `profile`,
- * `query_scope` (granularity and filters: a run replaces only rows of its own kind) and `exported_at`.
+ * `query_scope` (granularity and filters: a run replaces only rows of its own kind), `exported_at` and
+ * `run_id` (table-shape.ts).
  * Values of a row in that column order.
  */
 
-import { DIMENSION_KEYS, type Dimension, isDimension, METRICS, type ReportRequest, type ReportRow } from "../contract";
+import { DIMENSION_KEYS, type Dimension, isDimension, type ReportRequest, type ReportRow } from "../contract";
 import { bucketUnitOf, formatDate, formatDateTime } from "../core/calendar";
-import { UsageError } from "../core/errors";
 import { metricKind } from "../core/metric-kind";
 
 export type ColumnKind = "id" | "text" | "date" | "count" | "money";
@@ -88,24 +88,4 @@ export function tableLayout(request: ReportRequest, profile: string): TableLayou
 
 export function quoteName(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
-}
-
-/**
- * A run replaces whole rows: metric columns of the table it does not fetch would be NULL in every day it
- * replaces. Refused (exit 2) before any request; a table may gain metrics, never silently lose their values.
- */
-export function refuseFewerMetrics(
-  description: string,
-  columns: readonly string[] | undefined,
-  metrics: readonly string[],
-): void {
-  if (columns === undefined) return;
-  const kept = columns.filter((name) => (METRICS as readonly string[]).includes(name));
-  const missing = kept.filter((name) => !metrics.includes(name));
-  if (missing.length === 0) return;
-  const all = [...kept, ...metrics.filter((m) => !kept.includes(m))];
-  throw new UsageError(
-    `${description} has the metric ${missing.length === 1 ? "column" : "columns"} ${missing.join(", ")}, which --metrics does not list: the days replaced would have none`,
-    { hint: `list every metric the table keeps (--metrics ${all.join(",")}), or write to another --table` },
-  );
 }

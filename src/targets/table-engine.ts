@@ -1,5 +1,9 @@
 /** What table-target.ts needs of a database: one transaction, a table, a delete of days, a bulk insert. */
+import type { Dialect } from "./column-types";
+import type { DayLoad } from "./day-target";
 import type { TableLayout } from "./table-columns";
+import type { LoadsOf } from "./table-loads";
+import type { FoundColumn } from "./table-shape";
 
 export interface TableInserter {
   /** Rows' data values, in the layout's column order. */
@@ -10,14 +14,23 @@ export interface TableInserter {
 export interface TableEngine {
   /** For messages: the table and the database, never a password. */
   readonly description: string;
-  /** The table's column names in their order; undefined while there is no table. */
-  columns(): Promise<string[] | undefined>;
+  readonly dialect: Dialect;
+  /** The table's columns in their order, with their declared types; undefined while there is no table. */
+  columns(): Promise<FoundColumn[] | undefined>;
+  /** Whether this session may add columns to the table (PostgreSQL: only its owner may); true while there is none. */
+  mayAlter(): Promise<boolean>;
+  /** Opens the transaction; creates the table (with `run_id`) when it is missing. */
   begin(layout: TableLayout): Promise<void>;
+  /** Adds columns (SQL types given) to the table, in the transaction. */
+  addColumns(columns: ReadonlyArray<{ name: string; type: string }>): Promise<void>;
   /** What a statement under way has been waiting for (`waited 4.2 s for a lock on ...`), if anything. */
   waiting?(): string | undefined;
   /** Deletes the rows of the layout's profile and scope whose date is from `from` to `to` (days, inclusive). */
   deleteDays(layout: TableLayout, from: string, to: string): Promise<void>;
-  startInsert(layout: TableLayout, exportedAt: Date): Promise<TableInserter>;
+  /** Inserts rows; `runId` fills `run_id`, left out where the table has no such column. */
+  startInsert(layout: TableLayout, exportedAt: Date, runId: string | undefined): Promise<TableInserter>;
+  /** Adds the run's rows to `adreport_loads` (made when missing); false when it is missing and may not be made. */
+  writeLoads(of: LoadsOf, loads: ReadonlyArray<DayLoad>): Promise<boolean>;
   commit(): Promise<void>;
   rollback(): Promise<void>;
   /** For a signal handler: drops the connection at once, so a statement waiting for a lock ends (rolled back). */

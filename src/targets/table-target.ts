@@ -6,12 +6,14 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { ReportRequest } from "../contract";
-import { AdreportError, OutputError, UnavailableError } from "../core/errors";
+import { AdreportError, OutputError, UnavailableError, UsageError } from "../core/errors";
 import type { ReportStream } from "../format/formatter";
 import { addRow, type DayRecord, emptyRecord } from "../state/day-record";
-import type { DaySpan, DayTarget } from "./day-target";
-import { refuseFewerMetrics, type TableLayout, tableLayout } from "./table-columns";
+import type { DayLoad, DaySpan, DayTarget } from "./day-target";
+import { type TableLayout, tableLayout } from "./table-columns";
 import type { TableEngine } from "./table-engine";
+import { checkTable, type TableGrowth } from "./table-growth";
+import { LOADS_TABLE } from "./table-loads";
 
 export type TableChoice =
   | { kind: "sqlite"; path: string; table: string }
@@ -23,6 +25,12 @@ export interface TableOptions {
   cwd: string;
   now: Date;
   sqliteAddon: object | undefined;
+  /** This run's id: in `run_id` of every row it writes, and in adreport_loads. */
+  runId: string;
+  /** The job's id (as `adreport state list` shows it): in adreport_loads and in the hint to backfill. */
+  job: string;
+  /** Says what the run changed of the table (a column added), once, after its commit. */
+  note?: (text: string) => void;
 }
 
 function dayOfValue(value: string | number | null): string | undefined {
@@ -39,6 +47,11 @@ export async function openTableTarget(
   options: TableOptions,
 ): Promise<DayTarget & { close(): Promise<void> }> {
   const where = choice.kind === "sqlite" ? choice.path : choice.shown;
+  if (choice.table === LOADS_TABLE) {
+    throw new UsageError(`--table ${LOADS_TABLE}: that table is where adreport records every run's days`, {
+      hint: "choose another --table",
+    });
+  }
   let engine: TableEngine;
   try {
     if (choice.kind === "sqlite") {
@@ -55,8 +68,11 @@ export async function openTableTarget(
     throw failure(undefined, where, error);
   }
   const layout: TableLayout = tableLayout(options.request, options.profile);
+  const { description } = engine;
+  let growth: TableGrowth;
   try {
-    refuseFewerMetrics(engine.description, await engine.columns(), options.request.metrics);
+    // Before any request: a table that cannot take this run's rows is refused, untouched.
+    growth = await checkTable(engine, layout, choice.table, options);
   } catch (error) {
     await engine.close().catch(() => undefined);
     throw error instanceof AdreportError ? error : failure(engine, where, error);
@@ -72,21 +88,23 @@ export async function openTableTarget(
       throw failure(engine, where, error);
     }
   };
+  const begin = async () => {
+    await engine.begin(layout);
+    begun = true;
+    await growth.grow();
+  };
   return {
-    description: engine.description,
+    description,
     replacesAll: true,
     async stage(report: ReportStream, span: DaySpan) {
       const records = new Map<string, DayRecord>();
       for (const day of span.everyDay) records.set(day, emptyRecord(report.meta.metrics));
       const pending: Array<Array<string | number | null>> = [];
       await guard(async () => {
-        if (!begun) {
-          await engine.begin(layout);
-          begun = true;
-        }
+        if (!begun) await begin();
         await engine.deleteDays(layout, span.from, span.to);
       });
-      const inserter = await guard(() => engine.startInsert(layout, options.now));
+      const inserter = await guard(() => engine.startInsert(layout, options.now, growth.runId));
       let ended = false;
       try {
         for await (const page of report.pages) {
@@ -130,16 +148,19 @@ export async function openTableTarget(
     prepare: async () => undefined,
     waiting: () => engine.waiting?.(),
     found: async () => "as staged",
-    async commit() {
+    async commit(_days: ReadonlySet<string>, loads?: ReadonlyArray<DayLoad>) {
       committing = true;
+      let recorded = true;
       await guard(async () => {
-        if (!begun) {
-          await engine.begin(layout);
-          begun = true;
+        if (!begun) await begin();
+        if (loads !== undefined && loads.length > 0) {
+          const of = { runId: options.runId, job: options.job, table: choice.table, loadedAt: options.now };
+          recorded = await engine.writeLoads({ ...of, profile: layout.profile, scope: layout.scope }, loads);
         }
         await engine.commit();
       });
       begun = false;
+      growth.committed(recorded);
     },
     async abort() {
       await engine.rollback().catch(() => undefined);

@@ -1,0 +1,73 @@
+/**
+ * A table target's shape over a run: checked before any request (table-shape.ts), checked again in the
+ * run's transaction and given the columns it lacks (metrics the run fetches, `run_id`), and, once the run
+ * committed, said: the columns added (with how to fill the days written before), what could not be recorded.
+ */
+import { columnType } from "./column-types";
+import type { TableLayout } from "./table-columns";
+import type { TableEngine } from "./table-engine";
+import { LOADS_TABLE } from "./table-loads";
+import { RUN_ID_COLUMN, refuseUnalterable, tableShape } from "./table-shape";
+
+export interface TableGrowth {
+  /** In the run's transaction, after the engine's begin: the shape checked again, missing columns added. */
+  grow(): Promise<void>;
+  /** The run id for the rows, or undefined where the table has no `run_id` and may not get one. */
+  readonly runId: string | undefined;
+  /** After the commit: says what changed (each text once per table); `recorded` false when adreport_loads was not written. */
+  committed(recorded: boolean): void;
+}
+
+export async function checkTable(
+  engine: TableEngine,
+  layout: TableLayout,
+  table: string,
+  run: { runId: string; job: string; note?: ((text: string) => void) | undefined },
+): Promise<TableGrowth> {
+  const { description, dialect } = engine;
+  const first = tableShape(description, layout, await engine.columns(), dialect);
+  const alterable = first.addMetrics.length > 0 || first.addRunId ? await engine.mayAlter() : true;
+  if (!alterable) refuseUnalterable(description, table, first, dialect);
+  let added: string[] = [];
+  let runId: string | undefined = run.runId;
+  const said = new Set<string>();
+  const note = (text: string) => {
+    if (said.has(text)) return;
+    said.add(text);
+    run.note?.(text);
+  };
+  return {
+    get runId() {
+      return runId;
+    },
+    async grow() {
+      const shape = tableShape(description, layout, await engine.columns(), dialect);
+      if (!alterable) refuseUnalterable(description, table, shape, dialect);
+      const adds = shape.addMetrics.map((c) => ({ name: c.name, type: columnType(dialect, c.kind, layout.hourly) }));
+      if (shape.addRunId && alterable) adds.push({ name: RUN_ID_COLUMN, type: columnType(dialect, "label", false) });
+      await engine.addColumns(adds);
+      added = adds.map((c) => c.name);
+      runId = shape.addRunId && !alterable ? undefined : run.runId;
+    },
+    committed(recorded: boolean) {
+      if (added.length > 0) {
+        const metrics = added.some((name) => name !== RUN_ID_COLUMN);
+        const refill = ` (adreport state reset ${run.job} --from DATE writes them again)`;
+        note(
+          `added the column${added.length > 1 ? "s" : ""} ${added.join(", ")} to ${description}; the ${metrics ? "days" : "rows"} written before this run have none${metrics ? refill : ""}`,
+        );
+      }
+      added = [];
+      if (runId === undefined) {
+        note(
+          `${description} has no column ${RUN_ID_COLUMN} and only its owner may add it: its rows carry no run id (as the owner: ALTER TABLE ${table} ADD COLUMN ${RUN_ID_COLUMN} TEXT)`,
+        );
+      }
+      if (!recorded) {
+        note(
+          `${description}: there is no table ${LOADS_TABLE} beside it and this role may not create it, so the run's days were not recorded there (adreport help cron)`,
+        );
+      }
+    },
+  };
+}
