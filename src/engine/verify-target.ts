@@ -56,7 +56,7 @@ async function verifyFiles(state: JobState, window: VerifyWindow, cwd: string): 
       differences.push({ day, kind: "missing", changes: [`file missing: ${template.replaceAll("{date}", day)}`] });
       continue;
     }
-    const read = await readDayFile(path, write, Object.keys(record.sums));
+    const read = await readDayFile(path, write, Object.keys(record.sums), record);
     if (record.digest !== undefined && read.digest === record.digest) continue;
     if ("unreadable" in read) {
       differences.push({ day, kind: "unreadable", changes: [`not ${write.format} any more: ${read.unreadable}`] });

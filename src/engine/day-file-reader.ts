@@ -1,0 +1,134 @@
+/**
+ * A `{date}` export's day file read back, to compare with what the job's ledger kept of it when it was
+ * written (state/day-record.ts): its rows and each metric's sum, counted as the export counted the rows
+ * the service sent, and the SHA-256 of its bytes, as day-files.ts takes it. One pass over the file, a
+ * chunk at a time: memory does not grow with its size. Parsing costs far more than hashing (csv-parse
+ * reads some 30 MB/s here), so a file known to be as written is only hashed.
+ */
+import { createHash } from "node:crypto";
+import { constants } from "node:fs";
+import { type FileHandle, open } from "node:fs/promises";
+import { errnoCode, reasonInWords } from "../io/errno-words";
+import { type DayRecord, emptyRecord } from "../state/day-record";
+import { csvRows } from "./day-file-csv-rows";
+import { jsonRows, ndjsonRows } from "./day-file-json-rows";
+import { type RowReader, UnreadableFile } from "./day-file-rows";
+
+/**
+ * How the export wrote its files: its format and the CSV options (FormatOptions). `bom` and `spreadsheet`
+ * change no row or sum read back: a byte-order mark is dropped where there is one, CRLF ends a row as LF
+ * does, and the `'` that defuses a formula is only ever put before text, never before a metric.
+ */
+export interface DayFileWrite {
+  format: "csv" | "tsv" | "json" | "ndjson";
+  delimiter: string;
+  bom: boolean;
+  spreadsheet: boolean;
+}
+
+export type DayFileReading =
+  | { rows: number; sums: Record<string, number>; digest: string; bytes: number }
+  /** Not what the format writes (`line 12: 3 fields, the header has 5`), or no file that can be read. */
+  | { unreadable: string; digest: string; bytes: number };
+
+const CHUNK = 1 << 16;
+const SMALLEST_READ = 4096;
+
+function rowReader(write: DayFileWrite, record: DayRecord, metrics: readonly string[]): RowReader {
+  switch (write.format) {
+    case "csv":
+      return csvRows(record, metrics, { delimiter: write.delimiter, quoted: true });
+    case "tsv":
+      return csvRows(record, metrics, { delimiter: "\t", quoted: false });
+    case "json":
+      return jsonRows(record);
+    case "ndjson":
+      return ndjsonRows(record);
+  }
+}
+
+function reasonOf(error: unknown): string {
+  if (error instanceof UnreadableFile) return error.message;
+  throw error;
+}
+
+/** The file's SHA-256 and size alone, in one buffer reused. */
+async function digestOf(handle: FileHandle): Promise<{ digest: string; bytes: number }> {
+  const hash = createHash("sha256");
+  const buffer = Buffer.allocUnsafe(CHUNK);
+  let bytes = 0;
+  for (;;) {
+    const { bytesRead } = await handle.read(buffer, 0, CHUNK, bytes);
+    if (bytesRead === 0) break;
+    bytes += bytesRead;
+    hash.update(buffer.subarray(0, bytesRead));
+  }
+  return { digest: hash.digest("hex"), bytes };
+}
+
+/** Hashed and parsed in one pass, from the start. */
+async function readRows(
+  handle: FileHandle,
+  size: number,
+  write: DayFileWrite,
+  metrics: readonly string[],
+): Promise<DayFileReading> {
+  const record = emptyRecord(metrics);
+  const rows: RowReader = rowReader(write, record, metrics);
+  const hash = createHash("sha256");
+  let bytes = 0;
+  let failure: string | undefined;
+  for (;;) {
+    // A buffer of its own for each read: the parsers keep the part of a chunk that ends mid-row.
+    const length = Math.min(CHUNK, Math.max(SMALLEST_READ, size - bytes + 1));
+    const buffer = Buffer.allocUnsafe(length);
+    const { bytesRead } = await handle.read(buffer, 0, length, bytes);
+    if (bytesRead === 0) break;
+    const chunk = buffer.subarray(0, bytesRead);
+    bytes += bytesRead;
+    hash.update(chunk);
+    // Once a file is found unreadable, the rest is still read for its digest and size.
+    if (failure === undefined) failure = await rows.write(chunk).then(() => undefined, reasonOf);
+    // A short read at the size the file had is its end: no read more to be told so.
+    if (bytesRead < length && bytes >= size) break;
+  }
+  if (failure === undefined) failure = await rows.end().then(() => undefined, reasonOf);
+  const digest = hash.digest("hex");
+  if (failure !== undefined) return { unreadable: failure, digest, bytes };
+  return { rows: record.rows, sums: record.sums, digest, bytes };
+}
+
+/**
+ * `metrics` are the job's (the columns every day file has). With `known`, the ledger's record of the day:
+ * a file whose bytes have its digest is what was written, so its rows and sums are the record's, and it
+ * is only hashed, not parsed (a file that differs is then read a second time, to be parsed). A path that
+ * is not a regular file, or cannot be opened or read (EIO), is unreadable with the digest "" (which no
+ * file has); a named pipe is never waited on.
+ */
+export async function readDayFile(
+  path: string,
+  write: DayFileWrite,
+  metrics: readonly string[],
+  known?: DayRecord,
+): Promise<DayFileReading> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    return { unreadable: `it cannot be opened: ${reasonInWords(error)}`, digest: "", bytes: 0 };
+  }
+  try {
+    const found = await handle.stat();
+    if (!found.isFile()) return { unreadable: "it is not a regular file", digest: "", bytes: 0 };
+    if (known?.digest !== undefined) {
+      const whole = await digestOf(handle);
+      if (whole.digest === known.digest) return { rows: known.rows, sums: { ...known.sums }, ...whole };
+    }
+    return await readRows(handle, found.size, write, metrics);
+  } catch (error) {
+    if (errnoCode(error) === undefined) throw error;
+    return { unreadable: `it cannot be read: ${reasonInWords(error)}`, digest: "", bytes: 0 };
+  } finally {
+    await handle.close();
+  }
+}
