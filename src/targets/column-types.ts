@@ -97,7 +97,9 @@ function postgresHolds(use: ColumnUse, type: string, hourly: boolean): boolean {
 }
 
 export function typeHolds(dialect: Dialect, use: ColumnUse, declared: string, hourly: boolean): boolean {
-  return dialect === "sqlite" ? sqliteHolds(use, declared) : postgresHolds(use, declared.toLowerCase(), hourly);
+  if (dialect === "sqlite") return sqliteHolds(use, declared);
+  const type = declared.toLowerCase().replace(/^timestamptz$/, "timestamp with time zone");
+  return postgresHolds(use, type, hourly);
 }
 
 const WHAT: Record<ColumnUse, string> = {

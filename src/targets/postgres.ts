@@ -106,11 +106,22 @@ export async function postgresEngine(
       pendingIndex = true;
     },
     async addColumns(columns) {
-      if (columns.length === 0) return;
-      const adds = columns.map((c) => `ADD COLUMN IF NOT EXISTS ${quoteName(c.name)} ${c.type}`);
+      if (columns.length === 0) return [];
+      // Runs of other accounts or scopes that find the same columns missing: one adds them, the others wait
+      // for its commit (as for creating the table), then find them there and add nothing.
+      await client.query("SET LOCAL lock_timeout = 0");
+      await mayWait(`another run adding columns to ${description}`, () =>
+        client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`adreport:${table}#columns`]),
+      );
+      await client.query(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT_SECONDS}s'`);
+      const present = new Set(((await tableColumns(client, table)) ?? []).map((c) => c.name));
+      const missing = columns.filter((c) => !present.has(c.name));
+      if (missing.length === 0) return [];
+      const adds = missing.map((c) => `ADD COLUMN ${quoteName(c.name)} ${c.type}`);
       await mayWait(`a lock on ${description} held by another session (to add a column)`, () =>
         client.query(`ALTER TABLE ${name} ${adds.join(", ")}`),
       );
+      return missing.map((c) => c.name);
     },
     async deleteDays(layout: TableLayout, from: string, to: string) {
       await mayWait(`a lock on ${description} held by another session`, () =>

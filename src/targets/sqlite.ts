@@ -54,6 +54,7 @@ export function sqliteEngine(path: string, shownPath: string, table: string, add
     },
     async addColumns(columns) {
       for (const column of columns) db.exec(`ALTER TABLE ${name} ADD COLUMN ${quoteName(column.name)} ${column.type}`);
+      return columns.map((c) => c.name);
     },
     async deleteDays(layout: TableLayout, from: string, to: string) {
       // Text dates: a day's hours ("2026-11-18T05:00:00Z") sort after the day and before "2026-11-18~".

@@ -21,8 +21,8 @@ export interface TableEngine {
   mayAlter(): Promise<boolean>;
   /** Opens the transaction; creates the table (with `run_id`) when it is missing. */
   begin(layout: TableLayout): Promise<void>;
-  /** Adds columns (SQL types given) to the table, in the transaction. */
-  addColumns(columns: ReadonlyArray<{ name: string; type: string }>): Promise<void>;
+  /** Adds the columns (SQL types given) the table still lacks, in the transaction; returns those it added. */
+  addColumns(columns: ReadonlyArray<{ name: string; type: string }>): Promise<string[]>;
   /** What a statement under way has been waiting for (`waited 4.2 s for a lock on ...`), if anything. */
   waiting?(): string | undefined;
   /** Deletes the rows of the layout's profile and scope whose date is from `from` to `to` (days, inclusive). */

@@ -45,8 +45,7 @@ export async function checkTable(
       if (!alterable) refuseUnalterable(description, table, shape, dialect);
       const adds = shape.addMetrics.map((c) => ({ name: c.name, type: columnType(dialect, c.kind, layout.hourly) }));
       if (shape.addRunId && alterable) adds.push({ name: RUN_ID_COLUMN, type: columnType(dialect, "label", false) });
-      await engine.addColumns(adds);
-      added = adds.map((c) => c.name);
+      added = await engine.addColumns(adds);
       runId = shape.addRunId && !alterable ? undefined : run.runId;
     },
     committed(recorded: boolean) {
