@@ -9,7 +9,7 @@ import { randomBytes } from "node:crypto";
 import { jobId } from "../state/job";
 import type { EngineContext } from "./context";
 import { bucketDays } from "./day-span";
-import { type OpenTarget, openDayTarget } from "./day-target";
+import { openDayTarget } from "./day-target";
 import { writeUnits } from "./day-write";
 import type { EngineEvents } from "./events";
 import { withCliHints } from "./hints";
@@ -18,7 +18,7 @@ import { type IncrementalJob, jobIdentity, openIncrementalJob } from "./incremen
 import { outputError } from "./output";
 import type { DayPlan } from "./plan";
 import { planRequest, type RequestPlan } from "./request";
-import { reportFailure, withSession } from "./session";
+import { reportFailure } from "./session";
 import { type DaySummary, summaryObject } from "./summary";
 
 export interface DayRunOptions {

@@ -9,7 +9,7 @@ import { dirname, join, resolve } from "node:path";
 import type { ResolvedSettings } from "../config/resolve";
 import type { ReportRequest } from "../contract";
 import { BusyError } from "../core/busy-error";
-import { bucketUnitOf, dayText } from "../core/calendar";
+import { bucketUnitOf } from "../core/calendar";
 import { UsageError } from "../core/errors";
 import { takeLock } from "../io/lock-file";
 import type { DayRecord } from "../state/day-record";
@@ -26,7 +26,7 @@ import {
   writeState,
 } from "../state/store";
 import type { EngineContext } from "./context";
-import { dayNumber, type IncrementalRange, incrementalRange } from "./incremental";
+import { type IncrementalRange, incrementalRange } from "./incremental";
 import type { DayTargetSpec } from "./output-spec";
 import type { IncrementalPlan } from "./plan";
 

@@ -45,7 +45,10 @@ describe("adreport verify: {date} files", () => {
     appendFileSync(out("2026-10-07"), edited.slice(1).join("\n")); // rows doubled
     writeFileSync(out("2026-10-09"), readFileSync(out("2026-10-09"), "utf8").slice(0, -7)); // truncated
     const numbers = readFileSync(out("2026-10-11"), "utf8");
-    writeFileSync(out("2026-10-11"), numbers.replace(/,(\d+),/, (_m, n) => `,${Number(n) + 1},`)); // a count edited
+    writeFileSync(
+      out("2026-10-11"),
+      numbers.replace(/,(\d+),/, (_m, n) => `,${Number(n) + 1},`),
+    ); // a count edited
     copyFileSync(out("2026-10-12"), out("2026-11-05")); // a file the job never wrote
 
     const found = await run(["verify", job], NOW);

@@ -2,7 +2,6 @@
 
 import { existsSync } from "node:fs";
 import { unlink } from "node:fs/promises";
-import { resolve } from "node:path";
 import { BusyError } from "../../core/busy-error";
 import { dayText } from "../../core/calendar";
 import { UsageError } from "../../core/errors";
@@ -10,16 +9,7 @@ import { printable } from "../../core/printable";
 import { dayNumber } from "../../engine/incremental";
 import { takeLock } from "../../io/lock-file";
 import { writeChunk } from "../../io/write";
-import {
-  type JobState,
-  listStates,
-  pathsInFolder,
-  pathsOfFile,
-  readLastRun,
-  readState,
-  type StatePaths,
-  writeState,
-} from "../../state/store";
+import { listStates, pathsInFolder, readLastRun, writeState } from "../../state/store";
 import type { Context } from "../context";
 import { pathsOf, stateAt } from "../shared/job-state";
 import { recordFormat, recordsText, snakeCaseKeys } from "../shared/records";
