@@ -4,26 +4,18 @@
  * when every day is in place) and the record of how the run ended.
  */
 import { createHash } from "node:crypto";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import type { ResolvedSettings } from "../config/resolve";
 import type { ReportRequest } from "../contract";
 import { BusyError } from "../core/busy-error";
 import { bucketUnitOf, dayText } from "../core/calendar";
-import { UsageError } from "../core/errors";
 import { takeLock } from "../io/lock-file";
 import type { DayRecord } from "../state/day-record";
 import { type JobIdentity, jobId } from "../state/job";
-import {
-  type JobState,
-  type LastRun,
-  pathsInFolder,
-  pathsOfFile,
-  readState,
-  writeLastRun,
-  writeState,
-} from "../state/store";
+import { type JobState, type LastRun, readState, writeLastRun, writeState } from "../state/store";
 import type { EngineContext } from "./context";
 import { dayNumber, type IncrementalRange, incrementalRange } from "./incremental";
+import { jobStatePaths, readJobState } from "./job-state";
 import type { DayTargetSpec } from "./output-spec";
 import type { IncrementalPlan } from "./plan";
 
@@ -62,10 +54,7 @@ export async function openIncrementalJob(
   const { lookbackDays } = incremental;
   const identity = jobIdentity(settings, request, choice);
   const id = jobId(identity);
-  const paths =
-    incremental.stateFile !== undefined
-      ? pathsOfFile(resolve(ctx.cwd, incremental.stateFile))
-      : pathsInFolder(incremental.stateFolder, id);
+  const paths = jobStatePaths(ctx.cwd, incremental, id);
   await readState(paths.state, ctx.user); // a state file adreport cannot use is refused before its lock is made
   const lock = await takeLock(paths.lock);
   if (!lock.ok) {
@@ -77,15 +66,7 @@ export async function openIncrementalJob(
   let state: JobState | undefined;
   try {
     if (choice.kind === "days") release = await lockOutput(paths.lock, choice, lock.release);
-    state = await readState(paths.state, ctx.user);
-    if (state && state.id !== id) {
-      throw new UsageError(
-        `the state file ${paths.state} belongs to another job (${state.id}), not to this one (${id})`,
-        {
-          hint: "give each job a --state-file of its own",
-        },
-      );
-    }
+    state = await readJobState(paths, ctx.user, id);
   } catch (error) {
     await release();
     throw error;
