@@ -4,6 +4,7 @@
  * reads the job's state and nothing else: no request, no lock, no file, folder or table is made.
  */
 import { ceilSeconds, type Instant, parseInstant } from "../contract";
+import { formatDateTime } from "../core/calendar";
 import { databaseLabel } from "../core/database-label";
 import { TimeZone } from "../core/time-zone";
 import { jobId } from "../state/job";
@@ -65,9 +66,10 @@ function isDayStart(zone: TimeZone, sec: number): boolean {
 }
 
 function spanOf(zone: TimeZone, from: number, to: number): Span {
+  const instant = (sec: number) => (zone === TimeZone.UTC ? formatDateTime(sec) : zone.dateTimeText(sec));
   return {
-    from: isDayStart(zone, from) ? zone.dateText(from) : zone.dateTimeText(from),
-    to: isDayStart(zone, to + 1) ? zone.dateText(to) : zone.dateTimeText(to),
+    from: isDayStart(zone, from) ? zone.dateText(from) : instant(from),
+    to: isDayStart(zone, to + 1) ? zone.dateText(to) : instant(to),
   };
 }
 

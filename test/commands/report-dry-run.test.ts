@@ -89,6 +89,10 @@ describe("report --dry-run", () => {
       ].join("\n"),
     );
     expect(compared.stdout + compared.stderr).not.toContain(demo.key.slice(4));
+
+    // Ends that are not midnights are instants.
+    const hours = await dryRun(["report", "--from", "2026-10-01T12:00:00Z", "--to", "2026-10-02"]);
+    expect(hours.stdout).toMatch(/^range: {4}2026-10-01T12:00:00Z\.\.2026-10-02 \(UTC\)\n/);
   });
 
   it("{date} files: the job a run of the same query and files is; no folder, file or state made", async () => {
