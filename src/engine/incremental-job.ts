@@ -5,12 +5,11 @@
  */
 import { createHash } from "node:crypto";
 import { rename } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import type { ResolvedSettings } from "../config/resolve";
 import type { ReportRequest } from "../contract";
 import { BusyError } from "../core/busy-error";
 import { bucketUnitOf } from "../core/calendar";
-import { UsageError } from "../core/errors";
 import { takeLock } from "../io/lock-file";
 import type { DayRecord } from "../state/day-record";
 import { earlierJobId, type JobIdentity, jobId } from "../state/job";
@@ -19,7 +18,6 @@ import {
   type JobState,
   type LastRun,
   pathsInFolder,
-  pathsOfFile,
   readState,
   type StatePaths,
   writeLastRun,
@@ -27,6 +25,7 @@ import {
 } from "../state/store";
 import type { EngineContext } from "./context";
 import { type IncrementalRange, incrementalRange } from "./incremental";
+import { jobStatePaths, readJobState } from "./job-state";
 import type { DayTargetSpec } from "./output-spec";
 import type { IncrementalPlan } from "./plan";
 
@@ -74,10 +73,7 @@ export async function openIncrementalJob(
   const identity = jobIdentity(settings, request, choice);
   const id = jobId(identity);
   const earlier = earlierJobId(identity);
-  const paths =
-    incremental.stateFile !== undefined
-      ? pathsOfFile(resolve(ctx.cwd, incremental.stateFile))
-      : pathsInFolder(incremental.stateFolder, id);
+  const paths = jobStatePaths(ctx.cwd, incremental, id);
   await readState(paths.state, ctx.user); // a state file adreport cannot use is refused before its lock is made
   const lock = await takeLock(paths.lock);
   if (!lock.ok) {
@@ -89,20 +85,11 @@ export async function openIncrementalJob(
   let state: JobState | undefined;
   try {
     if (choice.kind === "days") release = await lockOutput(paths.lock, choice, lock.release);
-    state = await readState(paths.state, ctx.user);
+    state = await readJobState(paths, ctx.user, id, earlier);
     if (!state && earlier !== undefined && incremental.stateFile === undefined) {
-      state = await takeOverEarlierState(ctx, incremental.stateFolder, earlier, paths);
+      state = await takeOverEarlierState(ctx, incremental.stateFolder, { id, earlier }, paths);
       if (state)
         notes.note(`job ${earlier} is now job ${id}: a database job's metrics may grow, its id leaves them out`);
-    }
-    if (state && state.id === earlier && earlier !== undefined) state = { ...state, id };
-    if (state && state.id !== id) {
-      throw new UsageError(
-        `the state file ${paths.state} belongs to another job (${state.id}), not to this one (${id})`,
-        {
-          hint: "give each job a --state-file of its own",
-        },
-      );
     }
   } catch (error) {
     await release();
@@ -144,15 +131,16 @@ export async function openIncrementalJob(
 async function takeOverEarlierState(
   ctx: EngineContext,
   folder: string,
-  earlier: string,
+  ids: { id: string; earlier: string },
   paths: StatePaths,
 ): Promise<JobState | undefined> {
+  const { id, earlier } = ids;
   const old = pathsInFolder(folder, earlier);
   const state = await readState(old.state, ctx.user);
   if (!state) return undefined;
   await rename(old.state, paths.state);
   await rename(old.run, paths.run).catch(() => undefined);
-  return state;
+  return { ...state, id };
 }
 
 /**

@@ -7,7 +7,7 @@
 
 import { OutputError } from "../core/errors";
 import { fileSink } from "../io/file-sink";
-import { checkOutputTarget } from "../io/output-target";
+import { checkOutputTarget, checkReplaceable } from "../io/output-target";
 import { type Sink, SinkError, STDOUT_NAME, stdoutSink } from "../io/sink";
 import type { EngineContext } from "./context";
 
@@ -21,6 +21,16 @@ export async function checkOutput(ctx: Pick<EngineContext, "cwd">, path: string 
   if (path === undefined || isStdoutPath(path)) return;
   try {
     await checkOutputTarget(path, ctx.cwd);
+  } catch (error) {
+    throw outputError(error, undefined) ?? error;
+  }
+}
+
+/** What opening the output would refuse (its folder missing or closed to new files), found without opening it. */
+export async function checkOutputFolder(ctx: Pick<EngineContext, "cwd">, path: string | undefined): Promise<void> {
+  if (path === undefined || isStdoutPath(path)) return;
+  try {
+    await checkReplaceable(path, ctx.cwd);
   } catch (error) {
     throw outputError(error, undefined) ?? error;
   }

@@ -2,7 +2,7 @@
 import { Recorder } from "../api";
 import { OutputError, UsageError } from "../core/errors";
 import { reasonInWords } from "../io/errno-words";
-import { openRecordingFolder, RecordingFolderError } from "../io/recording-folder";
+import { checkRecordingFolder, openRecordingFolder, RecordingFolderError } from "../io/recording-folder";
 import type { EngineContext } from "./context";
 
 /** The folder DIR of --record, created (or taken empty), or the refusal in the CLI's words. */
@@ -12,6 +12,16 @@ export function openRecordFolder(ctx: Pick<EngineContext, "cwd">, dir: string): 
   } catch (error) {
     if (error instanceof RecordingFolderError) throw new UsageError(`--record: ${error.message}`);
     throw new OutputError(`--record: cannot create ${dir}: ${reasonInWords(error)}`, { cause: error });
+  }
+}
+
+/** What openRecordFolder would refuse, found without creating the folder (`report --dry-run`). */
+export function checkRecordFolder(ctx: Pick<EngineContext, "cwd">, dir: string): void {
+  try {
+    checkRecordingFolder(dir, ctx.cwd);
+  } catch (error) {
+    if (error instanceof RecordingFolderError) throw new UsageError(`--record: ${error.message}`);
+    throw new OutputError(`--record: cannot use ${dir}: ${reasonInWords(error)}`, { cause: error });
   }
 }
 

@@ -3,8 +3,8 @@
  * another name, a descriptor someone opened for us, or a target no export goes into. PATH is as the user
  * typed it (every message names it so); it is looked up relative to `cwd`, the command's folder.
  */
-import { fstatSync, type Stats } from "node:fs";
-import { readlink, stat } from "node:fs/promises";
+import { constants, fstatSync, type Stats } from "node:fs";
+import { access, readlink, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { errnoCode } from "./errno-words";
 import { SinkError } from "./sink-stream";
@@ -48,4 +48,19 @@ export async function isOpenDescriptor(where: string): Promise<boolean> {
     current = resolve(dirname(current), link);
   }
   return false;
+}
+
+/**
+ * What replacing PATH would refuse, found without making anything (`report --dry-run`): its folder
+ * missing or not accepting new files. A device, a pipe or a descriptor is written into, not replaced.
+ */
+export async function checkReplaceable(path: string, cwd: string): Promise<void> {
+  const existing = await checkOutputTarget(path, cwd);
+  if (existing && !existing.isFile()) return;
+  const folder = dirname(resolve(cwd, path));
+  const found = await stat(folder).catch(() => undefined);
+  if (!found?.isDirectory()) throw new SinkError(path, "no such folder", { code: "ENOENT" });
+  await access(folder, constants.W_OK | constants.X_OK).catch((error: unknown) => {
+    throw SinkError.from(path, error);
+  });
 }

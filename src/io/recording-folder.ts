@@ -26,16 +26,24 @@ export interface RecordingFolder {
 export function openRecordingFolder(dir: string, cwd: string): RecordingFolder {
   const path = resolve(cwd, dir);
   const created = mkdirSync(path, { recursive: true, mode: 0o700 }) !== undefined;
-  if (!created) {
-    if (!statSync(path).isDirectory()) throw new RecordingFolderError(`${dir} is not a folder`);
-    if (readdirSync(path).length > 0) {
-      throw new RecordingFolderError(`${dir} is not empty; record into a new folder`);
-    }
-  }
+  if (!created) refuseTaken(dir, path);
   return {
     path,
     write(name, text) {
       replaceFileSyncUnsynced(join(path, name), text, 0o600);
     },
   };
+}
+
+/** What openRecordingFolder would refuse, found without making anything (`report --dry-run`). */
+export function checkRecordingFolder(dir: string, cwd: string): void {
+  const path = resolve(cwd, dir);
+  if (statSync(path, { throwIfNoEntry: false }) !== undefined) refuseTaken(dir, path);
+}
+
+function refuseTaken(dir: string, path: string): void {
+  if (!statSync(path).isDirectory()) throw new RecordingFolderError(`${dir} is not a folder`);
+  if (readdirSync(path).length > 0) {
+    throw new RecordingFolderError(`${dir} is not empty; record into a new folder`);
+  }
 }

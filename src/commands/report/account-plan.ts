@@ -14,7 +14,7 @@ import { chooseOutputFormat } from "../../engine/output-format";
 import { fillPath, hasDatePlaceholder, isDatabaseOutput } from "../../engine/output-spec";
 import { checkPictureRequest } from "../../engine/picture-options";
 import type { ReportPlan } from "../../engine/plan";
-import { openRecordFolder } from "../../engine/record";
+import { checkRecordFolder, openRecordFolder } from "../../engine/record";
 import { planRequest } from "../../engine/request";
 import { planShape } from "../../engine/shape";
 import { requestWarnings } from "../../engine/warnings";
@@ -142,7 +142,7 @@ export async function planAccounts(ctx: Context, flags: ReportFlags): Promise<Ac
     }
   }
   // Each account records into a folder of its own in DIR (accountFlags): DIR is new or empty, as for one.
-  if (flags.record !== undefined) openRecordFolder(ctx, flags.record);
+  if (flags.record !== undefined) (flags.dryRun === true ? checkRecordFolder : openRecordFolder)(ctx, flags.record);
   const format = chooseOutputFormat(flags, settings, firstPath, ctx.io.outIsTTY);
   planShape({ ...flags, fields: fieldsOverAccounts(flags.fields).account }, request, format.entry.name);
   checkPictureRequest(format.entry.name, request);

@@ -20,6 +20,9 @@ export function registerReport(program: Command, ctx: Context): void {
     }
   });
   report.action(async (flags) => {
+    if (flags.dryRun === true && (flags.profiles !== undefined || flags.allProfiles === true)) {
+      return (await import("./dry-run-accounts")).showAccountPlans(ctx, flags);
+    }
     if (flags.profiles !== undefined || flags.allProfiles === true) {
       const { planAccounts } = await import("./account-plan");
       return (await import("./accounts")).planAndRunAccounts(ctx, (recording) => planAccounts(recording, flags));

@@ -90,6 +90,10 @@ export function declareReport(program: Command) {
       new Option("--summary <format>", "print the run's outcome as one JSON object on stderr").choices(["json"]),
     )
     .option("--summary-file <file>", "write the --summary JSON to FILE (atomically) instead of stderr")
+    .option(
+      "--dry-run",
+      "print the plan on stdout (range, 90-day windows, output, job, state and lock, the days fetched again) and exit 0: no request, no file, folder, table, state or lock; with --summary json, the plan as JSON too",
+    )
     .option("--base-url <url>", "the service (env ADREPORT_BASE_URL)")
     .option("--profile <name>", "the profile whose key and settings to use (env ADREPORT_PROFILE)")
     .option(
@@ -138,6 +142,7 @@ Examples:
   $ adreport report --all-profiles --dims campaign -o 'campaigns-{profile}-{from}.csv'
   $ adreport report --profiles acme,globex --dims campaign --format ndjson > all.ndjson
   $ adreport report --from -7d --to yesterday --dims campaign,date --tz Europe/Berlin --compare previous
+  $ adreport report --incremental --start 2026-01-01 --dims campaign,date -o 'out/{date}.csv' --dry-run
 
 Ratios: ctr = clicks / views, cpc = spending / clicks, cpm = spending / views x 1000, cvr = conversions / clicks,
 cpa = spending / conversions, each from summed counters; no value (empty, null, -) when the denominator is 0.

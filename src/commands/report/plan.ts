@@ -126,5 +126,7 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
   }
   const settings = await loadSettings(ctx, reportSettingFlags(flags));
   const events = stderrEvents(ctx, flags);
-  await runPlan(ctx, await planReport(ctx, flags, settings, { now: ctx.now(), warn: events.warning }), events);
+  const plan = await planReport(ctx, flags, settings, { now: ctx.now(), warn: events.warning });
+  if (flags.dryRun === true) return (await import("./dry-run")).showPlan(ctx, flags, plan);
+  await runPlan(ctx, plan, events);
 }

@@ -1,0 +1,46 @@
+/**
+ * `adreport report --dry-run --profiles a,b` / `--all-profiles`: each account's plan (dry-run.ts), planned
+ * as a run over those accounts plans it, in the order named.
+ */
+import { printable } from "../../core/printable";
+import type { Context } from "../context";
+import { type AccountResult, failedAccount, okAccount, runVerdict } from "../shared/account-outcome";
+import { accountStreams, recordingErr } from "./account-io";
+import { planAccounts } from "./account-plan";
+import { described, writeSummary } from "./dry-run";
+import type { ReportFlags } from "./flags";
+import { planObject, planText } from "./plan-text";
+
+const indented = (text: string) => text.replace(/^(?=.)/gm, "  ");
+
+/**
+ * --profiles/--all-profiles: each account's plan, in the order named. An account a run would fail before
+ * any request (no key, a state that is not its own) is shown failed, and the exit status is the run's.
+ */
+export async function showAccountPlans(ctx: Context, flags: ReportFlags): Promise<void> {
+  const printed = new Set<string>();
+  const base = await planAccounts(recordingErr(ctx, printed), flags);
+  const results: AccountResult[] = [];
+  const accounts: object[] = [];
+  for (const profile of base.names) {
+    const accountCtx: Context = { ...ctx, env: base.envFor(profile), io: accountStreams(ctx.io, profile, printed) };
+    try {
+      const description = await described(accountCtx, await base.planFor(accountCtx, profile, undefined));
+      ctx.io.out.write(`profile ${profile}:\n${indented(planText(description))}`);
+      accounts.push({ profile, ...planObject(description) });
+      results.push(okAccount(profile, 0, 0));
+    } catch (error) {
+      const failed = failedAccount(profile, error, 0);
+      const message = printable(failed.error ?? "");
+      ctx.io.out.write(`profile ${profile}:\n  ${failed.outcome}: ${message}\n`);
+      ctx.io.err.write(`adreport: ${profile}: ${message}\n${failed.hint ? `hint: ${printable(failed.hint)}\n` : ""}`);
+      accounts.push({ profile, outcome: failed.outcome, error: failed.error });
+      results.push(failed);
+    }
+  }
+  const verdict = runVerdict(results);
+  const ok = results.filter((r) => r.outcome === "ok").length;
+  const outcome = verdict === undefined ? "planned" : ok > 0 ? "partial" : "failed";
+  await writeSummary(ctx, flags, { dry_run: true, outcome, accounts });
+  if (verdict) throw verdict;
+}

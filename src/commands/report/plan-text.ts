@@ -1,0 +1,108 @@
+/** A described plan (engine/plan-description.ts) as `report --dry-run` shows it: lines for a person, JSON for a machine. */
+import { printable } from "../../core/printable";
+import type { IncrementalDescription, OutputDescription, PlanDescription, Span } from "../../engine/plan-description";
+
+const span = (s: Span) => `${s.from}..${s.to}`;
+
+function windowsText(windows: readonly Span[]): string {
+  return `${windows.length} window${windows.length === 1 ? "" : "s"}: ${windows.map(span).join(", ")}`;
+}
+
+function outputText(output: OutputDescription, format: string | undefined): string {
+  const as = format === undefined ? "" : ` (${format})`;
+  if (output.kind === "stdout") return `standard output${as}`;
+  if (output.kind === "file") return `${printable(output.path)}${as}`;
+  if (output.kind === "days") return `one file per date bucket, ${printable(output.template)}${as}`;
+  return `table ${output.table} in ${output.kind === "sqlite" ? "sqlite:" : ""}${printable(output.database)}`;
+}
+
+/** Where the range of an incremental run comes from. */
+function rangeReason(inc: IncrementalDescription): string {
+  if (inc.lastDay === undefined) return `; from --start ${inc.start}, a first run`;
+  return `; the days after ${inc.lastDay}, the last day exported, and --lookback ${inc.lookbackDays}d before them`;
+}
+
+function incrementalLines(inc: IncrementalDescription): string[] {
+  const state = inc.stateExists ? `exists, last day ${inc.lastDay}` : "none yet: this is the job's first run";
+  const lines = [`state:    ${printable(inc.stateFile)} (${state})`, `lock:     ${printable(inc.lockFile)}`];
+  if (inc.stateExists && inc.nothing === undefined) {
+    lines.push(
+      inc.again.length === 0
+        ? "again:    no day the state records"
+        : `again:    ${inc.again.length} day${inc.again.length === 1 ? "" : "s"} the state records, compared and rewritten only when changed: ${inc.again.join(", ")}`,
+    );
+  }
+  return lines;
+}
+
+/** The plan, one `name: value` line each. */
+export function planText(plan: PlanDescription): string {
+  const inc = plan.incremental;
+  const lines: string[] = [];
+  if (plan.range === undefined) {
+    lines.push(`range:    ${inc?.nothing ?? "nothing to do"}`);
+  } else {
+    lines.push(`range:    ${span(plan.range)} (${plan.zone}${inc ? rangeReason(inc) : ""})`);
+    lines.push(`windows:  ${windowsText(plan.windows)}`);
+  }
+  if (plan.compared) lines.push(`compared: ${span(plan.compared.range)}, ${windowsText(plan.compared.windows)}`);
+  lines.push(`output:   ${outputText(plan.output, plan.format)}`);
+  if (plan.job !== undefined) lines.push(`job:      ${plan.job}`);
+  if (inc) lines.push(...incrementalLines(inc));
+  lines.push(
+    plan.requests === 0
+      ? "requests: none"
+      : `requests: at least ${plan.requests} (one per window${plan.compared ? ", of both periods" : ""})`,
+  );
+  return lines.map((line) => `${line}\n`).join("");
+}
+
+function outputObject(output: OutputDescription): object {
+  return output.kind === "stdout"
+    ? { kind: "stdout" }
+    : output.kind === "file"
+      ? { kind: "file", path: output.path }
+      : output.kind === "days"
+        ? { kind: "days", template: output.template }
+        : { kind: output.kind, database: output.database, table: output.table };
+}
+
+/** The plan as `--summary json` gives it: snake_case keys, as the summaries of runs. */
+export function planObject(plan: PlanDescription): Record<string, unknown> {
+  const inc = plan.incremental;
+  const windows = (list: readonly Span[]) => list.map((w) => ({ from: w.from, to: w.to }));
+  return {
+    outcome: plan.range === undefined ? "nothing to do" : "planned",
+    job: plan.job ?? null,
+    from: plan.range?.from ?? null,
+    to: plan.range?.to ?? null,
+    zone: plan.zone,
+    windows: windows(plan.windows),
+    ...(plan.compared
+      ? {
+          compared: {
+            from: plan.compared.range.from,
+            to: plan.compared.range.to,
+            windows: windows(plan.compared.windows),
+          },
+        }
+      : {}),
+    output: outputObject(plan.output),
+    format: plan.format ?? null,
+    ...(inc
+      ? {
+          incremental: {
+            state_file: inc.stateFile,
+            lock_file: inc.lockFile,
+            state_exists: inc.stateExists,
+            last_day: inc.lastDay ?? null,
+            lookback_days: inc.lookbackDays,
+            start: inc.start ?? null,
+            again_days: inc.again,
+            nothing_to_do: inc.nothing ?? null,
+          },
+        }
+      : {}),
+    requests_at_least: plan.requests,
+  };
+}
