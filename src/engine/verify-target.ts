@@ -3,10 +3,16 @@
  * files are read back (day-file-reader.ts: bytes, rows, sums); a table is summed per day. One difference per
  * day that does not match, in day order.
  */
+import { smallFileDigestSync } from "../io/file-digest";
 import { totalDifferences } from "../state/day-record";
-import type { JobState } from "../state/store";
+import type { DayFileWrite, JobState } from "../state/store";
 import { listDayFiles } from "./day-file-list";
 import { readDayFile } from "./day-file-reader";
+import { runPool } from "./pool";
+
+/** Day files up to this size are hashed in one synchronous read (most are a few KB). */
+const SMALL_FILE = 4 << 20;
+
 import { openTableForJob } from "./verify-table";
 
 export interface DayDifference {
@@ -47,27 +53,12 @@ async function verifyFiles(state: JobState, window: VerifyWindow, cwd: string): 
   const write = state.write ?? { format: "csv" as const, delimiter: ",", bom: false, spreadsheet: false };
   const present = await listDayFiles(template, cwd);
   const days = ledgerDays(state, window);
-  const differences: DayDifference[] = [];
-  for (const day of days) {
-    const record = state.days[day];
-    const path = present.get(day);
-    if (record === undefined) continue;
-    if (path === undefined) {
-      differences.push({ day, kind: "missing", changes: [`file missing: ${template.replaceAll("{date}", day)}`] });
-      continue;
-    }
-    const read = await readDayFile(path, write, Object.keys(record.sums), record);
-    if (record.digest !== undefined && read.digest === record.digest) continue;
-    if ("unreadable" in read) {
-      differences.push({ day, kind: "unreadable", changes: [`not ${write.format} any more: ${read.unreadable}`] });
-      continue;
-    }
-    const changes = totalDifferences(record, read);
-    if (changes.length > 0) differences.push({ day, kind: "differs", changes });
-    else if (record.digest !== undefined) {
-      differences.push({ day, kind: "differs", changes: ["bytes differ, rows and sums the same"] });
-    }
-  }
+  const found: Array<DayDifference | undefined> = new Array(days.length);
+  // Files are read a few at a time: the disk (or its cache) answers while another file is hashed.
+  await runPool(days.length, 8, async (i) => {
+    found[i] = await checkDayFile(days[i] as string, state, template, write, present);
+  });
+  const differences = found.filter((d): d is DayDifference => d !== undefined);
   // A day file the job never wrote, from its first day on (files before it are not the job's).
   const first = days[0] ?? window.from;
   for (const [day, path] of present) {
@@ -75,6 +66,30 @@ async function verifyFiles(state: JobState, window: VerifyWindow, cwd: string): 
     differences.push({ day, kind: "extra", changes: [`a file the job did not write: ${path}`] });
   }
   return differences;
+}
+
+async function checkDayFile(
+  day: string,
+  state: JobState,
+  template: string,
+  write: DayFileWrite,
+  present: ReadonlyMap<string, string>,
+): Promise<DayDifference | undefined> {
+  const record = state.days[day];
+  const path = present.get(day);
+  if (record === undefined) return undefined;
+  if (path === undefined)
+    return { day, kind: "missing", changes: [`file missing: ${template.replaceAll("{date}", day)}`] };
+  if (record.digest !== undefined && smallFileDigestSync(path, SMALL_FILE) === record.digest) return undefined;
+  const read = await readDayFile(path, write, Object.keys(record.sums), record);
+  if (record.digest !== undefined && read.digest === record.digest) return undefined;
+  if ("unreadable" in read)
+    return { day, kind: "unreadable", changes: [`not ${write.format} any more: ${read.unreadable}`] };
+  const changes = totalDifferences(record, read);
+  if (changes.length > 0) return { day, kind: "differs", changes };
+  return record.digest !== undefined
+    ? { day, kind: "differs", changes: ["bytes differ, rows and sums the same"] }
+    : undefined;
 }
 
 async function verifyTable(
