@@ -190,6 +190,25 @@ export interface Paging {
   read: number;
   /** All pages' ms: measured when every page was read, else first + the mean later page x the pages left. */
   allMs: number;
+  /** The mean later page. */
+  pageMs: number;
+  /**
+   * The floor: the mean page of the same loop against a bare fastify route answering the last page's bytes
+   * from memory (transfer and client only), so `firstMs + floorMs x (pages - 1)` is the best any server could do.
+   */
+  floorMs: number;
+}
+
+/** Reads pages `from`..`to` of `target` as text, one after the other on one keep-alive client; false to stop early. */
+async function readPages(target: (page: number) => string, key: string, from: number, more: (page: number) => boolean) {
+  let last = "";
+  let page = from;
+  for (; more(page); page += 1) {
+    const response = await fetch(target(page), { headers: { authorization: `Bearer ${key}` } });
+    last = await response.text();
+    if (response.status !== 200) throw new Error(`${target(page)}: ${response.status}`);
+  }
+  return { last, read: page - from };
 }
 
 /** `query` without `page` and `limit`; pages of 1,000 rows. */
@@ -205,17 +224,38 @@ export async function measurePaging(
   const first = await getJson(target(1), key);
   const firstMs = performance.now() - started;
   const pages = Math.ceil(first.meta.total / 1000);
-  let read = 1;
   // The rest are read as text: the service's work is measured, not this script's JSON parsing.
-  while (read < pages && performance.now() - started < firstMs + budgetMs) {
-    const response = await fetch(target(read + 1), { headers: { authorization: `Bearer ${key}` } });
-    if (response.status !== 200) throw new Error(`${target(read + 1)}: ${response.status}`);
-    await response.text();
-    read += 1;
-  }
+  const later = await readPages(target, key, 2, (n) => n <= pages && performance.now() - started < firstMs + budgetMs);
+  const read = 1 + later.read;
   const laterMs = performance.now() - started - firstMs;
-  const allMs = read === 1 ? firstMs : firstMs + (laterMs / (read - 1)) * (pages - 1);
-  return { firstMs, pages, read, allMs };
+  const pageMs = later.read > 0 ? laterMs / later.read : 0;
+  const allMs = read === 1 ? firstMs : firstMs + pageMs * (pages - 1);
+  const bodyFile = join(WORK, "paging-floor.json");
+  writeFileSync(bodyFile, later.last);
+  const bare = await startProcess(join(ROOT, "node_modules", ".bin", "tsx"), [
+    join(ROOT, "bench", "bare-server.ts"),
+    bodyFile,
+  ]);
+  try {
+    const floorPages = Math.max(1, Math.min(later.read, 200));
+    await readPages(
+      () => `${bare.url}/v1/report`,
+      key,
+      0,
+      (n) => n < 10,
+    ); // warm-up
+    const floorStarted = performance.now();
+    await readPages(
+      () => `${bare.url}/v1/report`,
+      key,
+      0,
+      (n) => n < floorPages,
+    );
+    return { firstMs, pages, read, allMs, pageMs, floorMs: (performance.now() - floorStarted) / floorPages };
+  } finally {
+    await bare.stop();
+    rmSync(bodyFile, { force: true });
+  }
 }
 
 /** Milliseconds of one page of a report no one asked for before (page 400 first, say). */

@@ -9,7 +9,7 @@ import { databaseLabel } from "../../core/database-label";
 import { DatabaseUnavailableError } from "../model/errors";
 import { numbered, type SqlParams } from "../sql/dialect";
 import { SERVE_SQL } from "../sql/key-sql";
-import type { ServeBackend, ServeReads } from "../store/serve-store";
+import type { ServeBackend, ServeReads } from "../store/backend";
 import { runAsync, type Steps } from "../store/steps";
 import { FRESHNESS_MS, type StoredKey } from "../store/types";
 import { createPool, databaseFailure, inTransaction } from "./pool";

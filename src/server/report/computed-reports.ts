@@ -23,6 +23,14 @@ export interface ReadAhead {
   rows: readonly string[];
 }
 
+/** The page after the one last asked of an entity report, read while its client took that one in. */
+export interface NextPage {
+  start: number;
+  count: number;
+  /** Its rows' JSON joined by commas, as UTF-8. */
+  rows: Buffer;
+}
+
 export interface ComputedReport {
   total: number;
   /** An entity report: where each page starts. */
@@ -33,13 +41,17 @@ export interface ComputedReport {
   version?: number | undefined;
   /** An entity report: the rows last read ahead. */
   ahead?: ReadAhead | undefined;
+  /** An entity report read page after page: the next page, read before it was asked (store/read-ahead.ts). */
+  next?: NextPage | undefined;
 }
 
 /**
  * A page of a computed report: its rows when they are held, else the entities to read `read` rows from
  * (the page's, and more when it is small).
  */
-export type PagePlan = { rows: string[]; span?: undefined } | { rows?: undefined; span: PageSpan; read: number };
+export type PagePlan =
+  | { rows: string[] | Buffer; span?: undefined; readAhead?: boolean }
+  | { rows?: undefined; span: PageSpan; read: number; readAhead?: undefined };
 
 /** Whether a query's report is paged by seeking (it has an entity), rather than computed whole. */
 export function pagedBySeeking(query: ReportQuery): boolean {
@@ -54,12 +66,14 @@ export function reportBytes(report: ComputedReport): number {
   let bytes = report.map?.bytes ?? 0;
   for (const row of report.rows ?? []) bytes += stringBytes(row) + ROW_OVERHEAD_BYTES;
   for (const row of report.ahead?.rows ?? []) bytes += stringBytes(row) + ROW_OVERHEAD_BYTES;
-  return bytes;
+  return bytes + (report.next?.rows.byteLength ?? 0);
 }
 
 export function planPage(report: ComputedReport, start: number, count: number): PagePlan {
   if (report.rows) return { rows: report.rows.slice(start, start + count) };
   const end = Math.min(start + count, report.total);
+  const next = report.next;
+  if (next && start === next.start && count === next.count) return { rows: next.rows, readAhead: true };
   const ahead = report.ahead;
   if (ahead && start >= ahead.start && end <= ahead.start + ahead.rows.length) {
     return { rows: ahead.rows.slice(start - ahead.start, end - ahead.start) };
@@ -104,6 +118,12 @@ export class ComputedReports {
   keepAhead(key: string, report: ComputedReport, start: number, rows: readonly string[]): void {
     if (this.cache.get(key) !== report) return;
     this.hold(key, { ...report, ahead: { start, rows } });
+  }
+
+  /** The page read before it was asked, kept with the report `key` while it is kept and the budget allows. */
+  keepNext(key: string, report: ComputedReport, next: NextPage): void {
+    if (this.cache.get(key) !== report) return;
+    this.hold(key, { ...report, next });
   }
 
   private hold(key: string, report: ComputedReport): void {

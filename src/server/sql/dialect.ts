@@ -52,8 +52,9 @@ export const POSTGRES_DIALECT: SqlDialect = {
   insertIgnore: (table, columns, select) => `INSERT INTO ${table} (${columns}) ${select} ON CONFLICT DO NOTHING`,
   analyze: (table) => `ANALYZE ${table};`,
   monthStart: "extract(epoch FROM date_trunc('month', to_timestamp(t) AT TIME ZONE 'UTC'))::bigint",
+  // In bigint arithmetic, a sum (numeric) cast back: numeric div() and mod() took a fifth of a page's time.
   spendingText:
-    "CASE WHEN spending % 1000000 = 0 THEN div(spending, 1000000)::text ELSE rtrim(div(spending, 1000000)::text || '.' || lpad(mod(spending, 1000000)::text, 6, '0'), '0') END",
+    "CASE WHEN spending::bigint % 1000000 = 0 THEN (spending::bigint / 1000000)::text ELSE rtrim((spending::bigint / 1000000)::text || '.' || lpad((spending::bigint % 1000000)::text, 6, '0'), '0') END",
   quote: (expression) => `to_json(${expression}::text)::text`,
   never: "false",
 };

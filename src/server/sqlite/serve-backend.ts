@@ -2,7 +2,7 @@
  * `serve`'s SQLite backend: the statements of a read, run at once on a read-only connection kept true to
  * the file (live-connection.ts). The cache policy is store/serve-store.ts's.
  */
-import type { ServeBackend, ServeReads } from "../store/serve-store";
+import type { ServeBackend, ServeReads } from "../store/backend";
 import { runSync, type Steps } from "../store/steps";
 import { type Connection, LiveConnection } from "./live-connection";
 import type { Db } from "./open";

@@ -9,9 +9,10 @@ import type { ReportQuery } from "../../contract";
 import { Whitelist } from "../model/ip";
 import { ByteBudgetCache, bufferBytes } from "../report/cache";
 import { type ComputedReport, ComputedReports, planPage } from "../report/computed-reports";
-import type { PageSpan } from "../report/page-map";
 import { canonicalQueryKey } from "../report/query-key";
 import { computedReportKey } from "../sql/report-segments";
+import type { ServeBackend } from "./backend";
+import { PageReadAhead } from "./read-ahead";
 import { type Awaitable, type Steps, step } from "./steps";
 import type { CacheUsage, ReportPage, ServeStore, StoredKey } from "./types";
 
@@ -19,35 +20,6 @@ import type { CacheUsage, ReportPage, ServeStore, StoredKey } from "./types";
 const PAGE_ATTEMPTS = 3;
 /** Pages looked for and not yet remembered, at most (see cachedPage). */
 const MAX_PAGES_UNDER_WAY = 10_000;
-
-/** What a backend reads, SQL only. */
-export interface ServeReads {
-  key(hash: string): Awaitable<StoredKey | undefined>;
-  keyIps(keyId: number): Awaitable<string[]>;
-  campaignAdvertiser(campaignId: number): Awaitable<number | undefined>;
-  adAdvertiser(adId: number): Awaitable<number | undefined>;
-  /** A page map (an entity report) or the rows (a report without one), with the data version it read. */
-  computeReport(query: ReportQuery, advertiserId: number): Awaitable<ComputedReport>;
-  /** Rows of the entities `span` names, from its first row on, and the data version they were read from. */
-  readPage(
-    query: ReportQuery,
-    advertiserId: number,
-    span: PageSpan,
-    count: number,
-  ): Awaitable<{ rows: string[]; version?: number | undefined }>;
-  /** The same rows joined by commas as UTF-8, where the backend reads them so (no data version to check). */
-  readJoinedPage?(query: ReportQuery, advertiserId: number, span: PageSpan, count: number): Awaitable<Buffer>;
-  /** The data changed under a kept map: the backend takes `version` as the one it now holds. */
-  versionSeen?(version: number | undefined): void;
-}
-
-export interface ServeBackend {
-  /** Runs `steps` on the database as it is now (failures answered 503), after a look at its freshness. */
-  read<T>(steps: (db: ServeReads) => Steps<T>): Awaitable<T>;
-  /** The same, all of it reading one snapshot of the data (a report's map and its page). */
-  snapshot<T>(steps: (db: ServeReads) => Steps<T>): Awaitable<T>;
-  close(): Awaitable<void>;
-}
 
 export interface CacheOptions {
   /** Bytes the computed reports and the rendered pages may hold together. */
@@ -60,6 +32,8 @@ export interface CacheOptions {
 class Kept {
   /** Counts forget(): what a read made across one is not kept. */
   generation = 0;
+  /** Pages answered from a page read ahead, since the start. */
+  pagesReadAhead = 0;
   /** The generation each page was first looked for in, so a page made across a forget() is not kept. */
   readonly pageGenerations = new Map<string, number>();
   readonly keys = new Map<string, StoredKey>();
@@ -95,10 +69,14 @@ export async function openServeStore(
 }
 
 class CachedStore implements ServeStore {
+  private readonly ahead: PageReadAhead;
+
   constructor(
     private readonly kept: Kept,
     private readonly backend: ServeBackend,
-  ) {}
+  ) {
+    this.ahead = new PageReadAhead(kept.reports, () => kept.generation, backend);
+  }
 
   findKey(hash: string): Awaitable<StoredKey | undefined> {
     const kept = this.kept;
@@ -144,25 +122,35 @@ class CachedStore implements ServeStore {
    * its map was made from.
    */
   reportPage(query: ReportQuery, advertiserId: number, start: number, count: number): Awaitable<ReportPage> {
-    const kept = this.kept;
+    const { kept, ahead } = this;
     return this.backend.snapshot(function* (db): Steps<ReportPage> {
       const key = computedReportKey(query, advertiserId);
+      const answer = (report: ComputedReport, rows: string[] | Buffer): ReportPage => {
+        ahead.answered(key, report, query, advertiserId, start, count);
+        return { total: report.total, rows };
+      };
       for (let attempt = 1; ; attempt += 1) {
         let report = kept.reports.get(key);
+        const underWay = report && ahead.pending(report, start);
+        if (underWay) {
+          yield* step(underWay);
+          report = kept.reports.get(key);
+        }
         if (!report) {
           const generation = kept.generation;
           report = yield* step(db.computeReport(query, advertiserId));
           kept.reports.keep(key, report, generation === kept.generation);
         }
         const page = planPage(report, start, count);
-        if (!page.span) return { total: report.total, rows: page.rows };
+        if (page.readAhead) kept.pagesReadAhead += 1;
+        if (!page.span) return answer(report, page.rows);
         if (page.read === count && db.readJoinedPage) {
-          return { total: report.total, rows: yield* step(db.readJoinedPage(query, advertiserId, page.span, count)) };
+          return answer(report, yield* step(db.readJoinedPage(query, advertiserId, page.span, count)));
         }
         const read = yield* step(db.readPage(query, advertiserId, page.span, page.read));
         const current = read.version === report.version;
         if (current && read.rows.length > count) kept.reports.keepAhead(key, report, start, read.rows);
-        if (current || attempt === PAGE_ATTEMPTS) return { total: report.total, rows: read.rows.slice(0, count) };
+        if (current || attempt === PAGE_ATTEMPTS) return answer(report, read.rows.slice(0, count));
         // Another process wrote since the map was made: what was read before is forgotten.
         kept.forget();
         db.versionSeen?.(read.version);
@@ -203,6 +191,7 @@ class CachedStore implements ServeStore {
       pages: pages.size,
       reportRows: reports.rows,
       reportsComputed: reports.computed,
+      pagesReadAhead: this.kept.pagesReadAhead,
     };
   }
 

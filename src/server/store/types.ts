@@ -44,6 +44,8 @@ export interface CacheUsage {
   reportRows: number;
   /** Reports computed since the start: a page read from a kept report computes none. */
   reportsComputed: number;
+  /** Pages answered from a page read ahead of the request (store/read-ahead.ts). */
+  pagesReadAhead: number;
 }
 
 /** The read side `serve` answers from. Everything read may be kept in memory until the data changes. */
