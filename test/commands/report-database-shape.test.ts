@@ -212,3 +212,15 @@ describe.each(["sqlite", "postgres"] as const)("%s", (engine) => {
     expect(ids[0]?.run_id).not.toEqual(ids[2]?.run_id);
   });
 });
+
+describe("--table adreport_loads", () => {
+  it("is refused, exit 2: that table holds every run's days", async (context) => {
+    const { run } = await setUp("sqlite", context);
+    const result = await run([...CAMPAIGNS, "-o", "sqlite:ads.db", "--table", "adreport_loads", "-v"]);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toMatch(
+      /^adreport: --table adreport_loads: that table is where adreport records every run's days$/m,
+    );
+    expect(result.stderr).not.toMatch(/GET /);
+  });
+});
