@@ -50,7 +50,7 @@ export async function verifyTarget(
 
 async function verifyFiles(state: JobState, window: VerifyWindow, cwd: string): Promise<DayDifference[]> {
   const template = state.job.target;
-  const write = state.write ?? { format: "csv" as const, delimiter: ",", bom: false, spreadsheet: false };
+  const write = state.write ?? writeOfTemplate(template);
   const present = await listDayFiles(template, cwd);
   const days = ledgerDays(state, window);
   const found: Array<DayDifference | undefined> = new Array(days.length);
@@ -66,6 +66,14 @@ async function verifyFiles(state: JobState, window: VerifyWindow, cwd: string): 
     differences.push({ day, kind: "extra", changes: [`a file the job did not write: ${path}`] });
   }
   return differences;
+}
+
+/** A state kept before the ledger does not say how its files were written: their ending does. */
+function writeOfTemplate(template: string): DayFileWrite {
+  const ending = template.slice(template.lastIndexOf(".") + 1).toLowerCase();
+  const format =
+    ending === "ndjson" || ending === "jsonl" ? "ndjson" : ending === "json" || ending === "tsv" ? ending : "csv";
+  return { format, delimiter: ",", bom: false, spreadsheet: false };
 }
 
 async function checkDayFile(
