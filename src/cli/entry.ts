@@ -29,8 +29,17 @@ export async function main(): Promise<void> {
     ctx.io.out.write(`${versionLine(ctx.version)}\n`);
     return;
   }
+  // A command left waiting on something nothing will end would let Node exit 0 with the work undone: a
+  // cron job would count a run that did nothing as done. Never 0 then.
+  let finished = false;
+  process.once("beforeExit", () => {
+    if (finished) return;
+    process.stderr.write("adreport: internal error: the command stopped before it finished; nothing may be complete\n");
+    process.exitCode = ExitCode.internal;
+  });
   const { run } = await import("./main");
   process.exitCode = await run(argv, ctx, { beforeAction: settleHeap });
+  finished = true;
 }
 
 /**

@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 import type { ResolvedSettings } from "../config/resolve";
 import type { ReportRequest } from "../contract";
 import { BusyError } from "../core/busy-error";
-import { bucketUnitOf } from "../core/calendar";
+import { bucketUnitOf, dayOfInstant, dayText } from "../core/calendar";
 import { takeLock } from "../io/lock-file";
 import type { DayRecord } from "../state/day-record";
 import { earlierJobId, type JobIdentity, jobId } from "../state/job";
@@ -108,9 +108,13 @@ export async function openIncrementalJob(
       }),
     recordOf: (day) => state?.days[day],
     async recordDays(records, checkpoint) {
-      // A checkpoint moves the last day; a later one recorded (a clock that ran ahead) is forgotten, with the
-      // records of the days after it. Every other day stays in the ledger for good.
-      const lastDay = checkpoint ?? state?.lastDay;
+      // A checkpoint moves the last day on, never back: a run with a long lookback stopped after its first
+      // window leaves the days after it exported. A last day after yesterday (a clock that ran ahead) is
+      // forgotten, with the records of the days after it. Every other day stays in the ledger for good.
+      const previous = state?.lastDay;
+      const trusted = previous !== undefined && previous <= dayText(dayOfInstant(plan.now) - 1) ? previous : undefined;
+      const lastDay =
+        checkpoint === undefined ? previous : trusted !== undefined && trusted > checkpoint ? trusted : checkpoint;
       if (lastDay === undefined) throw new Error("a repair of a job that has no state");
       const days: Record<string, DayRecord> = {};
       for (const [day, record] of [...Object.entries(state?.days ?? {}), ...records]) {

@@ -78,7 +78,9 @@ export class StagedFile {
   discardNow(): void {
     if (this.done) return;
     this.done = true;
-    this.stream.destroy();
+    // With an error: a writer waiting for the stream to drain is told, instead of waiting for ever (the
+    // process would then end with nothing left to do: exit 0, the run neither done nor failed).
+    this.stream.destroy(new Error("the export was stopped"));
     removeTempNow(this.temp);
   }
 }
