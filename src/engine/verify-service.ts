@@ -5,6 +5,7 @@
  */
 import { openReport, openSplitReport } from "../api";
 import type { ResolvedSettings } from "../config/resolve";
+import { bucketUnitOf, dayOfText, dayText, monthStart } from "../core/calendar";
 import { addRow, type DayRecord, emptyRecord, totalDifferences } from "../state/day-record";
 import type { JobState } from "../state/store";
 import type { EngineContext } from "./context";
@@ -13,6 +14,15 @@ import { reportApiFor } from "./report-api";
 import { planRequest } from "./request";
 import type { DayDifference, VerifyWindow } from "./verify-target";
 import { ledgerDays } from "./verify-target";
+
+/** The last day of the bucket starting on `day` (a day, a week, a month), at most `lastDay`. */
+export function bucketEnd(granularity: string, day: string, lastDay: string): string {
+  const unit = bucketUnitOf(granularity);
+  const start = dayOfText(day) as number;
+  const end = unit === "week" ? start + 6 : unit === "month" ? monthStart(start, 1) - 1 : start;
+  const cap = dayOfText(lastDay) as number;
+  return dayText(end < cap ? end : cap);
+}
 
 export async function serviceTotals(
   ctx: EngineContext,
@@ -24,13 +34,15 @@ export async function serviceTotals(
   const { job } = state;
   const days = ledgerDays(state, window);
   const first = days[0];
-  if (first === undefined) return new Map();
+  const last = days.at(-1);
+  if (first === undefined || last === undefined) return new Map();
   const granularity = job.granularity === "hour" ? "day" : job.granularity;
   const plan = planRequest(
     {
       from: first,
-      // A week or a month is dated by its first day: the range runs to the job's last day, not to that date.
-      to: window.to < state.lastDay ? window.to : state.lastDay,
+      // A week or a month is dated by its first day: the range runs to the end of the last one (or the job's
+      // last day), whatever --to says, or its service total would be of part of it.
+      to: bucketEnd(job.granularity, last, state.lastDay),
       dimensions: "date",
       metrics: job.metrics.join(","),
       granularity,

@@ -76,7 +76,7 @@ export async function postgresEngine(
       return `waited ${((Date.now() - waiting.since) / 1000).toFixed(1)} s for ${waiting.what}`;
     },
     dialect: "postgres",
-    columns: () => tableColumns(client, table),
+    columns: (of = table) => tableColumns(client, of),
     mayAlter: () => mayAlterTable(client, table),
     async begin(layout: TableLayout) {
       await client.query("BEGIN");

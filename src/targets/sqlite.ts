@@ -33,10 +33,10 @@ export function sqliteEngine(path: string, shownPath: string, table: string, add
   return {
     description: `the table ${table} in ${shownPath}`,
     dialect: "sqlite",
-    async columns() {
-      const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table);
+    async columns(of = table) {
+      const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(of);
       if (exists === undefined) return undefined;
-      return db.prepare("SELECT name, type FROM pragma_table_info(?) ORDER BY cid").all(table) as FoundColumn[];
+      return db.prepare("SELECT name, type FROM pragma_table_info(?) ORDER BY cid").all(of) as FoundColumn[];
     },
     mayAlter: async () => true,
     async begin(layout: TableLayout) {

@@ -15,8 +15,11 @@ export interface TableEngine {
   /** For messages: the table and the database, never a password. */
   readonly description: string;
   readonly dialect: Dialect;
-  /** The table's columns in their order, with their declared types; undefined while there is no table. */
-  columns(): Promise<FoundColumn[] | undefined>;
+  /**
+   * The table's columns in their order, with their declared types; undefined while there is no table. `of`:
+   * another table of the same database (adreport_loads).
+   */
+  columns(of?: string): Promise<FoundColumn[] | undefined>;
   /** Whether this session may add columns to the table (PostgreSQL: only its owner may); true while there is none. */
   mayAlter(): Promise<boolean>;
   /** Opens the transaction; creates the table (with `run_id`) when it is missing. */

@@ -3,11 +3,12 @@
  * run's transaction and given the columns it lacks (metrics the run fetches, `run_id`), and, once the run
  * committed, said: the columns added (with how to fill the days written before), what could not be recorded.
  */
+import { UsageError } from "../core/errors";
 import { columnType } from "./column-types";
 import type { TableLayout } from "./table-columns";
 import type { TableEngine } from "./table-engine";
-import { LOADS_TABLE } from "./table-loads";
-import { RUN_ID_COLUMN, refuseUnalterable, tableShape } from "./table-shape";
+import { LOADS_COLUMNS, LOADS_TABLE } from "./table-loads";
+import { type FoundColumn, RUN_ID_COLUMN, refuseUnalterable, tableShape } from "./table-shape";
 
 export interface TableGrowth {
   /** In the run's transaction, after the engine's begin: the shape checked again, missing columns added. */
@@ -18,6 +19,17 @@ export interface TableGrowth {
   committed(recorded: boolean): void;
 }
 
+/** An adreport_loads not made by adreport would fail the run at its commit, after every request: refused now. */
+function refuseForeignLoads(description: string, found: readonly FoundColumn[] | undefined): void {
+  if (found === undefined) return;
+  const missing = LOADS_COLUMNS.find((name) => !found.some((column) => column.name === name));
+  if (missing === undefined) return;
+  throw new UsageError(
+    `the table ${LOADS_TABLE} beside ${description} is not adreport's: it has no column ${missing}`,
+    { hint: `adreport records every run's days in ${LOADS_TABLE}: rename that table, or write to another database` },
+  );
+}
+
 export async function checkTable(
   engine: TableEngine,
   layout: TableLayout,
@@ -26,6 +38,7 @@ export async function checkTable(
 ): Promise<TableGrowth> {
   const { description, dialect } = engine;
   const first = tableShape(description, layout, await engine.columns(), dialect);
+  refuseForeignLoads(description, await engine.columns(LOADS_TABLE));
   const alterable = first.addMetrics.length > 0 || first.addRunId ? await engine.mayAlter() : true;
   if (!alterable) refuseUnalterable(description, table, first, dialect);
   let added: string[] = [];

@@ -2,8 +2,9 @@
  * `verify --repair`: the days that differ exported again through the job, a run per stretch of consecutive
  * days (the job's lock held by each, its ledger updated, its last day left where it is).
  */
-import { bucketUnitOf, dayOfText, dayText, monthStart } from "../../core/calendar";
+import { dayOfText, dayText } from "../../core/calendar";
 import { runDayExport } from "../../engine/day-export";
+import { bucketEnd } from "../../engine/verify-service";
 import type { DayDifference } from "../../engine/verify-target";
 import type { JobState } from "../../state/store";
 import type { Context } from "../context";
@@ -43,12 +44,9 @@ export async function repairDays(
   const events = stderrEvents(ctx, {});
   const plan = await planReport(ctx, flags, settings, { now: ctx.now(), warn: events.warning });
   if (plan.kind !== "days") throw new Error("a job's plan that is not a run of whole days");
-  const unit = bucketUnitOf(state.job.granularity);
   for (const run of stretchesOf(days)) {
     // A week or a month is its first day in the ledger: the whole bucket is fetched again.
-    const start = dayOfText(run.to) as number;
-    const end = unit === "week" ? start + 6 : unit === "month" ? monthStart(start, 1) - 1 : start;
-    const stretch = { from: run.from, to: dayText(Math.min(end, dayOfText(state.lastDay) as number)) };
+    const stretch = { from: run.from, to: bucketEnd(state.job.granularity, run.to, state.lastDay) };
     events.note(`repairing ${stretch.from === stretch.to ? stretch.from : `${stretch.from}..${stretch.to}`}`);
     await runDayExport(ctx, plan, events, { repair: stretch });
   }

@@ -46,6 +46,9 @@ async function differencesOf(
 export async function runVerify(ctx: Context, job: string | undefined, options: VerifyOptions): Promise<void> {
   const from = dayFlag("--from", options.from);
   const to = dayFlag("--to", options.to);
+  if (from !== undefined && to !== undefined && from > to) {
+    throw new UsageError(`--from ${from} is after --to ${to}`);
+  }
   const paths = await pathsOf(ctx, job, options.stateFile);
   let state = await stateAt(ctx, paths, job);
   const window = { from: from ?? "0000-01-01", to: to ?? state.lastDay, toGiven: to !== undefined };
