@@ -41,9 +41,10 @@ export async function writeUnits(run: DayWriteRun): Promise<void> {
         counts: summary,
         howFar: (progress) =>
           target.waiting() ?? (progress ? `${progress.rows} of ${progress.total} rows` : "the first page had not come"),
+        // Said when the signal comes: a window's commit under way then is let finish, so it may be in place too.
         interrupted: () =>
-          run.checkpoints && summary.days_written + summary.days_unchanged > 0
-            ? `interrupted; the windows done are in place and recorded, ${target.description} is otherwise as it was (the next run continues)`
+          run.checkpoints
+            ? `interrupted; the windows finished are in place and recorded, ${target.description} is otherwise as it was (the next run continues)`
             : `interrupted; ${target.description} was left as it was`,
         abortNow: () => target.abortNow(),
         abortOnDeadline: true,

@@ -9,10 +9,11 @@ import type { Stats } from "node:fs";
 import { lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { dayOfText } from "../core/calendar";
-import { UsageError } from "../core/errors";
+import { OutputError, UsageError } from "../core/errors";
+import { reasonInWords } from "../io/errno-words";
 import { readOptionalFile, writePrivateFile } from "../io/private-file";
 import { type DayRecord, isDayRecord } from "./day-record";
-import type { JobIdentity } from "./job";
+import { isTableIdentity, type JobIdentity } from "./job";
 
 export interface JobState {
   version: 1;
@@ -110,6 +111,18 @@ function parseState(text: string, path: string): JobState {
     });
   }
   const state = v as JobState;
+  // Edited by hand into no target adreport writes: refused here, not as an internal error later.
+  if (
+    typeof state.job.target !== "string" ||
+    !(isTableIdentity(state.job.target) || state.job.target.includes("{date}"))
+  ) {
+    throw new UsageError(
+      `the state file ${path} is not in adreport's shape: its output is neither {date} files nor a table`,
+      {
+        hint: "remove it to start the job again from --start",
+      },
+    );
+  }
   if (!isRealDay(state.lastDay)) throw badDay(path, state.id, "the last day", state.lastDay);
   const notADay = Object.keys(state.days).find((day) => !isRealDay(day));
   if (notADay !== undefined) throw badDay(path, state.id, "a day", notADay);
@@ -149,7 +162,15 @@ function checkPrivate(found: Stats, path: string, uid: number): void {
 }
 
 export async function writeState(path: string, state: JobState): Promise<void> {
-  await writePrivateFile(path, `${JSON.stringify(state, null, 2)}\n`);
+  try {
+    await writePrivateFile(path, `${JSON.stringify(state, null, 2)}\n`);
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === undefined ? String(error) : reasonInWords(error);
+    throw new OutputError(`cannot write the state file ${path}: ${reason}`, {
+      hint: "the days put in place so far are recorded in it up to the last window written; the next run repeats the rest",
+      cause: error,
+    });
+  }
 }
 
 export async function readLastRun(path: string): Promise<LastRun | undefined> {

@@ -31,8 +31,9 @@ export function declareVerify(program: Command) {
     .addHelpText(
       "after",
       `
-Exit codes: 0 when every day matches, 7 when any differs (after --repair: any still differs), 2 bad usage,
-3 and 4 the key, 5 the service or the database unavailable, 75 the job's lock held by a run under way.
+Exit codes: 0 when every day matches, 7 when any differs (after --repair: any still differs), 1 a database
+that cannot be reached or read, 2 bad usage, 3 and 4 the key, 5 the service unavailable, 75 the job's lock
+held by a run under way.
 
 Examples:
   $ adreport verify 3f9a01c2
