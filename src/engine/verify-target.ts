@@ -25,8 +25,6 @@ export interface DayDifference {
 export interface VerifyWindow {
   from: string;
   to: string;
-  /** Whether `to` was asked for: without it, a day file after the job's last day is extra too. */
-  toGiven?: boolean;
 }
 
 /** The ledger's days inside the window, in order. */
@@ -62,8 +60,11 @@ async function verifyFiles(state: JobState, window: VerifyWindow, cwd: string): 
   // A day file the job never wrote, from its first day on (files before it are not the job's).
   const first = days[0] ?? window.from;
   for (const [day, path] of present) {
-    if (day < first || (window.toGiven === true && day > window.to) || state.days[day] !== undefined) continue;
-    differences.push({ day, kind: "extra", changes: [`a file the job did not write: ${path}`] });
+    // Days after the job's last one are the next run's (after `state reset --from`, its files are still
+    // there): checked only when --to asks for them.
+    if (day < first || day > window.to || state.days[day] !== undefined) continue;
+    const where = day > state.lastDay ? ` after the job's last day (${state.lastDay})` : "";
+    differences.push({ day, kind: "extra", changes: [`a file${where} the job did not write: ${path}`] });
   }
   return differences;
 }

@@ -60,11 +60,16 @@ describe("adreport verify: {date} files", () => {
       "2026-10-07",
       "2026-10-09",
       "2026-10-11",
-      "2026-11-05",
     ]);
     expect(lines[0]).toMatch(/^2026-10-03 {2}file missing/);
     expect(lines[1]).toMatch(/^2026-10-05 {2}rows \d+ -> \d+; /);
-    expect(found.stderr).toMatch(/6 differ/);
+    expect(found.stderr).toMatch(/5 differ/);
+    // After the job's last day, files are the next run's: named only when --to asks for those days.
+    const stray = await run(["verify", job, "--from", "2026-11-01", "--to", "2026-11-10"], NOW);
+    expect(stray.code, stray.stderr).toBe(7);
+    expect(stray.stdout).toMatch(
+      /^2026-11-05 {2}a file after the job's last day \(2026-11-01\) the job did not write: /,
+    );
 
     const json = await run(["verify", job, "--format", "json"], NOW);
     expect(json.code).toBe(7);
@@ -76,14 +81,12 @@ describe("adreport verify: {date} files", () => {
       "differs",
       expect.stringMatching(/differs|unreadable/),
       "differs",
-      "extra",
     ]);
 
     const repaired = await run(["verify", job, "--repair"], NOW);
     expect(repaired.stderr).toMatch(/repairing 2026-10-03/);
-    // The stray file after the job's last day is not the job's to mend: still named.
-    expect(repaired.code, repaired.stderr).toBe(7);
-    expect(repaired.stdout.trim()).toMatch(/^2026-11-05 /);
+    expect(repaired.code, repaired.stderr).toBe(0);
+    expect(repaired.stdout).toBe("");
     rmSync(out("2026-11-05"));
     const after = snapshot(dir);
     for (const [name, file] of before) expect(after.get(name)?.text, name).toBe(file.text);

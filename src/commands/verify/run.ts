@@ -51,9 +51,10 @@ export async function runVerify(ctx: Context, job: string | undefined, options: 
   }
   const paths = await pathsOf(ctx, job, options.stateFile);
   let state = await stateAt(ctx, paths, job);
-  const window = { from: from ?? "0000-01-01", to: to ?? state.lastDay, toGiven: to !== undefined };
+  const window = { from: from ?? "0000-01-01", to: to ?? state.lastDay };
   let differences = await differencesOf(ctx, state, window, options);
-  const found = differences.length;
+  const daysOf = (list: readonly DayDifference[]) => new Set(list.map((d) => d.day)).size;
+  const found = daysOf(differences);
   if (options.repair === true && differences.length > 0) {
     await repairDays(ctx, state, options, differences);
     state = await stateAt(ctx, paths, job);
@@ -66,7 +67,7 @@ export async function runVerify(ctx: Context, job: string | undefined, options: 
       from: ledgerDays(state, window)[0] ?? null,
       to: window.to,
       days_checked: checked,
-      ...(options.repair === true ? { days_repaired: found - differences.length } : {}),
+      ...(options.repair === true ? { days_repaired: found - daysOf(differences) } : {}),
       differences: differences.map((d) => ({ day: d.day, kind: d.kind, changes: d.changes })),
     };
     await writeChunk(ctx.io.out, `${JSON.stringify(document)}\n`);
@@ -74,13 +75,12 @@ export async function runVerify(ctx: Context, job: string | undefined, options: 
     const lines = differences.map((d) => `${d.day}  ${d.changes.map(printable).join("; ")}\n`);
     await writeChunk(ctx.io.out, lines.join(""));
   }
-  const repaired = options.repair === true && found > 0 ? `; ${found - differences.length} repaired` : "";
+  const repaired = options.repair === true && found > 0 ? `; ${found - daysOf(differences)} repaired` : "";
   if (differences.length === 0) {
     ctx.io.err.write(`adreport: job ${state.id}: ${checked} days checked, every one matches${repaired}\n`);
     return;
   }
-  const days = new Set(differences.map((d) => d.day)).size;
-  throw new DifferencesError(`job ${state.id}: ${checked} days checked, ${days} differ${repaired}`, {
+  throw new DifferencesError(`job ${state.id}: ${checked} days checked, ${daysOf(differences)} differ${repaired}`, {
     hint:
       options.repair === true
         ? "the days still differing changed again while they were repaired, or lie outside the job's days"
