@@ -213,17 +213,14 @@ describe("readDayFile", () => {
     expect(await readDayFile(path, PLAIN, METRICS, { rows: 1, sums: {} })).toMatchObject({ rows: 12 });
   });
 
-  it("1,100 small day files (three years) are parsed in well under 2 s of CPU", async () => {
+  // Behaviour only: the time `verify` takes over three years of files is `npm run bench -- verify`'s figure.
+  it("1,100 small day files (three years) are each parsed to their rows", async () => {
     const dir = tempDir();
     const records = await writeDays(dir, "{date}.csv", PLAIN, DAYS, rowsOf(DAYS, 20));
     const source = pathIn(dir, "{date}.csv", "2026-03-01");
     const paths = Array.from({ length: 1100 }, (_, i) => join(dir, `copy-${i}.csv`));
     for (const path of paths) copyFileSync(source, path);
-    const before = process.cpuUsage();
     for (const path of paths) expect(await readDayFile(path, PLAIN, METRICS)).toMatchObject({ rows: 20 });
-    const used = process.cpuUsage(before);
-    // About 0.4 s on this 2-core machine under load; the bound leaves room for a slower one.
-    expect((used.user + used.system) / 1000).toBeLessThan(2000);
     expect(records.get("2026-03-01")?.rows).toBe(20);
   });
 });
