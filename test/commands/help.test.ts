@@ -60,7 +60,7 @@ describe("adreport help <topic>", () => {
     const unknown = await runInProcess(["help", "formatz"]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toBe(
-      `adreport: unknown command or topic 'adreport formatz'\nhint: the commands of adreport are: report, keys, config, serve, state, completion; the topics are: ${HELP_TOPIC_NAMES.join(", ")}\n`,
+      `adreport: unknown command or topic 'adreport formatz'\nhint: the commands of adreport are: report, keys, config, serve, state, verify, completion; the topics are: ${HELP_TOPIC_NAMES.join(", ")}\n`,
     );
   });
 
