@@ -32,6 +32,7 @@ export async function writeUnits(run: DayWriteRun): Promise<void> {
   const { ctx, plan, events, target, summary } = run;
   // Said after the progress display is gone, whether the run ends well or not.
   const changed: Array<[string, string]> = [];
+  const committed = { started: false };
   try {
     await withSession(
       {
@@ -41,9 +42,9 @@ export async function writeUnits(run: DayWriteRun): Promise<void> {
         counts: summary,
         howFar: (progress) =>
           target.waiting() ?? (progress ? `${progress.rows} of ${progress.total} rows` : "the first page had not come"),
-        // Said when the signal comes: a window's commit under way then is let finish, so it may be in place too.
+        // Said when the signal comes: a window's commit under way then is let finish, so it counts as done.
         interrupted: () =>
-          run.checkpoints
+          run.checkpoints && committed.started
             ? `interrupted; the windows finished are in place and recorded, ${target.description} is otherwise as it was (the next run continues)`
             : `interrupted; ${target.description} was left as it was`,
         abortNow: () => target.abortNow(),
@@ -51,7 +52,7 @@ export async function writeUnits(run: DayWriteRun): Promise<void> {
       },
       async (session) => {
         for (const unit of unitsOf(run.request, plan.granularity, run.checkpoints)) {
-          await writeUnit(run, session, unit, changed);
+          await writeUnit(run, session, unit, changed, committed);
         }
         session.view.stop();
       },
@@ -66,6 +67,7 @@ async function writeUnit(
   session: Session,
   unit: DayUnit,
   changed: Array<[string, string]>,
+  committed: { started: boolean },
 ): Promise<void> {
   const { plan, request, target, job, summary } = run;
   const paging = { ...plan.paging, onProgress: session.onProgress, signal: session.signal };
@@ -119,6 +121,7 @@ async function writeUnit(
     const record = records.get(day) as DayRecord;
     return { day, rows: record.rows, sums: record.sums, requests };
   });
+  committed.started = true;
   await target.commit(put, loads);
   // For every target: written = new or changed content, unchanged = as the last run left it (docs/service.md §9).
   summary.days_written += write.size;
