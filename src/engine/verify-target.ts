@@ -112,6 +112,10 @@ async function verifyTable(
   const table = await openTableForJob(state, place);
   let found: Map<string, { rows: number; sums: Record<string, number> }>;
   try {
+    // A table or database gone is said once, not as every day's rows going to 0.
+    const gone = await table.missing();
+    if (gone !== undefined)
+      return [{ day: first, kind: "missing", changes: [`${gone}: every day of the job is gone (${days.length})`] }];
     found = await table.daySums(first, window.to);
   } finally {
     await table.close();

@@ -19,6 +19,8 @@ export interface TableReader {
   readonly description: string;
   /** Days from `from` to `to` (YYYY-MM-DD, inclusive) that have rows; a day without rows is absent. */
   daySums(from: string, to: string): Promise<DaySums>;
+  /** What is gone, said whole (`no database file x.db`, `no table t in x.db`); undefined while the table is there. */
+  missing(): Promise<string | undefined>;
   close(): Promise<void>;
 }
 
@@ -58,13 +60,18 @@ function collect(rows: unknown[][], metrics: readonly string[]): DaySums {
   return days;
 }
 
-const NOTHING: Omit<TableReader, "description"> = { daySums: async () => new Map(), close: async () => undefined };
+const NOTHING: Omit<TableReader, "description" | "missing"> = {
+  daySums: async () => new Map(),
+  close: async () => undefined,
+};
 
 async function sqliteReader(choice: Extract<TableChoice, { kind: "sqlite" }>, options: ReaderOptions) {
   const description = `the table ${choice.table} in ${choice.path}`;
   const path = resolve(options.cwd, choice.path);
   const found = await stat(path).catch(() => undefined);
-  if (found === undefined) return { description, ...NOTHING };
+  if (found === undefined) {
+    return { description, ...NOTHING, missing: async () => `no database file ${choice.path}` };
+  }
   if (!found.isFile()) throw new Error("not a regular file (a database file is needed)");
   const { default: Database } = await import("better-sqlite3");
   const addon = options.sqliteAddon ? { nativeBinding: options.sqliteAddon as unknown as string } : {};
@@ -72,6 +79,10 @@ async function sqliteReader(choice: Extract<TableChoice, { kind: "sqlite" }>, op
   const layout = tableLayout(options.request, options.profile);
   return {
     description,
+    async missing() {
+      const columns = db.prepare("SELECT name FROM pragma_table_info(?)").pluck().all(choice.table) as string[];
+      return columns.length === 0 ? `no table ${choice.table} in ${choice.path}` : undefined;
+    },
     async daySums(from: string, to: string): Promise<DaySums> {
       const columns = db.prepare("SELECT name FROM pragma_table_info(?)").pluck().all(choice.table) as string[];
       if (columns.length === 0) return new Map();
@@ -99,6 +110,10 @@ async function postgresReader(choice: Extract<TableChoice, { kind: "postgres" }>
   const layout = tableLayout(options.request, options.profile);
   return {
     description,
+    async missing() {
+      const columns = await tableColumns(client, choice.table);
+      return columns === undefined ? `no table ${choice.table} in ${choice.shown}` : undefined;
+    },
     async daySums(from: string, to: string): Promise<DaySums> {
       await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
       try {
@@ -141,6 +156,13 @@ export async function openTableReader(choice: TableChoice, options: ReaderOption
     async daySums(from, to) {
       try {
         return await reader.daySums(from, to);
+      } catch (error) {
+        throw fail(error);
+      }
+    },
+    async missing() {
+      try {
+        return await reader.missing();
       } catch (error) {
         throw fail(error);
       }

@@ -4,7 +4,7 @@
  * exit 7, no false positive on an untouched job, `--repair` putting back exactly what differs, and
  * `--against-service` naming a day the service restated after the lookback passed it.
  */
-import { appendFileSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
@@ -132,6 +132,26 @@ describe("adreport verify: a database table", () => {
     const repaired = await run(["verify", job, "--repair"], NOW);
     expect(repaired.code, repaired.stderr).toBe(0);
     expect((await run(["verify", job], NOW)).code).toBe(0);
+  });
+
+  it("a table dropped or a database file removed is said in one line, and the file is not made again", async () => {
+    const { dir, run } = await newService();
+    const args = ["report", "--dims", "campaign,date", "-o", "sqlite:ads.db", "--incremental", "-q"];
+    expect((await run([...args, "--start", "2026-10-01"], NOW)).code).toBe(0);
+    const job = await jobOf(run);
+    const db = new Database(join(dir, "ads.db"));
+    db.exec("DROP TABLE adreport_campaign_date");
+    db.close();
+    const dropped = await run(["verify", job], NOW);
+    expect(dropped.code, dropped.stderr).toBe(7);
+    expect(dropped.stdout).toMatch(
+      /^2026-10-01 {2}no table adreport_campaign_date in \S+: every day of the job is gone \(32\)\n$/,
+    );
+    rmSync(join(dir, "ads.db"));
+    const removed = await run(["verify", job], NOW);
+    expect(removed.code, removed.stderr).toBe(7);
+    expect(removed.stdout).toMatch(/^2026-10-01 {2}no database file \S+ads\.db: every day/);
+    expect(existsSync(join(dir, "ads.db"))).toBe(false);
   });
 
   it("refuses an unknown job (2) and a bad --from (2)", async () => {
