@@ -255,10 +255,11 @@ describe.concurrent("report over several accounts", () => {
     expect(readdirSync(spool)).toEqual([]);
   });
 
-  it("SIGTERM stops every account: exit 130, no output file, no spool left", async () => {
+  it("SIGTERM stops every account: exit 130, no output file, no spool left, the --summary said", async () => {
     const spool = tempDir("adreport-spool-");
     const dir = tempDir();
-    const run = startInProcess(["report", "--all-profiles", ...RANGE, "--dims", "campaign", "-o", "all.csv"], {
+    const args = ["report", "--all-profiles", ...RANGE, "--dims", "campaign", "-o", "all.csv", "--summary", "json"];
+    const run = startInProcess(args, {
       now: NOW,
       cwd: dir,
       env: { ADREPORT_CONFIG_DIR: SLOW_FIRST, TMPDIR: spool },
@@ -268,6 +269,13 @@ describe.concurrent("report over several accounts", () => {
     const result = await run.result;
     expect(result.code).toBe(130);
     expect(result.stderr).toContain("adreport: interrupted; all.csv was left as it was");
+    const summary = JSON.parse(
+      result.stderr
+        .trim()
+        .split("\n")
+        .find((l) => l.startsWith("{")) as string,
+    );
+    expect(summary).toMatchObject({ outcome: "failed", error: "interrupted; all.csv was left as it was" });
     expect(readdirSync(dir)).toEqual([]);
     expect(readdirSync(spool)).toEqual([]);
   });

@@ -18,7 +18,17 @@ import { writeSummaryObject } from "./summary-out";
 /** `ctx` is the run's own; `printed` holds the lines planning printed once for every account. */
 export async function runAccounts(ctx: Context, base: AccountsPlan, printed: ReadonlySet<string>): Promise<void> {
   const results: AccountResult[] = [];
-  await fanOut(ctx, base.fanOut, stderrEvents(ctx, {}), async (index, spoolFile, onSignal) => {
+  const accountsOf = () =>
+    results
+      .filter((r): r is AccountResult => r !== undefined)
+      .map(({ profile, outcome, rows, ms, error }) => ({
+        profile,
+        outcome,
+        rows,
+        ms: Math.round(ms),
+        ...(error === undefined ? {} : { error }),
+      }));
+  const stopped = await fanOut(ctx, base.fanOut, stderrEvents(ctx, {}), async (index, spoolFile, onSignal) => {
     const profile = base.names[index] as string;
     const accountCtx: Context = {
       ...ctx,
@@ -36,19 +46,24 @@ export async function runAccounts(ctx: Context, base: AccountsPlan, printed: Rea
       results[index] = failedAccount(profile, error, performance.now() - started);
       return false;
     }
-  });
+  }).then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  if (stopped !== undefined) {
+    // Stopped (Ctrl-C, SIGTERM) or the merged output failed: --summary says so too, with the accounts done.
+    const error = stopped instanceof Error ? stopped.message : String(stopped);
+    await writeSummaryObject(ctx, base.summary, { outcome: "failed", error, accounts: accountsOf() }).catch(
+      () => undefined,
+    );
+    throw stopped;
+  }
   const failed = results.some((r) => r.outcome !== "ok");
   if (failed || !base.quiet) ctx.io.err.write(accountTable(results));
   const verdict = runVerdict(results);
   const summary = writeSummaryObject(ctx, base.summary, {
     outcome: verdict === undefined ? "ok" : results.some((r) => r.outcome === "ok") ? "partial" : "failed",
-    accounts: results.map(({ profile, outcome, rows, ms, error }) => ({
-      profile,
-      outcome,
-      rows,
-      ms: Math.round(ms),
-      ...(error === undefined ? {} : { error }),
-    })),
+    accounts: accountsOf(),
   });
   await summary.catch((error: unknown) => {
     throw outputError(error, undefined) ?? error;
