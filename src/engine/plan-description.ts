@@ -7,7 +7,7 @@ import { ceilSeconds, type Instant, parseInstant } from "../contract";
 import { formatDateTime } from "../core/calendar";
 import { databaseLabel } from "../core/database-label";
 import { TimeZone } from "../core/time-zone";
-import { jobId } from "../state/job";
+import { earlierJobId, jobId } from "../state/job";
 import { incrementalRange } from "./incremental";
 import { jobIdentity } from "./incremental-job";
 import { jobStatePaths, readJobState } from "./job-state";
@@ -100,7 +100,13 @@ async function incrementalOf(
   id: string,
 ): Promise<{ described: IncrementalDescription; request: RequestPlan | undefined }> {
   const paths = jobStatePaths(ctx.cwd, incremental, id);
-  const state = await readJobState(paths, ctx.user, id);
+  // A database job's state under the id earlier builds gave it (its metrics in) is the one a run takes over.
+  const earlier = earlierJobId(jobIdentity(plan.settings, plan.request.request, plan.output));
+  const state =
+    (await readJobState(paths, ctx.user, id, earlier)) ??
+    (earlier !== undefined && incremental.stateFile === undefined
+      ? await readJobState(jobStatePaths(ctx.cwd, incremental, earlier), ctx.user, id, earlier)
+      : undefined);
   const range = incrementalRange({
     now: plan.now,
     lastDay: state?.lastDay,
