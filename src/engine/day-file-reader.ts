@@ -9,22 +9,12 @@ import { createHash } from "node:crypto";
 import { constants } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
 import { errnoCode, reasonInWords } from "../io/errno-words";
+import { smallFileDigestSync } from "../io/file-digest";
 import { type DayRecord, emptyRecord } from "../state/day-record";
+import type { DayFileWrite } from "../state/store";
 import { csvRows } from "./day-file-csv-rows";
 import { jsonRows, ndjsonRows } from "./day-file-json-rows";
 import { type RowReader, UnreadableFile } from "./day-file-rows";
-
-/**
- * How the export wrote its files: its format and the CSV options (FormatOptions). `bom` and `spreadsheet`
- * change no row or sum read back: a byte-order mark is dropped where there is one, CRLF ends a row as LF
- * does, and the `'` that defuses a formula is only ever put before text, never before a metric.
- */
-export interface DayFileWrite {
-  format: "csv" | "tsv" | "json" | "ndjson";
-  delimiter: string;
-  bom: boolean;
-  spreadsheet: boolean;
-}
 
 export type DayFileReading =
   | { rows: number; sums: Record<string, number>; digest: string; bytes: number }
@@ -32,6 +22,8 @@ export type DayFileReading =
   | { unreadable: string; digest: string; bytes: number };
 
 const CHUNK = 1 << 16;
+/** Day files up to this size are hashed in one synchronous read when their ledger digest is known. */
+const SMALL_FILE = 4 << 20;
 const SMALLEST_READ = 4096;
 
 function rowReader(write: DayFileWrite, record: DayRecord, metrics: readonly string[]): RowReader {
@@ -117,6 +109,11 @@ export async function readDayFile(
   metrics: readonly string[],
   known?: DayRecord,
 ): Promise<DayFileReading> {
+  // Most day files are small: one synchronous read decides whether the file is still as written.
+  const quick = known?.digest === undefined ? undefined : smallFileDigestSync(path, SMALL_FILE);
+  if (known !== undefined && quick !== undefined && quick.sha256 === known.digest) {
+    return { rows: known.rows, sums: { ...known.sums }, digest: quick.sha256, bytes: quick.size };
+  }
   let handle: FileHandle;
   try {
     handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -126,7 +123,8 @@ export async function readDayFile(
   try {
     const found = await handle.stat();
     if (!found.isFile()) return { unreadable: "it is not a regular file", digest: "", bytes: 0 };
-    if (known?.digest !== undefined) {
+    // A larger file is hashed a chunk at a time before it is parsed (a small one that differs is parsed at once).
+    if (known?.digest !== undefined && quick === undefined) {
       const whole = await digestOf(handle, found.size);
       if (whole.digest === known.digest) return { rows: known.rows, sums: { ...known.sums }, ...whole };
     }

@@ -2,6 +2,7 @@
 import type { Dimension, Metric, ReportRequest } from "../contract";
 import { databaseIdentity } from "../core/database-label";
 import { UsageError } from "../core/errors";
+import { jobTarget } from "../state/job";
 import type { JobState } from "../state/store";
 import { openTableReader } from "../targets/table-reader";
 
@@ -23,19 +24,17 @@ export function jobRequest(state: JobState, range = { from: "", to: "" }): Repor
  * password: it comes from PGPASSWORD or ~/.pgpass, or from --output URL when that names the same database.
  */
 export function tableOfJob(state: JobState, tableUrl: string | undefined) {
-  const target = state.job.target;
-  const hash = target.lastIndexOf("#");
-  const where = target.slice(0, hash);
-  const table = target.slice(hash + 1);
-  if (where.startsWith("sqlite:")) return { kind: "sqlite" as const, path: where.slice("sqlite:".length), table };
-  if (tableUrl !== undefined && databaseIdentity(tableUrl) !== where) {
-    throw new UsageError(`--output names another database than the job's (${where})`);
+  const target = jobTarget(state.job.target);
+  if (target.kind === "days") throw new Error(`the job ${state.id} writes day files, not a table`);
+  if (target.kind === "sqlite") return { kind: "sqlite" as const, path: target.path, table: target.table };
+  if (tableUrl !== undefined && databaseIdentity(tableUrl) !== target.where) {
+    throw new UsageError(`--output names another database than the job's (${target.where})`);
   }
   return {
     kind: "postgres" as const,
-    url: tableUrl ?? where,
-    table,
-    shown: where,
+    url: tableUrl ?? target.where,
+    table: target.table,
+    shown: target.where,
     connectTimeoutMs: 30_000,
   };
 }

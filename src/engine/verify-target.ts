@@ -3,15 +3,13 @@
  * files are read back (day-file-reader.ts: bytes, rows, sums); a table is summed per day. One difference per
  * day that does not match, in day order.
  */
-import { smallFileDigestSync } from "../io/file-digest";
+import { formatForFile } from "../format/registry";
 import { totalDifferences } from "../state/day-record";
+import { isTableIdentity } from "../state/job";
 import type { DayFileWrite, JobState } from "../state/store";
 import { listDayFiles } from "./day-file-list";
 import { readDayFile } from "./day-file-reader";
 import { runPool } from "./pool";
-
-/** Day files up to this size are hashed in one synchronous read (most are a few KB). */
-const SMALL_FILE = 4 << 20;
 
 import { openTableForJob } from "./verify-table";
 
@@ -39,10 +37,9 @@ export async function verifyTarget(
   window: VerifyWindow,
   place: { cwd: string; sqliteAddon: object | undefined; tableUrl: string | undefined },
 ): Promise<DayDifference[]> {
-  const differences =
-    state.job.target.startsWith("sqlite:") || /^postgres(ql)?:\/\//i.test(state.job.target)
-      ? await verifyTable(state, window, place)
-      : await verifyFiles(state, window, place.cwd);
+  const differences = isTableIdentity(state.job.target)
+    ? await verifyTable(state, window, place)
+    : await verifyFiles(state, window, place.cwd);
   return differences.sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
 }
 
@@ -69,11 +66,10 @@ async function verifyFiles(state: JobState, window: VerifyWindow, cwd: string): 
   return differences;
 }
 
-/** A state kept before the ledger does not say how its files were written: their ending does. */
+/** A state kept before the ledger does not say how its files were written: their ending does, as for -o. */
 function writeOfTemplate(template: string): DayFileWrite {
-  const ending = template.slice(template.lastIndexOf(".") + 1).toLowerCase();
-  const format =
-    ending === "ndjson" || ending === "jsonl" ? "ndjson" : ending === "json" || ending === "tsv" ? ending : "csv";
+  const name = formatForFile(template)?.name;
+  const format = name === "tsv" || name === "json" || name === "ndjson" ? name : "csv";
   return { format, delimiter: ",", bom: false, spreadsheet: false };
 }
 
@@ -89,7 +85,6 @@ async function checkDayFile(
   if (record === undefined) return undefined;
   if (path === undefined)
     return { day, kind: "missing", changes: [`file missing: ${template.replaceAll("{date}", day)}`] };
-  if (record.digest !== undefined && smallFileDigestSync(path, SMALL_FILE) === record.digest) return undefined;
   const read = await readDayFile(path, write, Object.keys(record.sums), record);
   if (record.digest !== undefined && read.digest === record.digest) return undefined;
   if ("unreadable" in read)

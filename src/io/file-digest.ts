@@ -44,11 +44,11 @@ export async function sameBytes(a: string, b: string): Promise<boolean> {
 }
 
 /**
- * The SHA-256 of a small regular file, read at once without waiting (thousands of day files in one
+ * The SHA-256 and size of a small regular file, read at once without waiting (thousands of day files in one
  * `verify`: a promise and a thread-pool hop per read cost more than the reading); undefined for anything
  * else (missing, not a regular file, larger than `limit`, unreadable), which the caller reads the long way.
  */
-export function smallFileDigestSync(path: string, limit: number): string | undefined {
+export function smallFileDigestSync(path: string, limit: number): { size: number; sha256: string } | undefined {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -67,7 +67,7 @@ export function smallFileDigestSync(path: string, limit: number): string | undef
       // Grown since fstat: the long way reads it as it is now.
       if (bytes === buffer.length) return undefined;
     }
-    return createHash("sha256").update(buffer.subarray(0, bytes)).digest("hex");
+    return { size: bytes, sha256: createHash("sha256").update(buffer.subarray(0, bytes)).digest("hex") };
   } catch {
     return undefined;
   } finally {

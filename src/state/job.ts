@@ -23,6 +23,22 @@ export function isTableIdentity(target: string): boolean {
   return target.startsWith("sqlite:") || /^postgres(ql)?:\/\//i.test(target);
 }
 
+/** A job's target, read back: `{date}` files, or a table (`sqlite:/abs/path#table`, `postgres://...#table`). */
+export type JobTarget =
+  | { kind: "days"; template: string }
+  | { kind: "sqlite"; path: string; table: string }
+  | { kind: "postgres"; where: string; table: string };
+
+export function jobTarget(target: string): JobTarget {
+  if (!isTableIdentity(target)) return { kind: "days", template: target };
+  const hash = target.lastIndexOf("#");
+  const where = target.slice(0, hash);
+  const table = target.slice(hash + 1);
+  return where.startsWith("sqlite:")
+    ? { kind: "sqlite", path: where.slice("sqlite:".length), table }
+    : { kind: "postgres", where, table };
+}
+
 export function jobId(job: JobIdentity): string {
   return idOf(job, isTableIdentity(job.target) ? null : job.metrics);
 }

@@ -26,6 +26,11 @@ export interface JobState {
   write?: DayFileWrite;
 }
 
+/**
+ * How the export wrote its day files: its format and the CSV options (FormatOptions). `bom` and
+ * `spreadsheet` change no row or sum read back: a byte-order mark is dropped where there is one, CRLF ends a
+ * row as LF does, and the `'` that defuses a formula is only ever put before text, never before a metric.
+ */
 export interface DayFileWrite {
   format: "csv" | "tsv" | "json" | "ndjson";
   delimiter: string;

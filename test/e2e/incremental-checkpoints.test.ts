@@ -6,59 +6,18 @@
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
-import { createServer, request } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { dayText } from "../../src/core/calendar";
 import { startDemoService } from "../helpers/demo-service";
+import { type Forwarder, startForwarder } from "../helpers/forwarder";
 import { SMALL_DEMO } from "../helpers/serve";
 import { cliCommand, runCli } from "../helpers/spawn-cli";
 
 const DAY_MS = 86_400_000;
 const today = Math.floor(Date.now() / DAY_MS);
 const start = dayText(today - 269); // to yesterday: 269 days, three 90-day windows
-
-interface Forwarder {
-  url: string;
-  froms: string[];
-  onRequest: ((from: string) => boolean) | undefined;
-  close(): Promise<void>;
-}
-
-/** Forwards every request to `target`; a request for which onRequest says true is never answered. */
-async function forwarder(target: string): Promise<Forwarder> {
-  const up = new URL(target);
-  const state: Forwarder = { url: "", froms: [], onRequest: undefined, close: async () => undefined };
-  const server = createServer((req, res) => {
-    const from = new URL(req.url ?? "/", "http://x").searchParams.get("from") ?? "";
-    state.froms.push(from);
-    if (state.onRequest?.(from)) return;
-    const upstream = request(
-      { host: up.hostname, port: up.port, path: req.url, method: req.method, headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    upstream.on("error", () => res.destroy());
-    req.pipe(upstream);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  state.close = () =>
-    new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-  return state;
-}
-
-const forwarders: Forwarder[] = [];
-afterAll(async () => {
-  await Promise.all(forwarders.map((f) => f.close()));
-});
 
 function files(folder: string): Map<string, string> {
   return new Map(
@@ -72,14 +31,14 @@ async function killedOnThirdWindow(proxy: Forwarder, args: string[], cwd: string
   const thirdWindow = dayText(today - 269 + 180);
   const [cmd, argv] = cliCommand(args);
   const child = spawn(cmd, argv, { cwd, env: { ...process.env, ...env }, stdio: "ignore" });
-  proxy.onRequest = (from) => {
-    if (!from.startsWith(thirdWindow)) return false;
+  proxy.hook = (from) => {
+    if (!from.startsWith(thirdWindow)) return "pass";
     child.kill("SIGKILL");
-    return true;
+    return "hang";
   };
   const signal = await new Promise((resolve) => child.on("exit", (_code, sig) => resolve(sig)));
   expect(signal).toBe("SIGKILL");
-  proxy.onRequest = undefined;
+  proxy.hook = undefined;
   proxy.froms.length = 0;
 }
 
@@ -103,8 +62,7 @@ describe("an incremental backfill killed with SIGKILL", () => {
     const demo = await startDemoService({
       demo: { ...SMALL_DEMO, days: 280, end: (today + 1) * 86_400, adsPerCampaign: 1, keywordsPerAd: 1 },
     });
-    const proxy = await forwarder(demo.service.url);
-    forwarders.push(proxy);
+    const proxy = await startForwarder(demo.service.url);
     const env = { ...demo.env, ADREPORT_BASE_URL: proxy.url };
     const args = ["report", "--dims", "campaign,date", "--incremental", "--start", start, "-q"];
     await killedOnThirdWindow(proxy, [...args, "-o", "sqlite:killed.db"], demo.dir, env);
@@ -124,8 +82,7 @@ describe("an incremental backfill killed with SIGKILL", () => {
     const demo = await startDemoService({
       demo: { ...SMALL_DEMO, days: 280, end: (today + 1) * 86_400, adsPerCampaign: 1, keywordsPerAd: 1 },
     });
-    const proxy = await forwarder(demo.service.url);
-    forwarders.push(proxy);
+    const proxy = await startForwarder(demo.service.url);
     const env = { ...demo.env, ADREPORT_BASE_URL: proxy.url };
     const args = ["report", "--dims", "campaign,date", "--incremental", "--start", start, "-q"];
     mkdirSync(join(demo.dir, "killed"));

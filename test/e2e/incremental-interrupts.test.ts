@@ -6,68 +6,19 @@
  * 2. SIGTERM while a window's answer is being staged: the run ends 130 with its summary (it ended 0 with
  *    nothing said: the day file's writer waited for ever on a stream destroyed without an error).
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdirSync, readdirSync } from "node:fs";
-import { createServer, request } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { dayText } from "../../src/core/calendar";
 import { startDemoService } from "../helpers/demo-service";
+import { startForwarder } from "../helpers/forwarder";
 import { SMALL_DEMO } from "../helpers/serve";
 import { cliCommand, runCli } from "../helpers/spawn-cli";
 
 const DAY_MS = 86_400_000;
 const today = Math.floor(Date.now() / DAY_MS);
 const start = dayText(today - 269);
-
-type Hook = (from: string, child: ChildProcess | undefined) => "pass" | "hang" | "partial";
-
-interface Forwarder {
-  url: string;
-  hook: Hook | undefined;
-  child: ChildProcess | undefined;
-  delay: number;
-  close(): Promise<void>;
-}
-
-async function forwarder(target: string): Promise<Forwarder> {
-  const up = new URL(target);
-  const state: Forwarder = { url: "", hook: undefined, child: undefined, delay: 0, close: async () => undefined };
-  const server = createServer((req, res) => {
-    const from = new URL(req.url ?? "/", "http://x").searchParams.get("from") ?? "";
-    const what = state.hook?.(from, state.child) ?? "pass";
-    if (what === "hang") return;
-    const upstream = request(
-      { host: up.hostname, port: up.port, path: req.url, method: req.method, headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        if (what === "pass") {
-          answer.pipe(res);
-          return;
-        }
-        // The whole answer, then SIGTERM while the client stages the window's day files.
-        answer.pipe(res);
-        answer.on("end", () => setTimeout(() => state.child?.kill("SIGTERM"), state.delay));
-      },
-    );
-    upstream.on("error", () => res.destroy());
-    req.pipe(upstream);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  state.close = () =>
-    new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-  return state;
-}
-
-const forwarders: Forwarder[] = [];
-afterAll(async () => {
-  await Promise.all(forwarders.map((f) => f.close()));
-});
 
 function spawned(args: string[], cwd: string, env: Record<string, string>) {
   const [cmd, argv] = cliCommand(args);
@@ -86,8 +37,7 @@ async function setUp() {
   const demo = await startDemoService({
     demo: { ...SMALL_DEMO, days: 280, end: (today + 1) * 86_400, adsPerCampaign: 1, keywordsPerAd: 1 },
   });
-  const proxy = await forwarder(demo.service.url);
-  forwarders.push(proxy);
+  const proxy = await startForwarder(demo.service.url);
   const env = { ...demo.env, ADREPORT_BASE_URL: proxy.url };
   mkdirSync(join(demo.dir, "out"));
   return { demo, proxy, env };
@@ -95,7 +45,7 @@ async function setUp() {
 
 const args = ["report", "--dims", "campaign,date", "--incremental", "--start", start, "-q", "-o", "out/{date}.csv"];
 
-describe("attack: incremental runs interrupted", () => {
+describe("incremental runs interrupted", () => {
   it("a long --lookback run killed after one window keeps the job's last day and a clean verify", async () => {
     const { demo, proxy, env } = await setUp();
     const first = await runCli(args, { cwd: demo.dir, env });
@@ -106,13 +56,12 @@ describe("attack: incremental runs interrupted", () => {
     expect(list.stdout).toContain(yesterday);
 
     const secondWindow = dayText(today - 269 + 90);
-    proxy.hook = (from, child) => {
+    const run = spawned([...args, "--lookback", "269d"], demo.dir, env);
+    proxy.hook = (from) => {
       if (!from.startsWith(secondWindow)) return "pass";
-      child?.kill("SIGKILL");
+      run.child.kill("SIGKILL");
       return "hang";
     };
-    const run = spawned([...args, "--lookback", "269d"], demo.dir, env);
-    proxy.child = run.child;
     expect((await run.exit).signal).toBe("SIGKILL");
     proxy.hook = undefined;
 
@@ -127,11 +76,11 @@ describe("attack: incremental runs interrupted", () => {
     "SIGTERM %i ms after a window's answer ends 130 with the failed run's summary, never 0",
     async (delay) => {
       const { demo, proxy, env } = await setUp();
-      proxy.delay = delay;
       const secondWindow = dayText(today - 269 + 90);
-      proxy.hook = (from) => (from.startsWith(secondWindow) ? "partial" : "pass");
       const run = spawned([...args, "--summary", "json"], demo.dir, env);
-      proxy.child = run.child;
+      // The whole answer, then SIGTERM while the client stages the window's day files.
+      const terminate = { afterAnswer: () => setTimeout(() => run.child.kill("SIGTERM"), delay) };
+      proxy.hook = (from) => (from.startsWith(secondWindow) ? terminate : "pass");
       const result = await run.exit;
       expect(result.code, result.stderr).toBe(130);
       expect(result.stderr).toContain('"outcome":"failed"');

@@ -1,13 +1,13 @@
 /** The `report` flags of a job, rebuilt from its state: what `verify` runs the job's days again with. */
+import { tableOfJob } from "../../engine/verify-table";
+import { isTableIdentity } from "../../state/job";
 import type { JobState } from "../../state/store";
 import type { ReportFlags } from "../report/flags";
 import type { VerifyOptions } from "./flags";
 
 export function jobFlags(state: JobState, options: VerifyOptions): ReportFlags {
   const { job } = state;
-  const target = job.target;
-  const hash = target.lastIndexOf("#");
-  const table = target.startsWith("sqlite:") || /^postgres(ql)?:\/\//i.test(target);
+  const table = isTableIdentity(job.target) ? tableOfJob(state, options.output) : undefined;
   const write = state.write;
   return {
     dimensions: job.dimensions.join(","),
@@ -17,12 +17,9 @@ export function jobFlags(state: JobState, options: VerifyOptions): ReportFlags {
     ...(job.adId !== null ? { ad: String(job.adId) } : {}),
     baseUrl: job.baseUrl,
     ...(job.profile !== null ? { profile: job.profile } : {}),
-    ...(table
-      ? {
-          output: target.startsWith("sqlite:") ? target.slice(0, hash) : (options.output ?? target.slice(0, hash)),
-          table: target.slice(hash + 1),
-        }
-      : { output: target }),
+    ...(table === undefined
+      ? { output: job.target }
+      : { output: table.kind === "sqlite" ? `sqlite:${table.path}` : table.url, table: table.table }),
     ...(write
       ? {
           format: write.format,

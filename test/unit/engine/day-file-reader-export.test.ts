@@ -7,8 +7,8 @@ import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { listDayFiles } from "../../../src/engine/day-file-list";
-import { type DayFileWrite, readDayFile } from "../../../src/engine/day-file-reader";
-import type { JobState } from "../../../src/state/store";
+import { readDayFile } from "../../../src/engine/day-file-reader";
+import type { DayFileWrite, JobState } from "../../../src/state/store";
 import { at, newService } from "../../helpers/incremental";
 
 const PLAIN: DayFileWrite = { format: "csv", delimiter: ",", bom: false, spreadsheet: false };
