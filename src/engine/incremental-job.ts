@@ -13,19 +13,10 @@ import { bucketUnitOf, dayOfInstant, dayText } from "../core/calendar";
 import { takeLock } from "../io/lock-file";
 import type { DayRecord } from "../state/day-record";
 import { earlierJobId, type JobIdentity, jobId } from "../state/job";
-import {
-  type DayFileWrite,
-  type JobState,
-  type LastRun,
-  pathsInFolder,
-  readState,
-  type StatePaths,
-  writeLastRun,
-  writeState,
-} from "../state/store";
+import { type DayFileWrite, type JobState, type LastRun, readState, writeLastRun, writeState } from "../state/store";
 import type { EngineContext } from "./context";
 import { type IncrementalRange, incrementalRange } from "./incremental";
-import { jobStatePaths, readJobState } from "./job-state";
+import { findJobState, jobStatePaths } from "./job-state";
 import type { DayTargetSpec } from "./output-spec";
 import type { IncrementalPlan } from "./plan";
 
@@ -85,11 +76,13 @@ export async function openIncrementalJob(
   let state: JobState | undefined;
   try {
     if (choice.kind === "days") release = await lockOutput(paths.lock, choice, lock.release);
-    state = await readJobState(paths, ctx.user, id, earlier);
-    if (!state && earlier !== undefined && incremental.stateFile === undefined) {
-      state = await takeOverEarlierState(ctx, incremental.stateFolder, { id, earlier }, paths);
-      if (state)
-        notes.note(`job ${earlier} is now job ${id}: a database job's metrics may grow, its id leaves them out`);
+    const found = await findJobState(ctx.cwd, incremental, ctx.user, { id, earlier });
+    state = found.state;
+    if (found.from !== undefined) {
+      // Taken over: the state and its last run move to this id's files.
+      await rename(found.from.state, paths.state);
+      await rename(found.from.run, paths.run).catch(() => undefined);
+      notes.note(`job ${earlier} is now job ${id}: a database job's metrics may grow, its id leaves them out`);
     }
   } catch (error) {
     await release();
@@ -129,22 +122,6 @@ export async function openIncrementalJob(
     },
     release,
   };
-}
-
-/** The state a database job had under its earlier id (metrics included), moved to its id now. */
-async function takeOverEarlierState(
-  ctx: EngineContext,
-  folder: string,
-  ids: { id: string; earlier: string },
-  paths: StatePaths,
-): Promise<JobState | undefined> {
-  const { id, earlier } = ids;
-  const old = pathsInFolder(folder, earlier);
-  const state = await readState(old.state, ctx.user);
-  if (!state) return undefined;
-  await rename(old.state, paths.state);
-  await rename(old.run, paths.run).catch(() => undefined);
-  return { ...state, id };
 }
 
 /**

@@ -36,3 +36,23 @@ export async function readJobState(
   }
   return state;
 }
+
+/**
+ * The job's state as a run finds it: at its own path, or, for a database job whose state an earlier build
+ * kept under the id with the metrics in (`earlier`), in that file of the state folder (`from`: the paths a
+ * run moves it from). Read by a run under its lock and by a dry run.
+ */
+export async function findJobState(
+  cwd: string,
+  incremental: IncrementalPlan,
+  user: { uid: number } | undefined,
+  ids: { id: string; earlier: string | undefined },
+): Promise<{ paths: StatePaths; state: JobState | undefined; from?: StatePaths }> {
+  const { id, earlier } = ids;
+  const paths = jobStatePaths(cwd, incremental, id);
+  const state = await readJobState(paths, user, id, earlier);
+  if (state !== undefined || earlier === undefined || incremental.stateFile !== undefined) return { paths, state };
+  const from = pathsInFolder(incremental.stateFolder, earlier);
+  const kept = await readJobState(from, user, id, earlier);
+  return kept === undefined ? { paths, state } : { paths, state: kept, from };
+}

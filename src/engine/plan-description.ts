@@ -10,7 +10,7 @@ import { TimeZone } from "../core/time-zone";
 import { earlierJobId, jobId } from "../state/job";
 import { incrementalRange } from "./incremental";
 import { jobIdentity } from "./incremental-job";
-import { jobStatePaths, readJobState } from "./job-state";
+import { findJobState } from "./job-state";
 import type { DayPlan, IncrementalPlan, ReportPlan } from "./plan";
 import { planRequest, type RequestPlan } from "./request";
 
@@ -99,14 +99,8 @@ async function incrementalOf(
   incremental: IncrementalPlan,
   id: string,
 ): Promise<{ described: IncrementalDescription; request: RequestPlan | undefined }> {
-  const paths = jobStatePaths(ctx.cwd, incremental, id);
-  // A database job's state under the id earlier builds gave it (its metrics in) is the one a run takes over.
   const earlier = earlierJobId(jobIdentity(plan.settings, plan.request.request, plan.output));
-  const state =
-    (await readJobState(paths, ctx.user, id, earlier)) ??
-    (earlier !== undefined && incremental.stateFile === undefined
-      ? await readJobState(jobStatePaths(ctx.cwd, incremental, earlier), ctx.user, id, earlier)
-      : undefined);
+  const { paths, state } = await findJobState(ctx.cwd, incremental, ctx.user, { id, earlier });
   const range = incrementalRange({
     now: plan.now,
     lastDay: state?.lastDay,
