@@ -58,6 +58,22 @@ function compare(a: SortKey, b: SortKey): number {
   return comparePart(a[0], b[0]) || comparePart(a[1], b[1]);
 }
 
+/**
+ * A request over the windows it was planned in: none (a range within 90 days), one (the range is that
+ * window), or several, fetched one after the other and merged (openSplitReport).
+ */
+export function openWindows(
+  api: ReportApi,
+  request: ReportRequest,
+  windows: ReadonlyArray<{ from: string; to: string }> | undefined,
+  options: PagingOptions,
+): Promise<PagedReport> {
+  if (windows === undefined) return openReport(api, request, options);
+  const [only] = windows;
+  if (windows.length === 1 && only !== undefined) return openReport(api, { ...request, ...only }, options);
+  return openSplitReport(api, request, windows, options);
+}
+
 export async function openSplitReport(
   api: ReportApi,
   request: ReportRequest,

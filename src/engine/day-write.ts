@@ -3,7 +3,7 @@
  * and puts the unit's days in place: the files that changed, or every day of a table, with a ledger entry
  * per day (the run, the requests of its window, when) in the job's state and in the table's adreport_loads.
  */
-import { openReport, openSplitReport } from "../api";
+import { openWindows } from "../api";
 import { type DayRecord, differences } from "../state/day-record";
 import type { EngineContext } from "./context";
 import type { OpenTarget } from "./day-target";
@@ -77,10 +77,7 @@ async function writeUnit(
     async () => {
       records.clear();
       for (const pass of unit.passes) {
-        const opened =
-          pass.windows.length > 1
-            ? await openSplitReport(session.api, request.request, pass.windows, paging)
-            : await openReport(session.api, { ...request.request, ...pass.windows[0] }, paging);
+        const opened = await openWindows(session.api, request.request, pass.windows, paging);
         for (const [day, record] of await target.stage(opened, pass.span)) records.set(day, record);
       }
     },

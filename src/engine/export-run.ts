@@ -1,5 +1,5 @@
 /** An export into stdout or one file: every page through the plan's stages and formatter into the sink. */
-import { openReport, openSplitReport, type Progress, RequestSlots } from "../api";
+import { openWindows, type Progress, RequestSlots } from "../api";
 import { DataChangedError, OutputError } from "../core/errors";
 import type { Sink } from "../io/sink";
 import { fillGaps } from "../transform/fill";
@@ -88,9 +88,7 @@ export async function runExport(ctx: EngineContext, plan: ExportPlan, events: En
       };
       const { counted, emptyWarning } = await session.withRestart(
         async () => {
-          const opened = request.windows
-            ? await openSplitReport(api, request.request, request.windows, paging)
-            : await openReport(api, request.request, paging);
+          const opened = await openWindows(api, request.request, request.windows, paging);
           const { report, warning } = watchAdInCampaign(opened, request.request);
           const before = { ...paging, onProgress: () => {} };
           const { fill, ...stages } = plan.shape;
@@ -98,8 +96,7 @@ export async function runExport(ctx: EngineContext, plan: ExportPlan, events: En
             report,
             request,
             compare,
-            (asked, windows) =>
-              windows ? openSplitReport(api, asked, windows, before) : openReport(api, asked, before),
+            (asked, windows) => openWindows(api, asked, windows, before),
             fill ? (stream, range) => fillGaps(stream, { ...fill, fromSec: range.from, toSec: range.to }) : undefined,
           );
           const rows = countingRows(transformReport(shaped, stages));

@@ -3,7 +3,7 @@
  * week or month; one request per 90 days), compared with the ledger, so a day the service restated after
  * the lookback passed it is named.
  */
-import { openReport, openSplitReport } from "../api";
+import { openWindows } from "../api";
 import type { ResolvedSettings } from "../config/resolve";
 import { bucketUnitOf, dayOfText, dayText, monthStart } from "../core/calendar";
 import { addRow, type DayRecord, emptyRecord, totalDifferences } from "../state/day-record";
@@ -57,9 +57,7 @@ export async function serviceTotals(
   const totals = new Map<string, DayRecord>();
   try {
     const paging = { pageSize: 1000, concurrency: 1 };
-    const report = plan.windows
-      ? await openSplitReport(api, plan.request, plan.windows, paging)
-      : await openReport(api, plan.request, paging);
+    const report = await openWindows(api, plan.request, plan.windows, paging);
     for await (const page of report.pages) {
       for (const row of page.rows) {
         const day = dayOf(row);
