@@ -8,10 +8,9 @@
  */
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { startDemoService } from "../helpers/demo-service";
-import { usePostgres } from "../helpers/postgres";
+import { queryPostgres, usePostgres } from "../helpers/postgres";
 
 const postgres = usePostgres();
 const NOW = new Date("2026-11-20T06:00:00Z");
@@ -51,15 +50,7 @@ async function postgresTarget(context: { skip(note?: string): never }): Promise<
   return {
     output: url,
     where: /in postgres:\/\/\S+/,
-    async sql(text) {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      try {
-        return (await client.query(text)).rows as Array<Record<string, unknown>>;
-      } finally {
-        await client.end();
-      }
-    },
+    sql: (text) => queryPostgres(url, text),
     pick: (_sqlite, postgres) => postgres,
   };
 }

@@ -39,3 +39,15 @@ export function usePostgres(): PostgresForTests {
     database: async (context) => await cluster(context).createDatabase(),
   };
 }
+
+/** Runs one statement on the database at `url` in a connection of its own; its rows. */
+export async function queryPostgres(url: string, text: string): Promise<Array<Record<string, unknown>>> {
+  const { default: pg } = await import("pg");
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(text)).rows as Array<Record<string, unknown>>;
+  } finally {
+    await client.end();
+  }
+}

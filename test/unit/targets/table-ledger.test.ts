@@ -7,14 +7,13 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import pg from "pg";
 import { describe, expect, it } from "vitest";
 import type { ReportMeta, ReportRequest, ReportRow } from "../../../src/contract";
 import type { DayRecord } from "../../../src/state/day-record";
 import type { DayLoad } from "../../../src/targets/day-target";
 import { openTableReader } from "../../../src/targets/table-reader";
 import { openTableTarget, type TableChoice } from "../../../src/targets/table-target";
-import { usePostgres } from "../../helpers/postgres";
+import { queryPostgres, usePostgres } from "../../helpers/postgres";
 import { tempDir } from "../../helpers/temp";
 
 const postgres = usePostgres();
@@ -95,15 +94,7 @@ async function postgresEngine(context: { skip(note?: string): never }): Promise<
   const url = await postgres.database(context);
   return {
     choice: (table = "ads") => ({ kind: "postgres", url, table, shown: "postgres://test", connectTimeoutMs: 10_000 }),
-    async query(text) {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      try {
-        return (await client.query(text)).rows as Array<Record<string, unknown>>;
-      } finally {
-        await client.end();
-      }
-    },
+    query: (text) => queryPostgres(url, text),
   };
 }
 

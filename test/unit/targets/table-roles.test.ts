@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import type { ReportRequest } from "../../../src/contract";
 import { AdreportError } from "../../../src/core/errors";
 import { openTableTarget } from "../../../src/targets/table-target";
-import { usePostgres } from "../../helpers/postgres";
+import { queryPostgres, usePostgres } from "../../helpers/postgres";
 import { tempDir } from "../../helpers/temp";
 
 const postgres = usePostgres();
@@ -40,15 +40,7 @@ async function prepared(context: { skip(note?: string): never }, ddl: string[]) 
   } finally {
     await admin.end();
   }
-  const query = async (text: string) => {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      return (await client.query(text)).rows as Array<Record<string, unknown>>;
-    } finally {
-      await client.end();
-    }
-  };
+  const query = (text: string) => queryPostgres(url, text);
   return { url: url.replace("postgres://adreport@", `postgres://${role}@`), query };
 }
 
