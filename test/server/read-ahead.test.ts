@@ -1,18 +1,11 @@
-/**
- * `serve` reads the next page of a report ahead while a client pages it in order (store/read-ahead.ts): the
- * pages so answered are the whole report's rows, in order, on both backends; pages asked out of order read
- * nothing ahead and give the same rows; and a page read ahead before the data changed is not answered after.
- */
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { loadNdjsonInto, openOperatorStore, type ServeOptions } from "../../src/server";
+import type { ServeOptions } from "../../src/server";
 import { FRESHNESS_MS } from "../../src/server/store/types";
+import { addHourToFirstAd } from "../helpers/add-hour";
 import { testBackends } from "../helpers/backends";
 import { httpGet } from "../helpers/http";
 import { type RefLine, referenceRows } from "../helpers/reference";
 import { SMALL_DEMO, startTestService } from "../helpers/serve";
-import { tempDir } from "../helpers/temp";
 
 /** About 4,300 hourly rows for the advertiser: 5 pages of 1,000, the smallest page read ahead. */
 const DEMO = { ...SMALL_DEMO, campaignsPerAdvertiser: 3, adsPerCampaign: 3, keywordsPerAd: 0 };
@@ -94,21 +87,7 @@ describe.each(await testBackends())("on $name", (backend) => {
     expect((await s.page(2)).data).toEqual(before.slice(LIMIT, 2 * LIMIT));
 
     // Page 3 is read ahead now. An hour of the first ad that had no data gets some: every later row moves by one.
-    const own = s.lines.filter((l) => l.advertiser === ADVERTISER);
-    const firstAd = Math.min(...own.map((l) => l.ad_id));
-    const taken = new Set(own.filter((l) => l.ad_id === firstAd).map((l) => l.hour));
-    const template = own.find((l) => l.ad_id === firstAd) as RefLine;
-    let hour = Date.parse(FROM);
-    while (taken.has(new Date(hour).toISOString().replace(".000Z", "Z"))) hour += 3_600_000;
-    const added: RefLine = { ...template, hour: new Date(hour).toISOString().replace(".000Z", "Z"), views: 9 };
-    const file = join(tempDir(), "more.ndjson");
-    writeFileSync(file, `${JSON.stringify(added)}\n`);
-    const writer = await openOperatorStore(s.dbPath, { create: false });
-    try {
-      await loadNdjsonInto(writer, file);
-    } finally {
-      await writer.close();
-    }
+    const added = await addHourToFirstAd(s, ADVERTISER, FROM);
 
     nowMs += FRESHNESS_MS;
     const after = reference([...s.lines, added]);

@@ -1,19 +1,11 @@
-/**
- * `serve` pages a report by seeking: its page map is computed once, then any page, asked in any order, is
- * computed from the entities it spans. The rows, their order and `total` are those of the whole report
- * (an independent reference here), on both backends, whatever the budget; a report larger than the budget
- * is not computed again for each page; and a page asked after the data changed comes from the new data.
- */
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { loadNdjsonInto, openOperatorStore, type ServeOptions } from "../../src/server";
+import type { ServeOptions } from "../../src/server";
 import { FRESHNESS_MS } from "../../src/server/store/types";
+import { addHourToFirstAd } from "../helpers/add-hour";
 import { testBackends } from "../helpers/backends";
 import { httpGet } from "../helpers/http";
 import { type RefLine, type RefQuery, referenceRows } from "../helpers/reference";
 import { SMALL_DEMO, startTestService } from "../helpers/serve";
-import { tempDir } from "../helpers/temp";
 
 const DEMO = { ...SMALL_DEMO, campaignsPerAdvertiser: 3, adsPerCampaign: 3, keywordsPerAd: 2, days: 12 };
 const ADVERTISER = "Acme Outdoor";
@@ -144,21 +136,7 @@ describe.each(await testBackends())("on $name", (backend) => {
     expect(first.data).toEqual(before.slice(0, LIMIT));
 
     // An hour of the first ad that had no data gets some: one row more, in the first page's entity.
-    const own = s.lines.filter((l) => l.advertiser === ADVERTISER && l.keyword_id === undefined);
-    const firstAd = Math.min(...own.map((l) => l.ad_id));
-    const taken = new Set(own.filter((l) => l.ad_id === firstAd).map((l) => l.hour));
-    const template = own.find((l) => l.ad_id === firstAd) as RefLine;
-    let hour = Date.parse(FROM);
-    while (taken.has(new Date(hour).toISOString().replace(".000Z", "Z"))) hour += 3_600_000;
-    const added: RefLine = { ...template, hour: new Date(hour).toISOString().replace(".000Z", "Z"), views: 9 };
-    const file = join(tempDir(), "more.ndjson");
-    writeFileSync(file, `${JSON.stringify(added)}\n`);
-    const writer = await openOperatorStore(s.dbPath, { create: false });
-    try {
-      await loadNdjsonInto(writer, file);
-    } finally {
-      await writer.close();
-    }
+    const added = await addHourToFirstAd(s, ADVERTISER, FROM);
 
     const after = reference([...s.lines, added], shape);
     expect(after.length).toBe(before.length + 1);
