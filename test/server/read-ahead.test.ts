@@ -1,3 +1,8 @@
+/**
+ * `serve` reads the next page of a report ahead while a client pages it in order (store/read-ahead.ts): the
+ * pages so answered are the whole report's rows, in order, on both backends; pages asked out of order read
+ * nothing ahead and give the same rows; and a page read ahead before the data changed is not answered after.
+ */
 import { beforeEach, describe, expect, it } from "vitest";
 import type { ServeOptions } from "../../src/server";
 import { FRESHNESS_MS } from "../../src/server/store/types";

@@ -1,3 +1,9 @@
+/**
+ * `serve` pages a report by seeking: its page map is computed once, then any page, asked in any order, is
+ * computed from the entities it spans. The rows, their order and `total` are those of the whole report
+ * (an independent reference here), on both backends, whatever the budget; a report larger than the budget
+ * is not computed again for each page; and a page asked after the data changed comes from the new data.
+ */
 import { beforeEach, describe, expect, it } from "vitest";
 import type { ServeOptions } from "../../src/server";
 import { FRESHNESS_MS } from "../../src/server/store/types";
