@@ -17,6 +17,6 @@ export function inlineAssets() {
   );
   return {
     ADREPORT_CHART_JS: JSON.stringify(chartJs.replace(/\n\/\/# sourceMappingURL=\S*\s*$/, "\n")),
-    ADREPORT_TOPICS: JSON.stringify(topics),
+    ADREPORT_TOPICS: JSON.stringify(JSON.stringify(topics)),
   };
 }

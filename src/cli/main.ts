@@ -14,6 +14,8 @@ export interface RunHooks {
    * not for help, the version or a flag commander refuses.
    */
   beforeAction?(command: readonly string[]): void | Promise<void>;
+  /** Failures the caller handles itself (the front's hand-over), thrown on rather than reported. */
+  rethrow?(error: unknown): boolean;
 }
 
 export async function run(argv: readonly string[], ctx: Context, hooks: RunHooks = {}): Promise<number> {
@@ -27,6 +29,7 @@ export async function run(argv: readonly string[], ctx: Context, hooks: RunHooks
     await program.parseAsync([...argv], { from: "user" });
     return ExitCode.ok;
   } catch (error) {
+    if (hooks.rethrow?.(error)) throw error;
     return reportFailure(error, ctx.io, ctx.env.ADREPORT_DEBUG !== undefined);
   }
 }

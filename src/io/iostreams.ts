@@ -3,6 +3,7 @@
  * Tests build one over buffers; the real one wraps the process's own streams.
  */
 import type { Readable, Writable } from "node:stream";
+import { isatty } from "node:tty";
 
 export interface IOStreams {
   readonly in: Readable;
@@ -36,18 +37,30 @@ export function colorWanted(isTTY: boolean, env: NodeJS.ProcessEnv): boolean {
 }
 
 export function processStreams(env: NodeJS.ProcessEnv = process.env): IOStreams {
-  const outIsTTY = process.stdout.isTTY === true;
-  const errIsTTY = process.stderr.isTTY === true;
+  const outIsTTY = isatty(1);
+  const errIsTTY = isatty(2);
+  // The process's streams are made when first touched: stdin's alone costs a few milliseconds of start-up
+  // (a socket, or a file stream, and the stream modules), and help or a refused flag never reads it.
   return {
-    in: process.stdin,
-    out: process.stdout,
-    err: process.stderr,
-    inIsTTY: process.stdin.isTTY === true,
+    get in() {
+      return process.stdin;
+    },
+    get out() {
+      return process.stdout;
+    },
+    get err() {
+      return process.stderr;
+    },
+    inIsTTY: isatty(0),
     outIsTTY,
     errIsTTY,
     color: colorWanted(errIsTTY, env),
     outColor: colorWanted(outIsTTY, env),
-    columns: process.stdout.columns || 80,
-    errColumns: process.stderr.columns ?? 0,
+    get columns() {
+      return (outIsTTY && process.stdout.columns) || 80;
+    },
+    get errColumns() {
+      return errIsTTY ? (process.stderr.columns ?? 0) : 0;
+    },
   };
 }

@@ -1,10 +1,14 @@
 /**
  * What starting adreport loads (issue 23): `--version`, help and the refusal of a bad flag must stay near
- * `node -e 0`, so none of them may load the libraries of the commands that do work (zod, undici, fastify,
- * SQLite, the formatters) or the Node modules only those need. The built CLI runs under a module hook that
- * logs every ES module it loads (test/helpers/module-log.mjs); each chunk of dist/ it loaded is traced to
- * its sources through the chunk's source map. Needs `node scripts/build.mjs` first, as every spawned test.
- * bench/startup.ts measures the time these commands take.
+ * `node -e 0`. bin/adreport asks the front first (dist/front.cjs, src/cli/front.ts): one CommonJS file of
+ * commander and the flag definitions, which must answer those lines without loading any ES module of
+ * dist/, carry none of the libraries of the commands that do work (zod, undici, fastify, SQLite, the
+ * formatters) and require none of the Node modules only those need; what it answers must be exactly what
+ * the full build answers. The full build (the ES module chunks, which every other line is handed to) must
+ * stay lazy as well: its start loads only the chunks the line needs. The CLI runs under a hook that logs
+ * every module it loads (test/helpers/module-log.mjs); each file of dist/ is traced to its sources through
+ * its source map. Needs `node scripts/build.mjs` first, as every spawned test. bench/startup.ts measures
+ * the time these commands take.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
@@ -26,34 +30,55 @@ const HEAVY_SOURCES = [
   /\bsrc\/cli\/memory\.ts$/,
 ];
 
-/** Node modules an ES module imported on the start-up path would load beside what `node -e 0` does. */
-const HEAVY_BUILTINS = ["node:crypto", "node:v8", "node:perf_hooks", "node:http", "node:https", "node:zlib"];
+/** Node modules the start-up path would load beside what `node -e 0` does. */
+const HEAVY_BUILTINS = ["crypto", "v8", "perf_hooks", "http", "https", "zlib"].flatMap((name) => [
+  name,
+  `node:${name}`,
+]);
 
 interface Loaded {
   code: number | null;
+  stdout: string;
   stderr: string;
-  /** Sources (as their source maps name them) of the dist/ chunks loaded. */
+  /** Sources (as their source maps name them) of the ES module chunks of dist/ loaded. */
   sources: string[];
-  builtins: string[];
+  /** What CommonJS code required (bin/adreport and the front), and the Node modules ES modules imported. */
+  required: string[];
 }
 
-function runLogged(args: readonly string[]): Loaded {
+const FRONT = join(DIST, "front.cjs");
+/** The ES module build alone, as bin/adreport runs the lines the front hands over. */
+const FULL_BUILD = join(ROOT, "test", "helpers", "full-build.mjs");
+
+function sourcesOf(file: string): string[] {
+  return (JSON.parse(readFileSync(`${file}.map`, "utf8")) as { sources: string[] }).sources;
+}
+
+function runLogged(args: readonly string[], script = join(ROOT, "bin", "adreport"), config = tempDir()): Loaded {
   const log = join(tempDir(), "modules.log");
   const result = spawnSync(
     process.execPath,
-    ["--import", join(ROOT, "test", "helpers", "module-log.mjs"), join(ROOT, "bin", "adreport"), ...args],
+    ["--import", join(ROOT, "test", "helpers", "module-log.mjs"), script, ...args],
     {
       encoding: "utf8",
-      env: { PATH: process.env.PATH, ADREPORT_MODULE_LOG: log, ADREPORT_CONFIG_DIR: join(tempDir(), "config") },
+      env: { PATH: process.env.PATH, ADREPORT_MODULE_LOG: log, ADREPORT_CONFIG_DIR: join(config, "config") },
     },
   );
-  const urls = existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean) : [];
-  const chunks = urls.filter((url) => url.startsWith("file:") && fileURLToPath(url).startsWith(`${DIST}/`));
-  const sources = chunks.flatMap(
-    (url) => (JSON.parse(readFileSync(`${fileURLToPath(url)}.map`, "utf8")) as { sources: string[] }).sources,
-  );
-  return { code: result.status, stderr: result.stderr, sources, builtins: urls.filter((u) => u.startsWith("node:")) };
+  const lines = existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean) : [];
+  const chunks = lines.filter((url) => url.startsWith("file:") && fileURLToPath(url).startsWith(`${DIST}/`));
+  return {
+    code: result.status,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    sources: chunks.flatMap((url) => sourcesOf(fileURLToPath(url))),
+    required: [
+      ...lines.flatMap((line) => (line.startsWith("require:") ? [line.slice("require:".length)] : [])),
+      ...lines.filter((line) => line.startsWith("node:")),
+    ],
+  };
 }
+
+const heavy = (sources: readonly string[]) => sources.filter((source) => HEAVY_SOURCES.some((h) => h.test(source)));
 
 const START_UP: readonly (readonly [args: readonly string[], code: number])[] = [
   [["--version"], 0],
@@ -67,17 +92,77 @@ const START_UP: readonly (readonly [args: readonly string[], code: number])[] = 
   [["report", "--from", "2026-11-01", "--to", "2026-13-45"], 2],
 ];
 
+/** Lines the front answers, beyond START_UP: help of every command, suggestions, refused values. */
+const ANSWERED: readonly (readonly string[])[] = [
+  ...START_UP.map(([args]) => args),
+  [],
+  ["-V"],
+  ["help"],
+  ["help", "report"],
+  ["help", "serve", "key", "issue"],
+  ["help", "nonsense"],
+  ["help", "keys", "nonsense"],
+  ["keys", "--help"],
+  ["keys", "add", "--help"],
+  ["config", "--help"],
+  ["state", "--help"],
+  ["verify", "--help"],
+  ["serve", "key", "--help"],
+  ["completion", "--help"],
+  ["reprot"],
+  ["report", "--limit", "-3"],
+  ["serve", "--port", "http"],
+];
+
+/** Refused by a command's action, or help that reads a file: the front hands them over, and says nothing. */
+const HANDED_OVER: readonly (readonly string[])[] = [
+  ["report", "--dims", "campaign,nope"],
+  ["report", "--granularity", "fortnight"],
+  ["verify"],
+  ["help", "cron"],
+];
+
 describe.skipIf(process.env.ADREPORT_TEST_BIN !== undefined)("what a start loads (the built dist/)", () => {
-  it.each(START_UP)("adreport %j loads none of the commands' libraries", (args, code) => {
-    const loaded = runLogged(args);
-    expect(loaded.code, loaded.stderr).toBe(code);
-    expect(loaded.sources.length).toBeGreaterThan(0);
-    expect(loaded.sources.filter((source) => HEAVY_SOURCES.some((heavy) => heavy.test(source)))).toEqual([]);
-    expect(loaded.builtins.filter((name) => HEAVY_BUILTINS.includes(name))).toEqual([]);
+  it("the front carries commander and the flag definitions, none of the commands' libraries", () => {
+    const sources = sourcesOf(FRONT);
+    expect(sources.some((source) => source.endsWith("src/commands/report/flags.ts"))).toBe(true);
+    expect(sources.some((source) => source.includes("node_modules/commander/"))).toBe(true);
+    expect(heavy(sources)).toEqual([]);
   });
 
-  it("answers --version without loading commander", () => {
-    const loaded = runLogged(["--version"]);
+  it.each(START_UP)("adreport %j is answered by the front alone", (args, code) => {
+    const loaded = runLogged(args);
+    expect(loaded.code, loaded.stderr).toBe(code);
+    expect(loaded.required).toContain("../dist/front.cjs");
+    expect(loaded.sources).toEqual([]);
+    expect(loaded.required.filter((name) => HEAVY_BUILTINS.includes(name))).toEqual([]);
+  });
+
+  it.each([
+    ...ANSWERED.map((args) => [args, "answered"] as const),
+    ...HANDED_OVER.map((args) => [args, "handed over"] as const),
+  ])("adreport %j: %s by the front, exactly as the full build answers it", (args, how) => {
+    const config = tempDir();
+    const front = runLogged(args, undefined, config);
+    const full = runLogged(args, FULL_BUILD, config);
+    expect(front.sources.length === 0 ? "answered" : "handed over").toBe(how);
+    expect({ code: front.code, stdout: front.stdout, stderr: front.stderr }).toEqual({
+      code: full.code,
+      stdout: full.stdout,
+      stderr: full.stderr,
+    });
+  });
+
+  it.each(START_UP)("the full build answers adreport %j loading none of the commands' libraries", (args, code) => {
+    const loaded = runLogged(args, FULL_BUILD);
+    expect(loaded.code, loaded.stderr).toBe(code);
+    expect(loaded.sources.length).toBeGreaterThan(0);
+    expect(heavy(loaded.sources)).toEqual([]);
+    expect(loaded.required.filter((name) => HEAVY_BUILTINS.includes(name))).toEqual([]);
+  });
+
+  it("the full build answers --version without loading commander", () => {
+    const loaded = runLogged(["--version"], FULL_BUILD);
     expect(loaded.sources.filter((source) => source.includes("node_modules/commander/"))).toEqual([]);
   });
 
@@ -87,15 +172,16 @@ describe.skipIf(process.env.ADREPORT_TEST_BIN !== undefined)("what a start loads
     [["report", "--help"], ["report"]],
     [["report", "--from", "garbage"], ["report"]],
     [["serve", "--help"], ["serve"]],
-  ] as const)("adreport %j defines in full only the commands it names: %j", (args, named) => {
-    const loaded = runLogged(args);
+  ] as const)("the full build for adreport %j defines in full only the commands it names: %j", (args, named) => {
+    const loaded = runLogged(args, FULL_BUILD);
     const defined = loaded.sources.flatMap((source) => /\bsrc\/commands\/(\w+)\/command\.ts$/.exec(source)?.[1] ?? []);
     expect(defined.sort()).toEqual([...named]);
   });
 
-  it("sees a heavy library when a command loads one (the check itself works)", () => {
+  it("hands a command that does work to the full build, which loads its libraries (the check itself works)", () => {
     const loaded = runLogged(["completion", "bash"]);
     expect(loaded.code).toBe(0);
+    expect(loaded.required).toContain("../dist/front.cjs");
     expect(loaded.sources.some((source) => /node_modules\/zod\//.test(source))).toBe(true);
   });
 });
