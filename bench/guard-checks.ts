@@ -23,6 +23,7 @@ export const CHECKS: Record<string, Spec> = {
   "startup.report_from_garbage": at(1.3, "x", 0.25),
   "serve.first_page_500k": at(250, "ms", 0.3),
   "serve.pages_vs_first": at(3, "x", 0.2),
+  "serve.page_vs_bare_route": at(2, "x", 0.25),
   "serve.page400_first": at(2, "x", 0.3),
   "export.ndjson_vs_raw": at(1.05, "x", 0.15),
   "export.csv_1m_rss": at(96, "MB", 0.05),
@@ -36,11 +37,14 @@ export const CHECKS: Record<string, Spec> = {
   "abuse.peak_rss": at(Number.NaN, "MB", 0.05),
 };
 
-/** A measured figure against its spec; `goal` replaces the spec's where it depends on the run's settings. */
-export function check(name: string, value: number, note?: string, goal?: number): Check {
+/**
+ * A measured figure against its spec; `goal` replaces the spec's where it depends on the run's settings,
+ * `floor` is the best possible value measured in the run (guard-verdict.ts).
+ */
+export function check(name: string, value: number, note?: string, goal?: number, floor?: number): Check {
   const spec = CHECKS[name];
   if (spec === undefined) throw new Error(`no spec for guard figure ${name}`);
-  return { name, value, note, ...spec, goal: goal ?? spec.goal };
+  return { name, value, note, ...spec, goal: goal ?? spec.goal, ...(floor === undefined ? {} : { floor }) };
 }
 
 /** A figure that could not be measured: short beyond any margin, with the reason. */
