@@ -23,7 +23,7 @@ export const CHECKS: Record<string, Spec> = {
   "startup.report_from_garbage": at(1.3, "x", 0.25),
   "serve.first_page_500k": at(250, "ms", 0.3),
   "serve.pages_vs_first": at(3, "x", 0.2),
-  "serve.page_vs_bare_route": at(2, "x", 0.25),
+  "serve.page_vs_bare_route": at(3, "x", 0.3),
   "serve.page400_first": at(2, "x", 0.3),
   "export.ndjson_vs_raw": at(1.05, "x", 0.15),
   "export.csv_1m_rss": at(96, "MB", 0.05),

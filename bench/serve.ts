@@ -242,8 +242,8 @@ export async function measurePaging(
       () => `${bare.url}/v1/report`,
       key,
       0,
-      (n) => n < 10,
-    ); // warm-up
+      (n) => n < 50,
+    ); // warm-up: the JIT of the server and this client
     const floorStarted = performance.now();
     await readPages(
       () => `${bare.url}/v1/report`,
