@@ -77,10 +77,14 @@ export async function answer(argv: readonly string[]): Promise<number | undefine
 
 function answered(written: Written, code: number): number {
   let failure: NodeJS.ErrnoException | undefined;
+  let errFailed = false;
   for (const [fd, text] of written) {
-    if (fd === 2) writeErr(text);
+    if (fd === 2) errFailed = !writeErr(text) || errFailed;
     else if (failure === undefined) failure = writeOut(text);
   }
+  // As the full build, whose process.stderr fails the process with 1 (an output that could not be
+  // written) whatever the line's own code: `adreport --bad-flag 2>/dev/full` is 1 either way.
+  if (errFailed) return ExitCode.failed;
   // As the full build's entry: a reader that closed the pipe ends it quietly, any other failure is said.
   if (failure === undefined || failure.code === "EPIPE" || code !== ExitCode.ok) return code;
   writeErr(`adreport: could not write to standard output: ${reasonInWords(failure)}\n`);
@@ -96,11 +100,14 @@ function writeOut(text: string): NodeJS.ErrnoException | undefined {
   }
 }
 
-/** Standard error, if it can be written at all: there is nowhere else to say it could not. */
-function writeErr(text: string): void {
+/** Standard error, if it can be written at all (whether it was): there is nowhere else to say it could not. */
+function writeErr(text: string): boolean {
   try {
     writeAll(2, text);
-  } catch {}
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The whole text, however many writes a pipe takes (waiting where its other end is non-blocking). */

@@ -11,7 +11,7 @@
  * the time these commands take.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -152,6 +152,26 @@ describe.skipIf(process.env.ADREPORT_TEST_BIN !== undefined)("what a start loads
       stderr: full.stderr,
     });
   });
+
+  // Standard error on a full disk: the full build's process.stderr fails the process with 1.
+  it.each([[["--no-such-flag"]], [[]], [["help", "nonsense"]], [["report", "--from", "garbage"]]])(
+    "adreport %j 2>/dev/full: the front ends it with the full build's code",
+    (args) => {
+      const env = { PATH: process.env.PATH, ADREPORT_CONFIG_DIR: join(tempDir(), "config") };
+      const withErrFull = (script: string) => {
+        const device = openSync("/dev/full", "w");
+        try {
+          const run = spawnSync(process.execPath, [script, ...args], { env, stdio: ["ignore", "pipe", device] });
+          return { code: run.status, stdout: String(run.stdout) };
+        } finally {
+          closeSync(device);
+        }
+      };
+      const front = withErrFull(join(ROOT, "bin", "adreport"));
+      expect(front).toEqual(withErrFull(FULL_BUILD));
+      expect(front.code).toBe(1);
+    },
+  );
 
   it.each(START_UP)("the full build answers adreport %j loading none of the commands' libraries", (args, code) => {
     const loaded = runLogged(args, FULL_BUILD);
