@@ -22,8 +22,10 @@ type Written = [fd: 1 | 2, text: string][];
 
 /** A stream that keeps what is written; any other use of it is more than the front does. */
 function buffer(fd: 1 | 2, written: Written): Writable {
-  const write = (text: unknown): boolean => {
+  const write = (text: unknown, ...rest: unknown[]): boolean => {
     written.push([fd, String(text)]);
+    const callback = rest.find((arg) => typeof arg === "function") as (() => void) | undefined;
+    if (callback) queueMicrotask(callback);
     return true;
   };
   return new Proxy({} as Writable, {

@@ -29,6 +29,9 @@ export async function buildProgram(ctx: Context, words?: readonly string[]): Pro
       writeErr: (text) => ctx.io.err.write(text),
       getOutHelpWidth: () => ctx.io.columns,
       getErrHelpWidth: () => ctx.io.columns,
+      // Ours, not commander's own test, which makes the process's stream objects just to look at them.
+      getOutHasColors: () => ctx.io.outColor,
+      getErrHasColors: () => ctx.io.color,
       // Commander's messages quote what was typed, which a script may have taken from anywhere.
       outputError: (text, write) => write(`adreport: ${printableLines(text.replace(/^error: /, "").trimEnd())}\n`),
     })

@@ -2,8 +2,8 @@
  * The streams a command talks through. Data goes to `out`, everything meant for a person to `err`.
  * Tests build one over buffers; the real one wraps the process's own streams.
  */
+import { fstatSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
-import { isatty } from "node:tty";
 
 export interface IOStreams {
   readonly in: Readable;
@@ -36,9 +36,28 @@ export function colorWanted(isTTY: boolean, env: NodeJS.ProcessEnv): boolean {
   return isTTY;
 }
 
+/** Linux's memory devices (/dev/null, /dev/full, /dev/zero): character devices that are never terminals. */
+const MEMORY_DEVICES_MAJOR = 1;
+
+/**
+ * Whether a descriptor is a terminal. Node's own test (tty.isatty) loads the tty module, and with it the
+ * net and stream modules, a few milliseconds of every start: a file, a pipe or /dev/null is told without it.
+ */
+export function isTerminal(fd: number): boolean {
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isCharacterDevice() || (process.platform === "linux" && stat.rdev >> 8 === MEMORY_DEVICES_MAJOR)) {
+      return false;
+    }
+  } catch {
+    return false;
+  }
+  return process.getBuiltinModule("node:tty").isatty(fd);
+}
+
 export function processStreams(env: NodeJS.ProcessEnv = process.env): IOStreams {
-  const outIsTTY = isatty(1);
-  const errIsTTY = isatty(2);
+  const outIsTTY = isTerminal(1);
+  const errIsTTY = isTerminal(2);
   // The process's streams are made when first touched: stdin's alone costs a few milliseconds of start-up
   // (a socket, or a file stream, and the stream modules), and help or a refused flag never reads it.
   return {
@@ -51,7 +70,7 @@ export function processStreams(env: NodeJS.ProcessEnv = process.env): IOStreams 
     get err() {
       return process.stderr;
     },
-    inIsTTY: isatty(0),
+    inIsTTY: isTerminal(0),
     outIsTTY,
     errIsTTY,
     color: colorWanted(errIsTTY, env),
