@@ -17,20 +17,24 @@ export function isStdoutPath(path: string | undefined): boolean {
 }
 
 /** Refuses at once a target no export can go into (a folder, a disk), before any other check or request. */
-export async function checkOutput(ctx: Pick<EngineContext, "cwd">, path: string | undefined): Promise<void> {
-  if (path === undefined || isStdoutPath(path)) return;
-  try {
-    await checkOutputTarget(path, ctx.cwd);
-  } catch (error) {
-    throw outputError(error, undefined) ?? error;
-  }
+export function checkOutput(ctx: Pick<EngineContext, "cwd">, path: string | undefined): Promise<void> {
+  return refusedEarly(ctx, path, checkOutputTarget);
 }
 
 /** What opening the output would refuse (its folder missing or closed to new files), found without opening it. */
-export async function checkOutputFolder(ctx: Pick<EngineContext, "cwd">, path: string | undefined): Promise<void> {
+export function checkOutputFolder(ctx: Pick<EngineContext, "cwd">, path: string | undefined): Promise<void> {
+  return refusedEarly(ctx, path, checkReplaceable);
+}
+
+/** `check`'s refusal of a file target, as the output error an export would have met. */
+async function refusedEarly(
+  ctx: Pick<EngineContext, "cwd">,
+  path: string | undefined,
+  check: (path: string, cwd: string) => Promise<unknown>,
+): Promise<void> {
   if (path === undefined || isStdoutPath(path)) return;
   try {
-    await checkReplaceable(path, ctx.cwd);
+    await check(path, ctx.cwd);
   } catch (error) {
     throw outputError(error, undefined) ?? error;
   }
