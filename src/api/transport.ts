@@ -5,6 +5,7 @@
  * Retriable, or a final error (a certificate that will not change, a body over the bound, an abort).
  */
 import { ConnectionError, PageTooLargeError } from "./errors";
+import { followSignal } from "./follow-signal";
 import { networkFailure } from "./network-errors";
 import { type HeaderLines, withHeaderLines } from "./raw-headers";
 import { BodyTooLargeError, readBoundedBody } from "./read-body";
@@ -67,7 +68,8 @@ export class Transport {
     const url = `${origin}${path}`;
     const started = now();
     const controller = new AbortController();
-    const signal = outer ? AbortSignal.any([outer, controller.signal]) : controller.signal;
+    const unfollow = outer ? followSignal(outer, controller) : () => undefined;
+    const signal = controller.signal;
     const seconds = timeoutMs / 1000;
     let phase: "headers" | "body" = "headers";
     const headers = {
@@ -77,6 +79,7 @@ export class Transport {
     };
     const recording: RecordingTicket | undefined = this.options.recorder?.begin("GET", path, headers);
     const fail = (error: unknown): never => {
+      unfollow();
       if (outer?.aborted) {
         recording?.failed("interrupted");
         throw outer.reason;
@@ -148,6 +151,7 @@ export class Transport {
         const bytes = await timed(() =>
           readBoundedBody(response.body, this.options.maxPageBytes, response.headers["content-length"]),
         );
+        unfollow();
         recording?.answered(status, headerLines ?? response.headers, bytes);
         return bytes;
       },
