@@ -26,6 +26,7 @@ export const CHECKS: Record<string, Spec> = {
   "serve.page_vs_bare_route": at(3, "x", 0.3),
   "serve.page400_first": at(2, "x", 0.3),
   "export.ndjson_vs_raw": at(1.05, "x", 0.15),
+  "export.ndjson_vs_parsing": at(1, "x", 0.15),
   "export.csv_1m_rss": at(96, "MB", 0.05),
   "top.rss_vs_plain": at(1.1, "x", 0.05),
   "accounts.time_vs_loop": at(0.35, "x", 0.25),
