@@ -6,7 +6,10 @@
 import { execFileSync } from "node:child_process";
 import { createWriteStream, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import pg from "pg";
 import { beforeEach, describe, expect, it } from "vitest";
+import { parseReportQuery } from "../../src/contract";
+import { postgresPageStatement } from "../../src/server/pg/report-sql";
 import { FRESHNESS_MS } from "../../src/server/store/types";
 import { postgresBackend, sqliteBackend, sqlNumber } from "../helpers/backends";
 import { httpGet } from "../helpers/http";
@@ -236,6 +239,38 @@ describe("the same answers as SQLite", () => {
       const b = await httpGet(`${pg.url}/v1/report?${range}&${query}`, { key: pg.keys[0] });
       expect([query, b.status]).toEqual([query, a.status]);
       expect(b.text).toBe(a.text);
+    }
+  });
+});
+
+describe("the statements of a report", () => {
+  it("read a page in the order its rows are made, without sorting the page again", async () => {
+    const db = await postgres.newDb();
+    const demo = ["serve", "demo", "--db", db, "--advertisers", "1", "--campaigns", "2", "--ads", "3", "--days", "3"];
+    expect((await runInProcess([...demo, "--keywords", "0", "--end", "2026-11-01"])).code).toBe(0);
+    const parsed = parseReportQuery(
+      new URLSearchParams("from=2026-10-29&to=2026-10-31&metrics=views,spending&dimensions=ad,date&granularity=hour"),
+    );
+    if (!parsed.ok) throw new Error(parsed.error.message);
+    const client = new pg.Client({ connectionString: db });
+    await client.connect();
+    try {
+      const ads = await client.query<{ id: string; advertiser_id: string }>(
+        "SELECT a.id, c.advertiser_id FROM ads a JOIN campaigns c ON c.id = a.campaign_id ORDER BY a.id",
+      );
+      const [first, last] = [ads.rows[0], ads.rows[ads.rows.length - 1]];
+      const span = { from: Number(first?.id), to: Number(last?.id), skip: 5 };
+      const statement = postgresPageStatement(parsed.query, Number(first?.advertiser_id), span, 40);
+      const plan = await client.query({ ...statement, text: `EXPLAIN ${statement.text}` });
+      const lines = plan.rows.map((row: Record<string, string>) => row["QUERY PLAN"] ?? "");
+      // The page's own ORDER BY with its LIMIT is the one sort there may be: none above it.
+      const limit = lines.findIndex((line) => line.includes("Limit"));
+      expect(limit).toBeGreaterThan(0);
+      expect(lines.slice(0, limit).filter((line) => /\bSort\b/.test(line))).toEqual([]);
+      const rows = await client.query({ ...statement, rowMode: "array" });
+      expect(rows.rows).toHaveLength(40);
+    } finally {
+      await client.end();
     }
   });
 });

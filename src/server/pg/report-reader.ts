@@ -15,7 +15,7 @@ import {
   postgresWholeStatement,
 } from "./report-sql";
 
-/** Rows of [version, a column or two]: the first row always, its other columns null when the result is empty. */
+/** Rows of [version, a column or two]; none when the result is empty. */
 async function rows(pool: pg.Pool, statement: PostgresStatement): Promise<unknown[][]> {
   return (await pool.query<unknown[]>({ ...statement, rowMode: "array" })).rows;
 }
@@ -23,12 +23,12 @@ async function rows(pool: pg.Pool, statement: PostgresStatement): Promise<unknow
 export async function computeReport(pool: pg.Pool, query: ReportQuery, advertiserId: number): Promise<ComputedReport> {
   if (pagedBySeeking(query)) {
     const result = await rows(pool, postgresCountStatement(query, advertiserId));
-    const counts = result.filter((r) => r[1] !== null).map((r) => [r[1], r[2]] as [number, number]);
+    const counts = result.map((r) => [r[1], r[2]] as [number, number]);
     const map = new PageMap(counts);
     return { total: map.total, map, version: result[0]?.[0] as number | undefined };
   }
   const result = await rows(pool, postgresWholeStatement(query, advertiserId));
-  const json = result.filter((r) => r[1] !== null).map((r) => r[1] as string);
+  const json = result.map((r) => r[1] as string);
   return { total: json.length, rows: json, version: result[0]?.[0] as number | undefined };
 }
 
@@ -42,7 +42,7 @@ export async function readPage(
 ): Promise<{ rows: string[]; version: number | undefined }> {
   const result = await rows(pool, postgresPageStatement(query, advertiserId, span, count));
   return {
-    rows: result.filter((r) => r[1] !== null).map((r) => r[1] as string),
+    rows: result.map((r) => r[1] as string),
     version: result[0]?.[0] as number | undefined,
   };
 }

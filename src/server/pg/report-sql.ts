@@ -1,7 +1,8 @@
 /**
  * The report statements of sql/report-seek-sql.ts in PostgreSQL's dialect, with numbered parameters. Each
- * also returns the data version its snapshot saw (one row with nulls when it has no rows), so a page is
- * never read from other data than the page map it was placed by.
+ * also returns, on every row, the data version its snapshot saw, so a page is never read from other data than
+ * the page map it was placed by; a statement with no rows says no version (a page read empty is taken as read
+ * from other data, as it is: its map said it had rows).
  */
 import type { ReportQuery } from "../../contract";
 import type { PageSpan } from "../report/page-map";
@@ -11,12 +12,16 @@ import type { SqlPlan } from "../sql/report-sql";
 
 export type PostgresStatement = NumberedStatement<number>;
 
-/** The statement's rows beside the data version, read in the same snapshot. */
+/**
+ * The statement's rows beside the data version, read in the same snapshot. The version is a subquery run
+ * once, not a join: PostgreSQL then knows the rows come in `order` already and does not sort a page again
+ * (a third of a 1,000-row page's time).
+ */
 function versioned(plan: SqlPlan | undefined, columns: string, order: string): PostgresStatement {
   const rows =
     plan?.sql ?? "SELECT NULL::bigint AS eid, NULL::bigint AS bucket, NULL::bigint AS n, NULL AS json WHERE false";
   return numbered(
-    `SELECT v.version, ${columns} FROM (SELECT (SELECT version FROM data_version WHERE id = 1) AS version) v LEFT JOIN (${rows}) r ON true ORDER BY ${order}`,
+    `SELECT (SELECT version FROM data_version WHERE id = 1) AS version, ${columns} FROM (${rows}) r ORDER BY ${order}`,
     plan?.params ?? {},
   );
 }
