@@ -24,16 +24,21 @@ import { measureStartup } from "./startup";
 import { measureTargets } from "./targets";
 
 const METRICS = "views,spending,clicks,conversions";
-/** ad,date hourly over 17 days, ending k hours early so each is computed afresh: about 510k rows. */
-const hourly17 = (k: number) => ({
-  from: "2026-10-15",
+/** The ad,date hourly report from `from` to 2026-10-31, ending k hours early so each is computed afresh. */
+const hourlyAds = (from: string) => (k: number) => ({
+  from,
   to: `2026-10-31T${String(23 - k).padStart(2, "0")}:59:59Z`,
   metrics: METRICS,
   dimensions: "ad,date",
   granularity: "hour",
 });
+/** 17 days of the 5,000-ad set: about 510k rows. */
+const hourly17 = hourlyAds("2026-10-15");
+/** The 90 days of the PostgreSQL figures' 1,000-ad set: about 540k rows of one advertiser. */
+const hourly90 = hourlyAds("2026-08-03");
 /** How long the paging figure reads pages after the first before it extrapolates from those read. */
 const PAGING_BUDGET_MS = 15_000;
+const PG_PAGING_BUDGET_MS = 10_000;
 const ABUSE_SECONDS = 15;
 const ABUSE_CACHE_MB = 16;
 
@@ -61,6 +66,27 @@ function floorRatio(paging: Paging): number {
   return (paging.firstMs + paging.floorMs * (paging.pages - 1)) / paging.firstMs;
 }
 
+/** The paging figures of a ~500k-row report on one backend: `serve.` or `pg.` first_page_500k and the rest. */
+function pagingChecks(prefix: "serve" | "pg", report: string, paging: Paging, page400: number): Check[] {
+  const sampled = paging.read < paging.pages ? `extrapolated from ${paging.read} of` : "all";
+  return [
+    check(`${prefix}.first_page_500k`, paging.firstMs, `${report}, ${paging.pages} pages of 1,000`),
+    check(
+      `${prefix}.pages_vs_first`,
+      paging.allMs / paging.firstMs,
+      `${sampled} ${paging.pages} pages, ${paging.pageMs.toFixed(2)} ms a page; floor ${floorRatio(paging).toFixed(1)}x: every page as cheap as a bare route's`,
+      undefined,
+      floorRatio(paging),
+    ),
+    check(
+      `${prefix}.page_vs_bare_route`,
+      paging.pageMs / paging.floorMs,
+      `${paging.pageMs.toFixed(2)} vs ${paging.floorMs.toFixed(2)} ms a page: the same client and bytes from a bare fastify route answering from memory`,
+    ),
+    check(`${prefix}.page400_first`, page400 / paging.firstMs, `${page400.toFixed(0)} ms vs first page`),
+  ];
+}
+
 /** `serve` at default settings: paging a 500k-row report, page 400 first, the NDJSON floor, --top. */
 async function serveDefault(): Promise<Check[]> {
   const key = issueBenchKey();
@@ -68,7 +94,6 @@ async function serveDefault(): Promise<Check[]> {
   try {
     const paging = await measurePaging(server.url, key, hourly17(0), PAGING_BUDGET_MS);
     const page400 = await measureOnePage(server.url, key, hourly17(1), 400);
-    const sampled = paging.read < paging.pages ? `extrapolated from ${paging.read} of` : "all";
     const floor = await measureExportFloor(
       {
         url: server.url,
@@ -84,20 +109,7 @@ async function serveDefault(): Promise<Check[]> {
     );
     const top = await measureTopRss(server.url, key, 2, "2026-10-28T14:00:00Z");
     return [
-      check("serve.first_page_500k", paging.firstMs, `ad,date hourly, 17 days, ${paging.pages} pages of 1,000`),
-      check(
-        "serve.pages_vs_first",
-        paging.allMs / paging.firstMs,
-        `${sampled} ${paging.pages} pages, ${paging.pageMs.toFixed(2)} ms a page; floor ${floorRatio(paging).toFixed(1)}x: every page as cheap as a bare route's`,
-        undefined,
-        floorRatio(paging),
-      ),
-      check(
-        "serve.page_vs_bare_route",
-        paging.pageMs / paging.floorMs,
-        `${paging.pageMs.toFixed(2)} vs ${paging.floorMs.toFixed(2)} ms a page: the same client and bytes from a bare fastify route answering from memory`,
-      ),
-      check("serve.page400_first", page400 / paging.firstMs, `${page400.toFixed(0)} ms vs first page`),
+      ...pagingChecks("serve", "ad,date hourly, 17 days", paging, page400),
       check(
         "export.ndjson_vs_raw",
         floor.ratio,
@@ -168,7 +180,11 @@ async function servePostgres(cluster: PostgresCluster | string): Promise<Check[]
   try {
     const [liteFirst, pgFirst] = (await measureFirstPages(sides, 5)) as [number, number];
     const [liteRps, pgRps] = (await measureThroughput(sides, 3, 2)) as [number, number];
+    const pg = sides[1];
+    const paging = await measurePaging(pg.server.url, pg.key, hourly90(0), PG_PAGING_BUDGET_MS);
+    const page400 = await measureOnePage(pg.server.url, pg.key, hourly90(1), 400);
     return [
+      ...pagingChecks("pg", "ad,date hourly, 90 days", paging, page400),
       check(
         "pg.first_page_vs_sqlite",
         pgFirst / liteFirst,
