@@ -1,8 +1,8 @@
 /**
  * A request's own controller made to abort with the caller's signal, until the request is done. It replaces
  * `AbortSignal.any([outer, own])` per request: on Node 20 each `any` registers a weak reference and a
- * finalizer on the outer signal, which cost about 0.1 ms a page of an export (more than validating its rows),
- * and a listener per request would pass the outer signal's listener limit at `--concurrency` 11 and warn.
+ * finalizer on the outer signal, about 0.1 ms a page of an export; and a listener per request would pass the
+ * outer signal's listener limit at `--concurrency` 11, and Node would print a warning.
  * Here one listener per outer signal aborts the requests still following it.
  */
 const followers = new WeakMap<AbortSignal, Set<AbortController>>();
