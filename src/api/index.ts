@@ -16,7 +16,7 @@ export { openReport, type Progress } from "./paginate";
 export { DAILY_QUOTA_MS, formatWait } from "./quota";
 export { Recorder, type RecordingWriter } from "./record";
 export { RequestSlots } from "./request-slots";
-export { openSplitReport, openWindows, splitRange } from "./split";
+export { openSplitReport, openWindows } from "./split";
 
 /** An undici dispatcher, opaque to the layers above: tests pass a MockAgent, the CLI none. */
 export type HttpDispatcher = Dispatcher;

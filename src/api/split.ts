@@ -1,36 +1,14 @@
 /**
- * Ranges longer than the service's 90 days: the range is cut into consecutive windows of at most 90 x 24 h,
+ * Ranges longer than the service's 90 days, in the windows of contract/range-windows.ts (at most 90 x 24 h):
  * each fetched as its own report, and their rows merged in the contract's order (entity id, then bucket)
  * with the metrics of equal rows summed. All four metrics are additive, so a week or month cut in two by a
  * window boundary comes out whole. Each window streams; memory holds a few pages per window.
  */
-import {
-  ceilSeconds,
-  type Instant,
-  MAX_RANGE_SECONDS,
-  parseInstant,
-  type ReportRequest,
-  type ReportRow,
-  type RowPage,
-  roundToMicros,
-  rowsOf,
-} from "../contract";
-import { formatDateTime } from "../core/calendar";
+import { type ReportRequest, type ReportRow, type RowPage, roundToMicros, rowsOf } from "../contract";
 import { UnavailableError } from "../core/errors";
 import type { ReportApi } from "./client";
 import { UnmergeableRowsError } from "./errors";
 import { openReport, type PagedReport, type PagingOptions } from "./paginate";
-
-/** The windows of [from, to]; a single window when the range fits. */
-export function splitRange(from: string, to: string): Array<{ from: string; to: string }> {
-  const start = parseInstant(from, "from") as Instant;
-  const end = parseInstant(to, "to") as Instant;
-  const windows: Array<{ from: string; to: string }> = [];
-  for (let s = ceilSeconds(start); s <= end.sec; s += MAX_RANGE_SECONDS) {
-    windows.push({ from: formatDateTime(s), to: formatDateTime(Math.min(s + MAX_RANGE_SECONDS - 1, end.sec)) });
-  }
-  return windows;
-}
 
 const ENTITY_ID_KEYS = ["campaign_id", "ad_id", "keyword_id"] as const;
 

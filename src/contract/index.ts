@@ -3,6 +3,7 @@ export * from "./errors";
 export * from "./fields";
 export * from "./openapi";
 export * from "./query";
+export * from "./range-windows";
 export * from "./recording";
 export * from "./response";
 export * from "./time";

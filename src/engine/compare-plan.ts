@@ -6,8 +6,7 @@
  *             by an hour; any other range by its length.
  *   year:     the same local dates and times a year earlier (29 February becomes 28 February).
  */
-import { splitRange } from "../api";
-import { MAX_RANGE_SECONDS, type ReportRequest } from "../contract";
+import { MAX_RANGE_SECONDS, type ReportRequest, splitRange } from "../contract";
 import { type BucketUnit, bucketUnitOf, dayAYearBefore, formatDateTime } from "../core/calendar";
 import { UsageError } from "../core/errors";
 import type { TimeZone } from "../core/time-zone";

@@ -2,7 +2,6 @@
  * Flags to a report request, checked with the contract before anything is sent. A range over 90 days is
  * cut into windows unless --no-split; each window is checked too.
  */
-import { splitRange } from "../api";
 import {
   ceilSeconds,
   type Granularity,
@@ -11,6 +10,7 @@ import {
   parseReportQuery,
   type ReportRequest,
   type RequestRuleError,
+  splitRange,
 } from "../contract";
 import type { BucketUnit } from "../core/calendar";
 import { UsageError } from "../core/errors";

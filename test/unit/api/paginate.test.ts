@@ -2,8 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { ReportApi } from "../../../src/api/client";
 import { openReport } from "../../../src/api/paginate";
-import { openSplitReport, splitRange } from "../../../src/api/split";
-import type { ReportRequest, ReportRow, RowPage } from "../../../src/contract";
+import { openSplitReport } from "../../../src/api/split";
+import { type ReportRequest, type ReportRow, type RowPage, splitRange } from "../../../src/contract";
 import { DataChangedError, UnavailableError } from "../../../src/core/errors";
 import { type PageRequest, startFakeService } from "../../helpers/fake-service";
 import { KEY, mockAgent, ORIGIN, type Row, rowsOf, servePages } from "../../helpers/mock-api";
