@@ -5,6 +5,7 @@
  */
 import { setTimeout as sleepFor } from "node:timers/promises";
 import { UnavailableError } from "../core/errors";
+import { followSignal } from "./follow-signal";
 import { quotaGiveUp } from "./quota";
 
 export const RETRIABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
@@ -47,11 +48,22 @@ export class Retriable extends Error {
 
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
-/** The wait between tries; an abort ends it with the signal's reason (a deadline's, an interrupt's). */
-export const abortableSleep: Sleep = (ms, signal) =>
-  sleepFor(ms, undefined, { signal }).catch((error: unknown) => {
-    throw signal?.aborted ? signal.reason : error;
-  });
+/**
+ * The wait between tries; an abort ends it with the signal's reason (a deadline's, an interrupt's). It
+ * follows the signal as requests do (follow-signal.ts): every page of `--concurrency 32` may wait at once.
+ */
+export const abortableSleep: Sleep = async (ms, signal) => {
+  if (signal === undefined) return await sleepFor(ms);
+  const own = new AbortController();
+  const unfollow = followSignal(signal, own);
+  try {
+    await sleepFor(ms, undefined, { signal: own.signal });
+  } catch (error) {
+    throw signal.aborted ? signal.reason : error;
+  } finally {
+    unfollow();
+  }
+};
 
 export interface RetryEvent {
   kind: "retry";

@@ -6,6 +6,7 @@ import type { ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
 import { ReportApi } from "../../../src/api/client";
 import { followSignal } from "../../../src/api/follow-signal";
+import { abortableSleep } from "../../../src/api/retry";
 import { startLocalServer } from "../../helpers/local-server";
 import { KEY } from "../../helpers/mock-api";
 
@@ -46,6 +47,27 @@ describe("followSignal", () => {
       for (const stop of stops.slice(0, 20)) stop();
       outer.abort();
       expect(owns.filter((own) => own.signal.aborted)).toHaveLength(20);
+    } finally {
+      process.off("warning", onWarning);
+    }
+    expect(warnings.filter((w) => w.name === "MaxListenersExceededWarning")).toEqual([]);
+  });
+});
+
+describe("retry waits following the caller's signal", () => {
+  it("32 at once (every page of --concurrency 32 waiting after a 503) add no listener-limit warning, and end with its reason", async () => {
+    const outer = new AbortController();
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on("warning", onWarning);
+    try {
+      const waits = Array.from({ length: 32 }, () => abortableSleep(60_000, outer.signal));
+      outer.abort(new Error("interrupted"));
+      const ended = await Promise.allSettled(waits);
+      expect(ended.map((e) => (e.status === "rejected" ? (e.reason as Error).message : e.status))).toEqual(
+        Array(32).fill("interrupted"),
+      );
+      await new Promise((resolve) => setImmediate(resolve));
     } finally {
       process.off("warning", onWarning);
     }
