@@ -21,6 +21,8 @@ export const CHECKS: Record<string, Spec> = {
   "startup.no_such_flag": at(1.3, "x", 0.25),
   "startup.report_no_such_flag": at(1.3, "x", 0.25),
   "startup.report_from_garbage": at(1.3, "x", 0.25),
+  "startup.report_dims_campaign_nope": at(1.3, "x", 0.25),
+  "startup.report_granularity_fortnight": at(1.3, "x", 0.25),
   "serve.first_page_500k": at(250, "ms", 0.3),
   "serve.pages_vs_first": at(3, "x", 0.2),
   "serve.page_vs_bare_route": at(3, "x", 0.3),

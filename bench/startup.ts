@@ -19,6 +19,8 @@ export const STARTUP_COMMANDS: readonly (readonly [args: readonly string[], exit
   [["--no-such-flag"], 2],
   [["report", "--no-such-flag"], 2],
   [["report", "--from", "garbage"], 2],
+  [["report", "--dims", "campaign,nope"], 2],
+  [["report", "--granularity", "fortnight"], 2],
 ];
 
 export interface StartupFigure {

@@ -4,8 +4,9 @@
  */
 import * as z from "zod";
 import { BARE_DATE, bucketUnitOf } from "../core/calendar";
+import { granularityProblem, nameListProblem, quote } from "./field-rules";
 import { DEFAULT_GRANULARITY, GRANULARITIES, GRANULARITY_WORDS, type Granularity } from "./fields";
-import { quote, refuse } from "./refusal";
+import { refuse } from "./refusal";
 import { DATE_TIME, type Instant, parseInstant } from "./time";
 
 /** A regular expression matching any of `words`, whole. */
@@ -19,16 +20,8 @@ export function nameList<T extends string>(param: string, names: readonly T[], d
     .string()
     .meta({ description: `${description} No name twice.`, pattern: `^${name}(,${name})*$` })
     .transform((text, ctx): T[] => {
-      const picked: T[] = [];
-      for (const item of text.split(",")) {
-        if (item === "") return refuse(ctx, "invalid_parameter", `${param}: empty item in ${quote(text)}`);
-        if (!(names as readonly string[]).includes(item)) {
-          return refuse(ctx, "invalid_parameter", `${param}: unknown name ${quote(item)}; use ${names.join(", ")}`);
-        }
-        if (picked.includes(item as T)) return refuse(ctx, "invalid_parameter", `${param}: ${quote(item)} given twice`);
-        picked.push(item as T);
-      }
-      return picked;
+      const problem = nameListProblem(param, names, text);
+      return problem === undefined ? (text.split(",") as T[]) : refuse(ctx, "invalid_parameter", problem);
     });
 }
 
@@ -63,7 +56,6 @@ export const granularity = z
     pattern: `^${oneOf(GRANULARITY_ALIASES.map(anyCase))}$`,
   })
   .transform((text, ctx): Granularity => {
-    const found = bucketUnitOf(text);
-    if (found) return found;
-    return refuse(ctx, "invalid_parameter", `granularity: ${quote(text)} is not one of hour, day, week, month`);
+    const problem = granularityProblem(text);
+    return problem === undefined ? (bucketUnitOf(text) as Granularity) : refuse(ctx, "invalid_parameter", problem);
   });

@@ -4,9 +4,9 @@
  */
 import type * as z from "zod";
 import { RequestRuleError } from "./errors";
+import { quote } from "./field-rules";
 import { type Dimension, type Metric, QUERY_PARAMS } from "./fields";
 import { type ReportQuery, reportQuerySchema } from "./query-schema";
-import { quote } from "./refusal";
 
 export type { ReportQuery } from "./query-schema";
 

@@ -2,7 +2,8 @@
  * --metrics: counters the service sends and ratios adreport derives from them. What is fetched is every
  * listed counter, in order, then the counters a listed ratio needs; what is output is what was listed.
  */
-import { type Dimension, METRICS, type Metric, metricsAllowedFor } from "../contract";
+// The fields alone, not the contract's schemas: request-words.ts checks --metrics before zod loads.
+import { type Dimension, METRICS, type Metric, metricsAllowedFor } from "../contract/fields";
 import { countersOf, DERIVED_METRICS, isDerivedMetric } from "../core/derived-metrics";
 import { UsageError } from "../core/errors";
 
@@ -25,11 +26,8 @@ function shown(word: string): string {
   return JSON.stringify(word.length > 40 ? `${word.slice(0, 40)}…` : word);
 }
 
-export function readMetricList(text: string | undefined, dimensions: readonly Dimension[]): MetricList {
-  if (text === undefined) {
-    const all = metricsAllowedFor(dimensions);
-    return { listed: all, fetched: all };
-  }
+/** The names --metrics lists, each known and listed once; a UsageError otherwise. */
+export function readMetricNames(text: string): string[] {
   const listed: string[] = [];
   for (const item of text.split(",").map((word) => word.trim())) {
     if (!ALL_NAMES.includes(item)) {
@@ -39,6 +37,15 @@ export function readMetricList(text: string | undefined, dimensions: readonly Di
     if (listed.includes(item)) throw new UsageError(`--metrics: ${item} listed twice`);
     listed.push(item);
   }
+  return listed;
+}
+
+export function readMetricList(text: string | undefined, dimensions: readonly Dimension[]): MetricList {
+  if (text === undefined) {
+    const all = metricsAllowedFor(dimensions);
+    return { listed: all, fetched: all };
+  }
+  const listed = readMetricNames(text);
   if (dimensions.includes("keyword")) {
     const needsConversions = listed.find((m) => isDerivedMetric(m) && countersOf(m).includes(NOT_FOR_KEYWORDS));
     if (needsConversions !== undefined) {

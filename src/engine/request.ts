@@ -15,8 +15,8 @@ import {
 import type { BucketUnit } from "../core/calendar";
 import { UsageError } from "../core/errors";
 import { TimeZone } from "../core/time-zone";
-import { readWholeNumber } from "../core/whole-number";
 import { readMetricList } from "./metric-list";
+import { checkRequestWords, inFlagWords, positiveId, trimmedList } from "./request-words";
 import { resolveWhen } from "./when";
 import { instantInZone, requireWholeHourOffsets } from "./zone-range";
 
@@ -57,45 +57,14 @@ export interface RequestPlan {
   range: { from: number; to: number };
 }
 
-const FLAG_OF_PARAM: Record<string, string> = {
-  from: "--from",
-  to: "--to",
-  metrics: "--metrics",
-  dimensions: "--dims",
-  granularity: "--granularity",
-  campaign_id: "--campaign",
-  ad_id: "--ad",
-  limit: "--page-size",
-};
-
 function flagError(error: RequestRuleError): UsageError {
-  const flag = FLAG_OF_PARAM[error.param] ?? error.param;
-  const message = error.message.startsWith(`${error.param}: `)
-    ? `${flag}: ${error.message.slice(error.param.length + 2)}`
-    : error.message;
   const hint =
     error.code === "range_too_long"
       ? "without --no-split, adreport fetches longer ranges in 90-day windows"
       : error.code === "unsupported_metric"
         ? "keyword reports carry views, spending and clicks only"
         : undefined;
-  return new UsageError(message, { hint });
-}
-
-function list(text: string | undefined): string | undefined {
-  return text
-    ?.split(",")
-    .map((item) => item.trim())
-    .join(",");
-}
-
-function positiveId(text: string | undefined, flag: string): string | undefined {
-  if (text === undefined) return undefined;
-  const id = text.trim();
-  const value = readWholeNumber(id);
-  if (value === undefined || value < 1)
-    throw new UsageError(`${flag}: ${JSON.stringify(text)} is not a positive integer id`);
-  return id;
+  return new UsageError(inFlagWords(error.param, error.message), { hint });
 }
 
 export function planRequest(
@@ -107,7 +76,8 @@ export function planRequest(
   const local = zone === TimeZone.UTC ? undefined : zone;
   const from = planInstant(resolveWhen(flags.from ?? "-7d", now, "--from", local), "from", local);
   const to = planInstant(resolveWhen(flags.to ?? "yesterday", now, "--to", local), "to", local);
-  const dimensions = list(flags.dimensions);
+  checkRequestWords(flags);
+  const dimensions = trimmedList(flags.dimensions);
   const dimensionWords = dimensions?.split(",").filter(isDimension) ?? [];
   const metrics = readMetricList(flags.metrics, dimensionWords);
   const params: Record<string, string> = {

@@ -90,6 +90,10 @@ const START_UP: readonly (readonly [args: readonly string[], code: number])[] = 
   [["report", "--no-such-flag"], 2],
   [["report", "--from", "garbage"], 2],
   [["report", "--from", "2026-11-01", "--to", "2026-13-45"], 2],
+  [["report", "--dims", "campaign,nope"], 2],
+  [["report", "--granularity", "fortnight"], 2],
+  [["report", "--metrics", "views,bogus"], 2],
+  [["report", "--campaign", "x"], 2],
 ];
 
 /** Lines the front answers, beyond START_UP: help of every command, suggestions, refused values. */
@@ -114,10 +118,13 @@ const ANSWERED: readonly (readonly string[])[] = [
   ["serve", "--port", "http"],
 ];
 
-/** Refused by a command's action, or help that reads a file: the front hands them over, and says nothing. */
+/**
+ * Refused by a command's action (a rule between flags, a setting), or help that reads a file: the front hands
+ * them over, and says nothing.
+ */
 const HANDED_OVER: readonly (readonly string[])[] = [
-  ["report", "--dims", "campaign,nope"],
-  ["report", "--granularity", "fortnight"],
+  ["report", "--dims", "keyword,date"],
+  ["report", "--concurrency", "0"],
   ["verify"],
   ["help", "cron"],
 ];

@@ -1,6 +1,7 @@
 /** `adreport report`: flags only. The behaviour, and the libraries it needs, load from plan.ts and accounts.ts. */
 import type { Command } from "@commander-js/extra-typings";
 import { UsageError } from "../../core/errors";
+import { checkRequestWords } from "../../engine/request-words";
 import { whenFormError } from "../../engine/when";
 import type { Context } from "../context";
 import { declareReport } from "./flags";
@@ -10,14 +11,15 @@ export function registerReport(program: Command, ctx: Context): void {
   // Refused before anything of the export loads (the contract's zod rules, undici, the heap bound the
   // entry applies before an action): a typo costs no more than a start.
   report.hook("preAction", () => {
-    const { from, to } = report.opts();
+    const flags = report.opts();
     for (const [flag, text] of [
-      ["--from", from],
-      ["--to", to],
+      ["--from", flags.from],
+      ["--to", flags.to],
     ] as const) {
       const refused = text === undefined ? undefined : whenFormError(text, flag);
       if (refused) throw refused;
     }
+    checkRequestWords(flags);
   });
   report.action(async (flags) => {
     if (flags.dryRun === true && (flags.profiles !== undefined || flags.allProfiles === true)) {
