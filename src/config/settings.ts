@@ -1,33 +1,37 @@
 /**
  * The settings a user can keep in the config file, a profile, the environment or a flag, each declared
- * once: its rule (zod), its environment variable if any, its default and what it means.
+ * once: its rule (zod, around setting-rules.ts for the settings a flag's word is checked by early), its
+ * environment variable if any, its default and what it means.
  */
 import * as z from "zod";
 import { parseBaseUrl } from "../contract/endpoint";
-import { parseDuration } from "../core/duration";
 import { FORMAT_NAMES } from "../core/formats";
-import { formatRate, parseRate } from "../core/rate";
-import { TimeZone } from "../core/time-zone";
-import { readWholeNumber } from "../core/whole-number";
+import {
+  type CheckResult,
+  CONCURRENCY_RULE,
+  MAX_TIME_RULE,
+  PAGE_SIZE_RULE,
+  RETRIES_RULE,
+  rateRule,
+  TIMEOUT_RULE,
+  wholeNumberRule,
+  zoneRule,
+} from "./setting-rules";
 
 export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
-/** A positive duration in seconds, from a number of seconds or a text such as `30s` (core/duration.ts). */
-function positiveSeconds(value: number | string): number | undefined {
-  const seconds = typeof value === "number" ? value : parseDuration(value);
-  return seconds !== undefined && seconds > 0 ? seconds : undefined;
+/** A rule of setting-rules.ts on what `input` reads, its refusal as the issue. */
+function ruled<I, T>(input: z.ZodType<I>, rule: (value: I) => CheckResult<T>) {
+  return input.transform((value, ctx) => {
+    const result = rule(value);
+    if (result.ok) return result.value;
+    ctx.addIssue({ code: "custom", message: result.message });
+    return z.NEVER;
+  });
 }
 
-/** A duration in seconds, from a number of seconds or a text such as `10m`, up to `maxSeconds`. */
-const duration = (maxSeconds: number, message: string) =>
-  z.union([z.number(), z.string()]).transform((v, ctx) => {
-    const seconds = positiveSeconds(v);
-    if (seconds === undefined || seconds > maxSeconds) {
-      ctx.addIssue({ code: "custom", message });
-      return z.NEVER;
-    }
-    return seconds;
-  });
+/** A number of seconds, or a text such as `30s` (core/duration.ts). */
+const seconds = z.union([z.number(), z.string()]);
 
 const proxyUrl = z.string().refine((text) => {
   if (text === "direct") return true;
@@ -43,15 +47,6 @@ const httpUrl = z
   .string()
   .refine((text) => parseBaseUrl(text).ok, "expected an http(s) URL such as https://reports.example.com")
   .transform((text) => text.replace(/\/+$/, ""));
-
-const wholeNumber = (min: number, max: number) =>
-  z.unknown().transform((value, ctx) => {
-    const text = typeof value === "string" ? value.trim() : undefined;
-    const n = typeof value === "number" ? value : text !== undefined ? readWholeNumber(text) : undefined;
-    if (n !== undefined && Number.isInteger(n) && n >= min && n <= max) return n;
-    ctx.addIssue({ code: "custom", message: `expected a whole number from ${min} to ${max}` });
-    return z.NEVER;
-  });
 
 export const SETTINGS = {
   "base-url": {
@@ -73,52 +68,43 @@ export const SETTINGS = {
     help: "output format when stdout is not a terminal and --output has no telling ending (default csv)",
   },
   "page-size": {
-    schema: wholeNumber(1, 10_000),
+    schema: ruled(z.unknown(), PAGE_SIZE_RULE),
     env: undefined,
     default: 1000,
     help: "rows asked for per page; the service may apply less",
   },
-  concurrency: { schema: wholeNumber(1, 32), env: undefined, default: 4, help: "pages fetched at once" },
+  concurrency: {
+    schema: ruled(z.unknown(), CONCURRENCY_RULE),
+    env: undefined,
+    default: 4,
+    help: "pages fetched at once",
+  },
   timeout: {
-    schema: z.union([z.number(), z.string()]).transform((v, ctx) => {
-      const seconds = positiveSeconds(v);
-      if (seconds === undefined || seconds > 3600) {
-        ctx.addIssue({ code: "custom", message: "expected a duration such as 30s, 500ms or 2m (at most 1h)" });
-        return z.NEVER;
-      }
-      return seconds;
-    }),
+    schema: ruled(seconds, TIMEOUT_RULE),
     env: undefined,
     default: 30,
     help: "seconds to wait for one answer (30s, 500ms, 2m)",
   },
   retries: {
-    schema: wholeNumber(0, 10),
+    schema: ruled(z.unknown(), RETRIES_RULE),
     env: undefined,
     default: 4,
     help: "retries after a network failure, 429 or 5xx",
   },
   "max-time": {
-    schema: duration(7 * 24 * 3600, "expected a duration such as 10m, 1h or 90s (at most 7 days)"),
+    schema: ruled(seconds, MAX_TIME_RULE),
     env: undefined,
     default: undefined,
     help: "give up on the whole export after this long, with exit 5 (10m, 1h; default: no limit)",
   },
   "max-page-mb": {
-    schema: wholeNumber(1, 4096),
+    schema: ruled(z.unknown(), wholeNumberRule(1, 4096)),
     env: undefined,
     default: 64,
     help: "the most megabytes one answer of the service may have; a larger one fails the export",
   },
   rate: {
-    schema: z.string().transform((text, ctx) => {
-      const rate = parseRate(text);
-      if (rate === undefined || (rate.per === "s" ? rate.n : rate.n / 60) > 1000) {
-        ctx.addIssue({ code: "custom", message: "expected a rate such as 10/s or 120/min (at most 1000/s)" });
-        return z.NEVER;
-      }
-      return formatRate(rate);
-    }),
+    schema: ruled(z.string(), rateRule),
     env: undefined,
     default: undefined,
     help: "the most requests sent to the service, per second or minute (10/s, 120/min; default: the service's own pace)",
@@ -147,18 +133,7 @@ export const SETTINGS = {
     help: "CSV for spreadsheet programs: byte-order mark, CRLF, cells that would run as formulas prefixed with '",
   },
   tz: {
-    schema: z.string().transform((name, ctx) => {
-      try {
-        return TimeZone.open(name).name;
-      } catch {
-        const shown = JSON.stringify(name.length > 40 ? `${name.slice(0, 40)}…` : name);
-        ctx.addIssue({
-          code: "custom",
-          message: `${shown} is not a time zone; expected an IANA name such as Europe/Berlin or UTC`,
-        });
-        return z.NEVER;
-      }
-    }),
+    schema: ruled(z.string(), zoneRule),
     env: "ADREPORT_TZ",
     default: undefined,
     help: "the time zone of report days and dates (Europe/Berlin; default UTC); days are built from hourly data",
@@ -187,7 +162,7 @@ export function isSettingName(name: string): name is SettingName {
   return Object.hasOwn(SETTINGS, name);
 }
 
-export type CheckResult<T> = { ok: true; value: T } | { ok: false; message: string };
+export type { CheckResult };
 
 export function checkSetting<K extends SettingName>(name: K, value: unknown): CheckResult<SettingValue<K>> {
   const result = SETTINGS[name].schema.safeParse(value);

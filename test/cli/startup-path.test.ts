@@ -94,6 +94,9 @@ const START_UP: readonly (readonly [args: readonly string[], code: number])[] = 
   [["report", "--granularity", "fortnight"], 2],
   [["report", "--metrics", "views,bogus"], 2],
   [["report", "--campaign", "x"], 2],
+  [["report", "--concurrency", "0"], 2],
+  [["report", "--tz", "Mars/Base"], 2],
+  [["report", "--timeout", "5x"], 2],
 ];
 
 /** Lines the front answers, beyond START_UP: help of every command, suggestions, refused values. */
@@ -124,7 +127,7 @@ const ANSWERED: readonly (readonly string[])[] = [
  */
 const HANDED_OVER: readonly (readonly string[])[] = [
   ["report", "--dims", "keyword,date"],
-  ["report", "--concurrency", "0"],
+  ["report", "--delimiter", "ab"],
   ["verify"],
   ["help", "cron"],
 ];

@@ -22,8 +22,9 @@ import type { Context } from "../context";
 import { selectProfiles } from "../shared/profile-selection";
 import { loadSettings, readConfig } from "../shared/settings";
 import type { ReportFlags } from "./flags";
-import { planReport, reportSettingFlags, tzGiven } from "./plan";
+import { planReport, tzGiven } from "./plan";
 import { formatOptionsOf } from "./plan-common";
+import { reportSettingFlags } from "./setting-flags";
 import type { SummaryChoice } from "./summary-out";
 
 function refuseMixedFlags(flags: ReportFlags): void {

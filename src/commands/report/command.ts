@@ -5,6 +5,7 @@ import { checkRequestWords } from "../../engine/request-words";
 import { whenFormError } from "../../engine/when";
 import type { Context } from "../context";
 import { declareReport } from "./flags";
+import { checkSettingFlags } from "./setting-flags";
 
 export function registerReport(program: Command, ctx: Context): void {
   const report = declareReport(program);
@@ -19,6 +20,7 @@ export function registerReport(program: Command, ctx: Context): void {
       const refused = text === undefined ? undefined : whenFormError(text, flag);
       if (refused) throw refused;
     }
+    checkSettingFlags(flags);
     checkRequestWords(flags);
   });
   report.action(async (flags) => {

@@ -22,29 +22,11 @@ import type { ReportFlags } from "./flags";
 import { commonPlan, formatOptionsOf } from "./plan-common";
 import { planDays } from "./plan-days";
 import { stderrEvents } from "./render";
+import { reportSettingFlags } from "./setting-flags";
 
 /** Where --tz's zone came from, for its messages. */
 export function tzGiven(source: string): string {
   return source === "flag" ? "--tz" : source === "environment" ? "ADREPORT_TZ" : `the tz setting (${source})`;
-}
-
-/** The settings a report's flags give, over the environment, the profile and the config file. */
-export function reportSettingFlags(flags: ReportFlags, profile = flags.profile) {
-  return {
-    "base-url": flags.baseUrl,
-    profile,
-    format: flags.format,
-    "page-size": flags.pageSize,
-    concurrency: flags.concurrency,
-    timeout: flags.timeout,
-    retries: flags.retries,
-    "max-time": flags.maxTime,
-    delimiter: flags.delimiter,
-    spreadsheet: flags.spreadsheet,
-    "api-key": flags.apiKey,
-    tz: flags.tz,
-    rate: flags.rate,
-  };
 }
 
 /** The zone of a report's days: --tz, ADREPORT_TZ or the tz setting; undefined for UTC. */

@@ -12,7 +12,7 @@ import { type DayDifference, ledgerDays, type VerifyWindow, verifyTarget } from 
 import { writeChunk } from "../../io/write";
 import type { JobState } from "../../state/store";
 import type { Context } from "../context";
-import { reportSettingFlags } from "../report/plan";
+import { reportSettingFlags } from "../report/setting-flags";
 import { pathsOf, stateAt } from "../shared/job-state";
 import { loadSettings } from "../shared/settings";
 import type { VerifyOptions } from "./flags";

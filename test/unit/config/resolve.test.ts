@@ -1,5 +1,7 @@
 /** Where each setting comes from, as a table: flag > environment > profile > config file > default. */
 import { describe, expect, it } from "vitest";
+import type { ReportFlags } from "../../../src/commands/report/flags";
+import { checkSettingFlags } from "../../../src/commands/report/setting-flags";
 import type { ConfigData } from "../../../src/config/file";
 import { profileNamed } from "../../../src/config/profiles";
 import { type Layers, requireApiKey, resolveSettings } from "../../../src/config/resolve";
@@ -118,5 +120,46 @@ describe("resolveSettings", () => {
   it("asks for a key when there is none, with exit 3", () => {
     const settings = resolveSettings(layers({ file: { settings: {}, profiles: {} } }));
     expect(() => requireApiKey(settings)).toThrow(AuthError);
+  });
+});
+
+describe("a setting's flag checked before the settings load (report's front)", () => {
+  const BAD: Record<string, string[]> = {
+    "page-size": ["0", "10001", "x", " ", "1.5"],
+    concurrency: ["0", "33", "-1"],
+    timeout: ["0s", "5x", "2h", ""],
+    retries: ["11", "-1", "three"],
+    "max-time": ["0", "8d", "soon"],
+    rate: ["fast", "2000/s", "10/h"],
+    tz: ["Mars/Base", "+01:00", ""],
+  };
+  const flagOf = (name: string) => name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
+
+  it.each(Object.entries(BAD).flatMap(([name, words]) => words.map((word) => [name, word] as const)))(
+    "--%s %j: the words loading the settings says",
+    (name, word) => {
+      let loading: unknown;
+      try {
+        resolveSettings(layers({ flags: { [name]: word } }));
+      } catch (error) {
+        loading = error;
+      }
+      expect(loading).toBeInstanceOf(UsageError);
+      expect(() => checkSettingFlags({ [flagOf(name)]: word } as unknown as ReportFlags)).toThrow(
+        new UsageError((loading as Error).message),
+      );
+    },
+  );
+
+  it("takes what the settings take", () => {
+    const good = {
+      pageSize: "500",
+      concurrency: "32",
+      timeout: "500ms",
+      retries: "0",
+      maxTime: "10m",
+      rate: "120/min",
+    };
+    expect(() => checkSettingFlags({ ...good, tz: "Europe/Berlin" } as unknown as ReportFlags)).not.toThrow();
   });
 });
