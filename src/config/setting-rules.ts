@@ -59,7 +59,8 @@ export const MAX_TIME_RULE = durationRule(7 * 24 * 3600, "expected a duration su
 
 /**
  * The rules of the settings `report` takes as words and checks before it loads the rest, in the order
- * resolve.ts checks them (that of SETTINGS).
+ * resolve.ts meets them (that of SETTINGS). The settings it leaves to resolve.ts (--base-url, --profile and
+ * the config file's values) are checked after these, where resolve.ts checked them first.
  */
 export const FLAG_SETTING_RULES: Readonly<Record<string, (text: string) => CheckResult<unknown>>> = {
   "page-size": PAGE_SIZE_RULE,
