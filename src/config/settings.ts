@@ -30,8 +30,8 @@ function ruled<I, T>(input: z.ZodType<I>, rule: (value: I) => CheckResult<T>) {
   });
 }
 
-/** A number of seconds, or a text such as `30s` (core/duration.ts). */
-const seconds = z.union([z.number(), z.string()]);
+/** A duration as the settings take it: a number of seconds, or a text such as `30s` (core/duration.ts). */
+const durationInput = z.union([z.number(), z.string()]);
 
 const proxyUrl = z.string().refine((text) => {
   if (text === "direct") return true;
@@ -80,7 +80,7 @@ export const SETTINGS = {
     help: "pages fetched at once",
   },
   timeout: {
-    schema: ruled(seconds, TIMEOUT_RULE),
+    schema: ruled(durationInput, TIMEOUT_RULE),
     env: undefined,
     default: 30,
     help: "seconds to wait for one answer (30s, 500ms, 2m)",
@@ -92,7 +92,7 @@ export const SETTINGS = {
     help: "retries after a network failure, 429 or 5xx",
   },
   "max-time": {
-    schema: ruled(seconds, MAX_TIME_RULE),
+    schema: ruled(durationInput, MAX_TIME_RULE),
     env: undefined,
     default: undefined,
     help: "give up on the whole export after this long, with exit 5 (10m, 1h; default: no limit)",
