@@ -67,6 +67,7 @@ export class Transport {
     const { base, timeoutMs, now, onEvent } = this.options;
     const url = `${origin}${path}`;
     const started = now();
+    const direct = this.dispatcher ?? (await this.viaProxy(this.proxy as ProxyChoice));
     const controller = new AbortController();
     const unfollow = outer ? followSignal(outer, controller) : () => undefined;
     const signal = controller.signal;
@@ -125,7 +126,6 @@ export class Transport {
         clearTimeout(timer);
       }
     };
-    const direct = this.dispatcher ?? (await this.viaProxy(this.proxy as ProxyChoice));
     let headerLines: HeaderLines | undefined;
     const dispatcher = recording
       ? withHeaderLines(direct, (lines) => {
