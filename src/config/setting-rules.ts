@@ -4,6 +4,7 @@
  * both say the same words.
  */
 import { parseDuration } from "../core/duration";
+import { quote } from "../core/quote";
 import { formatRate, parseRate } from "../core/rate";
 import { TimeZone } from "../core/time-zone";
 import { readWholeNumber } from "../core/whole-number";
@@ -46,8 +47,7 @@ export function zoneRule(name: string): CheckResult<string> {
   try {
     return { ok: true, value: TimeZone.open(name).name };
   } catch {
-    const shown = JSON.stringify(name.length > 40 ? `${name.slice(0, 40)}…` : name);
-    return refused(`${shown} is not a time zone; expected an IANA name such as Europe/Berlin or UTC`);
+    return refused(`${quote(name)} is not a time zone; expected an IANA name such as Europe/Berlin or UTC`);
   }
 }
 

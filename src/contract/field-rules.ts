@@ -4,11 +4,7 @@
  * same words.
  */
 import { bucketUnitOf } from "../core/calendar";
-
-/** Quotes a caller's text in a message, cut short so a hostile value cannot flood a log line. */
-export function quote(text: string): string {
-  return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
-}
+import { quote } from "../core/quote";
 
 /** Why `text` is not a comma list of distinct `names` (`param: ...`), or undefined when it is. */
 export function nameListProblem(param: string, names: readonly string[], text: string): string | undefined {

@@ -4,7 +4,7 @@
  * refused; only `limit` has a rule for too large (applied as the cap).
  */
 import * as z from "zod";
-import { quote } from "./field-rules";
+import { quote } from "../core/quote";
 import { refuse } from "./refusal";
 
 export const MAX_WHOLE = Number.MAX_SAFE_INTEGER;

@@ -4,7 +4,8 @@
  */
 import * as z from "zod";
 import { BARE_DATE, bucketUnitOf } from "../core/calendar";
-import { granularityProblem, nameListProblem, quote } from "./field-rules";
+import { quote } from "../core/quote";
+import { granularityProblem, nameListProblem } from "./field-rules";
 import { DEFAULT_GRANULARITY, GRANULARITIES, GRANULARITY_WORDS, type Granularity } from "./fields";
 import { refuse } from "./refusal";
 import { DATE_TIME, type Instant, parseInstant } from "./time";

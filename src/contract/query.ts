@@ -3,8 +3,8 @@
  * schema's first refusal into a RequestRuleError, and the client's encoding of one page of a request.
  */
 import type * as z from "zod";
+import { quote } from "../core/quote";
 import { RequestRuleError } from "./errors";
-import { quote } from "./field-rules";
 import { type Dimension, type Metric, QUERY_PARAMS } from "./fields";
 import { type ReportQuery, reportQuerySchema } from "./query-schema";
 

@@ -17,6 +17,7 @@ import {
   SECONDS_PER_HOUR,
 } from "./calendar";
 import { UsageError } from "./errors";
+import { quote } from "./quote";
 
 /** Cached offsets and texts per zone; cleared when full, so memory stays bounded whatever the range. */
 const MAX_CACHED = 50_000;
@@ -74,8 +75,7 @@ export class TimeZone {
       canonical = undefined;
     }
     if (canonical === undefined) {
-      const shown = JSON.stringify(trimmed.length > 40 ? `${trimmed.slice(0, 40)}…` : trimmed);
-      throw new UsageError(`${what}: ${shown} is not a time zone this system knows`, {
+      throw new UsageError(`${what}: ${quote(trimmed)} is not a time zone this system knows`, {
         hint: "use an IANA name such as Europe/Berlin, America/Los_Angeles or UTC",
       });
     }

@@ -6,6 +6,7 @@
 import { type Dimension, METRICS, type Metric, metricsAllowedFor } from "../contract/fields";
 import { countersOf, DERIVED_METRICS, isDerivedMetric } from "../core/derived-metrics";
 import { UsageError } from "../core/errors";
+import { quote } from "../core/quote";
 
 export interface MetricList {
   /** The output metrics, in the order listed. */
@@ -22,16 +23,12 @@ function isCounter(word: string): word is Metric {
   return (METRICS as readonly string[]).includes(word);
 }
 
-function shown(word: string): string {
-  return JSON.stringify(word.length > 40 ? `${word.slice(0, 40)}…` : word);
-}
-
 /** The names --metrics lists, each known and listed once; a UsageError otherwise. */
 export function readMetricNames(text: string): string[] {
   const listed: string[] = [];
   for (const item of text.split(",").map((word) => word.trim())) {
     if (!ALL_NAMES.includes(item)) {
-      const what = item === "" ? `an empty name in ${shown(text)}` : `unknown name ${shown(item)}`;
+      const what = item === "" ? `an empty name in ${quote(text)}` : `unknown name ${quote(item)}`;
       throw new UsageError(`--metrics: ${what}; use ${ALL_NAMES.join(", ")}`);
     }
     if (listed.includes(item)) throw new UsageError(`--metrics: ${item} listed twice`);

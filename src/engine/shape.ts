@@ -5,6 +5,7 @@
 import { ceilSeconds, DIMENSION_KEYS, parseInstant } from "../contract";
 import { UsageError } from "../core/errors";
 import type { DateFormat } from "../core/formats";
+import { quote } from "../core/quote";
 import { TimeZone } from "../core/time-zone";
 import { readWholeNumber } from "../core/whole-number";
 import { utcBuckets, zoneBuckets } from "../transform/buckets";
@@ -27,15 +28,11 @@ export interface ShapeWords {
 /** Formats that write `date` as the service sent it (epoch seconds) unless --date-format iso. */
 const EPOCH_FORMATS: readonly string[] = ["json", "ndjson"];
 
-function shown(word: string): string {
-  return JSON.stringify(word.length > 40 ? `${word.slice(0, 40)}…` : word);
-}
-
 function names(text: string, flag: string, valid: readonly string[]): string[] {
   const picked: string[] = [];
   for (const item of text.split(",").map((word) => word.trim())) {
     if (!valid.includes(item)) {
-      const what = item === "" ? `an empty name in ${shown(text)}` : `${shown(item)} is not a column of this report`;
+      const what = item === "" ? `an empty name in ${quote(text)}` : `${quote(item)} is not a column of this report`;
       throw new UsageError(`${flag}: ${what}; use ${valid.join(", ")}`);
     }
     if (picked.includes(item)) throw new UsageError(`${flag}: ${item} listed twice`);
@@ -47,19 +44,19 @@ function names(text: string, flag: string, valid: readonly string[]): string[] {
 function sortOrder(text: string, metrics: readonly string[]): NonNullable<TransformPlan["sort"]> {
   const [metric = "", direction, ...rest] = text.split(":").map((part) => part.trim());
   if (!metrics.includes(metric)) {
-    throw new UsageError(`--sort: ${shown(metric)} is not a metric of this report; use ${metrics.join(", ")}`, {
+    throw new UsageError(`--sort: ${quote(metric)} is not a metric of this report; use ${metrics.join(", ")}`, {
       hint: "sort by one of the metrics output (--metrics), with :asc or :desc (default desc)",
     });
   }
   if (rest.length > 0 || (direction !== undefined && direction !== "asc" && direction !== "desc")) {
-    throw new UsageError(`--sort: ${shown(text)} is not METRIC, METRIC:asc or METRIC:desc`);
+    throw new UsageError(`--sort: ${quote(text)} is not METRIC, METRIC:asc or METRIC:desc`);
   }
   return { metric, descending: direction !== "asc" };
 }
 
 function topCount(text: string): number {
   const count = readWholeNumber(text.trim());
-  if (count === undefined || count < 1) throw new UsageError(`--top: ${shown(text)} is not a whole number >= 1`);
+  if (count === undefined || count < 1) throw new UsageError(`--top: ${quote(text)} is not a whole number >= 1`);
   return count;
 }
 

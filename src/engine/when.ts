@@ -8,6 +8,7 @@
 import { parseInstant } from "../contract/time";
 import { dayOfInstant, dayText } from "../core/calendar";
 import { UsageError } from "../core/errors";
+import { quote } from "../core/quote";
 import type { TimeZone } from "../core/time-zone";
 import { readWholeNumber } from "../core/whole-number";
 
@@ -27,8 +28,7 @@ export function whenFormError(text: string, flag: "--from" | "--to"): UsageError
   const word = text.trim().toLowerCase();
   if (word === "today" || word === "yesterday" || daysAgo(word) !== undefined) return undefined;
   if (parseInstant(text.trim(), flag === "--from" ? "from" : "to") !== undefined) return undefined;
-  const shown = JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
-  return new UsageError(`${flag}: ${shown} is not one of: ${WHEN_FORMS}`, {
+  return new UsageError(`${flag}: ${quote(text)} is not one of: ${WHEN_FORMS}`, {
     hint: "days are UTC (or --tz's); a date given to --to means its last second (23:59:59)",
   });
 }
