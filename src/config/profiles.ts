@@ -20,7 +20,7 @@ export function noProfileError(name: string, known: readonly string[], source?: 
   const from = source === undefined ? "" : ` (from ${source})`;
   const others = known.length > 0 ? `known: ${known.join(", ")}` : "none is set up yet";
   return new UsageError(`no profile named ${JSON.stringify(name)}${from}; ${others}`, {
-    hint: "add one with: adreport keys add <profile>",
+    hint: PROFILE_NAME.test(name) ? `add it with: adreport keys add ${name}` : "add one with: adreport keys add NAME",
   });
 }
 

@@ -113,7 +113,7 @@ export function requireApiKey(settings: ResolvedSettings): string {
   }
   if (key === undefined) {
     throw new AuthError("no API key", {
-      hint: "set ADREPORT_API_KEY, or store a key in a profile: adreport keys add <profile> (then --profile or keys use)",
+      hint: "set ADREPORT_API_KEY, or keep the key in a profile named for its account, e.g. adreport keys add acme",
     });
   }
   const problem = keyTextProblem(key);

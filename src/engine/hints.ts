@@ -70,13 +70,13 @@ export function withCliHints(error: unknown, owner: KeyOwner): unknown {
   if (error instanceof KeyRefusedError) {
     return new AuthError(error.message, {
       ...cause,
-      hint: `the key is missing, invalid or expired: ${keyRefusedHint(owner)}`,
+      hint: keyRefusedHint(owner),
     });
   }
   if (error instanceof AccessRefusedError && error.reason === "address") {
     return new ForbiddenError(error.message, {
       ...cause,
-      hint: `this host's outgoing IP is probably not on the key's whitelist: ${notWhitelistedHint(owner, error.address)}`,
+      hint: notWhitelistedHint(owner, error.address),
     });
   }
   if (error instanceof NoEndpointError) return new UsageError(error.message, { ...cause, hint: CHECK_BASE_URL });
