@@ -14,7 +14,7 @@ export function declareAdd(keys: Command) {
     .option("--base-url <url>", "this profile's service address")
     .option(
       "--account <name>",
-      "the advertiser or account name the service's operator knows, for keys request's letters (default: asked then)",
+      "the advertiser or account name the service's operator knows, which keys request's letters name",
     )
     .option("--default", "make it the default profile (the first profile becomes it anyway)");
 }
