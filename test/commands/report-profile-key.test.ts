@@ -155,6 +155,10 @@ describe("a key from the environment belongs to no profile", () => {
     const ok = await run(["keys", "test", "--base-url", service.url], config, { ADREPORT_API_KEY: GLOBEX });
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.stdout).toMatch(/^ok: the key in ADREPORT_API_KEY works from this host/);
+    const record = await run(["keys", "test", "--base-url", service.url, "--format", "json"], config, {
+      ADREPORT_API_KEY: GLOBEX,
+    });
+    expect(JSON.parse(record.stdout)).toEqual({ profile: null, outcome: "ok", error: null, seen_address: null });
     const named = await run(["keys", "test", "acme"], config, { ADREPORT_API_KEY: GLOBEX });
     expect(named.stdout).toMatch(/^ok: profile acme works from this host/);
     expect(named.stderr).toContain("ADREPORT_API_KEY is not used: profile acme (named by --profile) uses its own key");
