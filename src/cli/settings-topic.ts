@@ -24,6 +24,8 @@ Kept with \`adreport config set NAME VALUE\` in the config file, or in one profi
 \`adreport config list\` shows each value in effect and where it comes from.
 
 Precedence: a flag, else the environment variable, else the profile, else the config file, else the default.
+A profile named by \`--profile\` or \`ADREPORT_PROFILE\` sends its own key and \`base-url\`, never
+\`ADREPORT_API_KEY\` or \`ADREPORT_BASE_URL\` (\`adreport help environment\`, "Which key is used").
 
 | setting | environment | default | meaning |
 |---|---|---|---|

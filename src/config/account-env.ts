@@ -1,10 +1,10 @@
 /**
  * The environment each account of a run over several profiles sees (`report --profiles/--all-profiles`,
- * `keys test --all`). ADREPORT_API_KEY and ADREPORT_PROFILE name one account: dropped for all.
- * ADREPORT_BASE_URL outranks a profile for one account, but over several it would send every account's key
- * to one address: a profile with a base-url of its own keeps it, and only profiles without one use the
- * environment's.
+ * `keys test --all`). Each account is a named profile, so credentials.ts's rule already sends its own key,
+ * and its own base-url when it has one; this says what that sets aside once for all the accounts, and
+ * leaves those variables out of each account's environment so that no account says it again.
  */
+import { ownBaseUrl, sameUrl } from "./credentials";
 import type { ConfigData } from "./file";
 
 type Environment = Readonly<Record<string, string | undefined>>;
@@ -18,8 +18,6 @@ export interface AccountEnvironments {
 
 const SHOWN = 5;
 
-const sameUrl = (a: string, b: string) => a.replace(/\/+$/, "") === b.replace(/\/+$/, "");
-
 function namesText(names: readonly string[]): string {
   const shown = names.slice(0, SHOWN).join(", ");
   return names.length > SHOWN ? `${shown} and ${names.length - SHOWN} more` : shown;
@@ -30,10 +28,7 @@ export function accountEnvironments(env: Environment, data: ConfigData, names: r
   const warnings: string[] = [];
   if (key) warnings.push("ADREPORT_API_KEY is ignored: each account uses its profile's key");
   const envUrl = shared.ADREPORT_BASE_URL;
-  const ownUrl = (name: string): string | undefined => {
-    const own = data.profiles[name]?.["base-url"];
-    return typeof own === "string" && own !== "" ? own : undefined;
-  };
+  const ownUrl = (name: string): string | undefined => ownBaseUrl(data.profiles[name]);
   const keepOwn = envUrl ? names.filter((name) => ownUrl(name) !== undefined) : [];
   const differing = keepOwn.filter((name) => !sameUrl(ownUrl(name) as string, envUrl as string));
   if (differing.length > 0) {

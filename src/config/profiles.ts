@@ -20,7 +20,7 @@ export function noProfileError(name: string, known: readonly string[], source?: 
   const from = source === undefined ? "" : ` (from ${source})`;
   const others = known.length > 0 ? `known: ${known.join(", ")}` : "none is set up yet";
   return new UsageError(`no profile named ${JSON.stringify(name)}${from}; ${others}`, {
-    hint: "add one with: adreport keys add <profile>",
+    hint: PROFILE_NAME.test(name) ? `add it with: adreport keys add ${name}` : "add one with: adreport keys add NAME",
   });
 }
 
@@ -30,11 +30,23 @@ export function profileNamed(data: ConfigData, name: string): ProfileData {
   return profile;
 }
 
-/** The key's problems that can be seen without sending it anywhere. */
+// Cc: C0, DEL, C1; Cf: invisible format characters (a byte-order mark, zero-width and bidirectional marks).
+const INVISIBLE = /[\p{Cc}\p{Cf}]/u;
+
+/** What is wrong with a key's text (it is never shown), or undefined: one rule for a stored key and a given one. */
+export function keyTextProblem(key: string): string | undefined {
+  if (/\s/.test(key)) return "the key contains white space; paste it on one line";
+  if (INVISIBLE.test(key))
+    return "the key contains control or invisible characters (not shown); paste the key as plain text";
+  return undefined;
+}
+
+/** The key's problems that can be seen without sending it anywhere: the key trimmed, or exit 2. */
 export function checkKeyText(key: string): string {
   const trimmed = key.trim();
   if (trimmed === "") throw new UsageError("no key given (the input was empty)");
-  if (/\s/.test(trimmed)) throw new UsageError("the key contains white space; paste it on one line");
+  const problem = keyTextProblem(trimmed);
+  if (problem !== undefined) throw new UsageError(problem);
   if (trimmed.length > 512) throw new UsageError("the key is longer than 512 characters; is it the right text?");
   return trimmed;
 }

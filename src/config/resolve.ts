@@ -1,11 +1,12 @@
 /**
  * Where each setting comes from, in one place: flag > environment > profile > config file > default
- * (docs/service.md §9). Every value is checked against its rule wherever it came from, and a bad one names
- * its source.
+ * (docs/service.md §9); whose key is sent and where, by the rule of credentials.ts. Every value is checked
+ * against its rule wherever it came from, and a bad one names its source.
  */
 import { AuthError, UsageError } from "../core/errors";
+import { chooseCredentials, type KeyOwner, keyOwnerOf, keyOwnerText, type NameSource } from "./credentials";
 import type { ConfigData, ProfileData } from "./file";
-import { noProfileError } from "./profiles";
+import { keyTextProblem, noProfileError } from "./profiles";
 import { checkSetting, PROFILE_SETTING_NAMES, SETTINGS, type SettingName, type SettingValue } from "./settings";
 
 type Source = "flag" | "environment" | "profile" | "config file" | "default";
@@ -34,6 +35,8 @@ export type ResolvedSettings = {
 } & {
   profile: Resolved<string | undefined>;
   "api-key": Resolved<string | undefined>;
+  /** What was set and is not used (credentials.ts), one line each, for after `adreport: warning: `. */
+  unused: readonly string[];
 };
 
 function checked<K extends SettingName>(name: K, value: unknown, where: string): SettingValue<K> {
@@ -42,9 +45,9 @@ function checked<K extends SettingName>(name: K, value: unknown, where: string):
   return result.value;
 }
 
-function resolveProfileName(layers: Layers): Resolved<string | undefined> {
+function resolveProfileName(layers: Layers): { value: string | undefined; source: NameSource } {
   const { flags, env, file } = layers;
-  let chosen: Resolved<string | undefined> = { value: undefined, source: "default" };
+  let chosen: { value: string | undefined; source: NameSource } = { value: undefined, source: "default" };
   if (flags.profile !== undefined) chosen = { value: checked("profile", flags.profile, "--profile"), source: "flag" };
   else if (env.ADREPORT_PROFILE)
     chosen = { value: checked("profile", env.ADREPORT_PROFILE, "ADREPORT_PROFILE"), source: "environment" };
@@ -58,21 +61,33 @@ function resolveProfileName(layers: Layers): Resolved<string | undefined> {
 }
 
 export function resolveSettings(layers: Layers): ResolvedSettings {
-  const profile = resolveProfileName(layers);
+  const named = resolveProfileName(layers);
+  const credentials = chooseCredentials({
+    name: named.value,
+    nameSource: named.source,
+    profiles: layers.file.profiles,
+    flagKey: layers.flags["api-key"],
+    flagUrl: layers.flags["base-url"],
+    env: layers.env,
+  });
+  const profile: Resolved<string | undefined> =
+    credentials.profile === undefined ? { value: undefined, source: "default" } : named;
   const profileData: ProfileData = profile.value === undefined ? {} : (layers.file.profiles[profile.value] ?? {});
-  const result: Record<string, Resolved<unknown>> = { profile };
+  const result: Record<string, unknown> = { profile };
   for (const name of PROFILE_SETTING_NAMES) {
     const setting = SETTINGS[name];
     const flag = layers.flags[name];
     const envValue = setting.env === undefined ? undefined : layers.env[setting.env];
+    const fromProfile = (): Resolved<unknown> => ({
+      value: checked(name, profileData[name], `${layers.filePath}: profile ${profile.value}: ${name}`),
+      source: "profile",
+    });
     if (flag !== undefined) result[name] = { value: checked(name, flag, `--${name}`), source: "flag" };
+    else if (name === "base-url" && credentials.profileUrlFirst) result[name] = fromProfile();
     else if (envValue !== undefined && envValue !== "" && setting.env !== undefined) {
       result[name] = { value: checked(name, envValue, setting.env), source: "environment" };
     } else if (profileData[name] !== undefined) {
-      result[name] = {
-        value: checked(name, profileData[name], `${layers.filePath}: profile ${profile.value}: ${name}`),
-        source: "profile",
-      };
+      result[name] = fromProfile();
     } else if (layers.file.settings[name] !== undefined) {
       result[name] = {
         value: checked(name, layers.file.settings[name], `${layers.filePath}: ${name}`),
@@ -82,28 +97,33 @@ export function resolveSettings(layers: Layers): ResolvedSettings {
       result[name] = { value: setting.default, source: "default" };
     }
   }
-  const flagKey = layers.flags["api-key"];
-  const envKey = layers.env.ADREPORT_API_KEY;
-  const fileKey = profileData["api-key"];
-  result["api-key"] =
-    typeof flagKey === "string" && flagKey !== ""
-      ? { value: flagKey, source: "flag" }
-      : envKey
-        ? { value: envKey, source: "environment" }
-        : typeof fileKey === "string" && fileKey !== ""
-          ? { value: fileKey, source: "profile" }
-          : { value: undefined, source: "default" };
+  result["api-key"] = credentials.key;
+  result.unused = credentials.warnings;
   return result as ResolvedSettings;
 }
 
 /** The key to send, or the error that says how to give one. */
 export function requireApiKey(settings: ResolvedSettings): string {
   const key = settings["api-key"].value;
-  if (key === undefined) {
-    throw new AuthError("no API key", {
-      hint: "set ADREPORT_API_KEY, or store a key in a profile: adreport keys add <profile> (then --profile or keys use)",
+  const profile = settings.profile.value;
+  if (key === undefined && profile !== undefined) {
+    throw new AuthError(`no API key: profile ${profile} has none`, {
+      hint: `store its key: adreport keys add ${profile} (a key in ADREPORT_API_KEY is never used for a named profile)`,
     });
   }
-  if (/\s/.test(key)) throw new UsageError(`the API key from ${settings["api-key"].source} contains white space`);
+  if (key === undefined) {
+    throw new AuthError("no API key", {
+      hint: "set ADREPORT_API_KEY, or keep the key in a profile named for its account, e.g. adreport keys add acme",
+    });
+  }
+  const problem = keyTextProblem(key);
+  if (problem !== undefined) {
+    throw new UsageError(`${keyOwnerText(keyOwnerOf(profile, settings["api-key"].source))}: ${problem}`);
+  }
   return key;
+}
+
+/** Whose key the settings send: a profile, or none (a key from --api-key or ADREPORT_API_KEY). */
+export function keyOwner(settings: ResolvedSettings): KeyOwner {
+  return keyOwnerOf(settings.profile.value, settings["api-key"].source);
 }

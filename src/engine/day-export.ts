@@ -6,6 +6,7 @@
  * or interrupted run leaves every file and the table as they were.
  */
 import { randomBytes } from "node:crypto";
+import { keyOwner } from "../config/resolve";
 import { jobId } from "../state/job";
 import type { EngineContext } from "./context";
 import { bucketDays } from "./day-span";
@@ -61,7 +62,7 @@ export async function runDayExport(
   };
   const failed = async (error: unknown): Promise<unknown> => {
     summary.outcome = "failed";
-    const reason = outputError(error, undefined) ?? withCliHints(error);
+    const reason = outputError(error, undefined) ?? withCliHints(error, keyOwner(plan.settings));
     summary.error = reason instanceof Error ? reason.message : String(reason);
     await job?.finished({ outcome: "failed", message: summary.error }).catch(() => undefined);
     await reportFailure(events, summaryObject(summary, job?.id ?? jobName));

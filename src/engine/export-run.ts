@@ -1,5 +1,6 @@
 /** An export into stdout or one file: every page through the plan's stages and formatter into the sink. */
 import { openWindows, type Progress, RequestSlots } from "../api";
+import { keyOwner } from "../config/resolve";
 import { DataChangedError, OutputError } from "../core/errors";
 import type { Sink } from "../io/sink";
 import { fillGaps } from "../transform/fill";
@@ -66,7 +67,7 @@ export async function runExport(ctx: EngineContext, plan: ExportPlan, events: En
           stopped ??
           (failed instanceof OutputError && sink?.atomic && !committed
             ? new OutputError(`${failed.message}; the old file was left as it was`, { cause: failed.cause })
-            : (failed ?? withCliHints(error)));
+            : (failed ?? withCliHints(error, keyOwner(plan.settings))));
         await reportFailure(events, summaryObject({ ...summary("failed", 0), error: errorText(reason) }, undefined));
         return reason;
       },

@@ -12,6 +12,7 @@ import {
   RedirectedError,
   UnmergeableRowsError,
 } from "../api";
+import type { KeyOwner } from "../config/credentials";
 import { AuthError, ForbiddenError, UnavailableError, UsageError } from "../core/errors";
 
 const CHECK_BASE_URL = "check the base URL (--base-url, ADREPORT_BASE_URL or the profile)";
@@ -29,19 +30,53 @@ function connectionHint(error: ConnectionError): string | undefined {
   return hint;
 }
 
-/** `error` with the hint a user of the CLI needs; any other error as it is. The API's error stays its cause. */
-export function withCliHints(error: unknown): unknown {
+/**
+ * What to do about a key the service refused (401), in words that fit whose key it is: a profile's is
+ * rotated by the operator; one from ADREPORT_API_KEY or --api-key belongs to no profile, so no profile's
+ * rotation is offered for it. Every command in a hint runs as printed.
+ */
+export function keyRefusedHint(owner: KeyOwner): string {
+  if (owner.kind === "profile") {
+    return `ask the operator for a new key or a rotation: adreport keys request rotate --profile ${owner.profile}`;
+  }
+  if (owner.kind === "environment") {
+    return "ADREPORT_API_KEY holds the refused key and belongs to no profile: correct it, or unset it to use a stored profile's key (adreport keys list)";
+  }
+  if (owner.kind === "flag") {
+    return "the key given with --api-key was refused: correct it, or use a stored profile's key (adreport keys list)";
+  }
+  return "check the key (adreport keys test), or ask the operator for a new one";
+}
+
+/** What to do about a 403 for this host's address: the request to the operator, for the key's account. */
+export function notWhitelistedHint(owner: KeyOwner, address: string | undefined): string {
+  const profile = owner.kind === "profile" ? ` --profile ${owner.profile}` : "";
+  if (address === undefined) {
+    return `ask the operator to whitelist this host's static outgoing IP (the service did not say which address it saw; keys request add-ip${profile} --ip with that address writes the request)`;
+  }
+  if (owner.kind === "profile") {
+    return `ask the operator to whitelist this host's static IP: adreport keys request add-ip${profile} --ip ${address}`;
+  }
+  const whose = owner.kind === "flag" ? "the key given with --api-key" : "the key in ADREPORT_API_KEY";
+  return `ask the operator to whitelist this host's static IP for ${whose}: adreport keys request add-ip --ip ${address} --account NAME (NAME: the account name the operator knows)`;
+}
+
+/**
+ * `error` with the hint a user of the CLI needs; any other error as it is. The API's error stays its cause.
+ * `owner` is whose key was sent (credentials.ts), for the hints about the key.
+ */
+export function withCliHints(error: unknown, owner: KeyOwner): unknown {
   const cause = { cause: error };
   if (error instanceof KeyRefusedError) {
     return new AuthError(error.message, {
       ...cause,
-      hint: "the key is missing, invalid or expired: check ADREPORT_API_KEY or the profile (adreport keys test); ask the operator for a new key or a rotation (adreport keys request rotate --account <name>)",
+      hint: keyRefusedHint(owner),
     });
   }
   if (error instanceof AccessRefusedError && error.reason === "address") {
     return new ForbiddenError(error.message, {
       ...cause,
-      hint: `this host's outgoing IP is probably not on the key's whitelist: ask the operator to add it (adreport keys request add-ip --account <name> --ip ${error.address ?? "<this host's static IP>"})`,
+      hint: notWhitelistedHint(owner, error.address),
     });
   }
   if (error instanceof NoEndpointError) return new UsageError(error.message, { ...cause, hint: CHECK_BASE_URL });

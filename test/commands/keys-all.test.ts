@@ -159,15 +159,22 @@ describe.concurrent("keys request --all-profiles", () => {
 describe("keys request: the account the operator knows", () => {
   const BARE = () => configDirWith({ profile: "acme" }, { acme: at(OK), globex: at(OK) });
 
-  it("without a terminal, a profile with no account is exit 2 saying how to set it (not its name as the account)", async () => {
+  it("without a terminal, a profile with no account: the letter names the profile, and a note says how to set it", async () => {
     const result = await cli(["keys", "request", "rotate"], BARE());
-    expect(result.code).toBe(2);
-    expect(result.stdout).toBe("");
-    expect(result.stderr).toContain("no account set for profile acme");
-    expect(result.stderr).toContain('hint: adreport config set account "<account name>" --profile acme');
-    const all = await cli(["keys", "request", "rotate", "--all-profiles"], BARE());
-    expect(all.code).toBe(2);
-    expect(all.stderr).toContain("no account set for profiles acme, globex");
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('for the account "acme"');
+    expect(result.stderr).toBe(
+      'adreport: note: profile acme has no account set, so the letter names it "acme"; if the operator knows the account by another name, set that: adreport config set account NAME --profile acme\n',
+    );
+    const all = await cli(["keys", "request", "rotate", "--all-profiles", "--format", "json"], BARE());
+    expect(all.code, all.stderr).toBe(0);
+    expect(JSON.parse(all.stdout)).toEqual([
+      { account: "acme", request: "rotate_key", ips: [] },
+      { account: "globex", request: "rotate_key", ips: [] },
+    ]);
+    expect(all.stderr).toContain(
+      "adreport: note: profiles acme, globex have no account set, so the letters name them by the profiles' names",
+    );
   });
 
   it("on a terminal it is asked once, saved in the profile, and used in every letter after", async () => {

@@ -2,7 +2,7 @@
  * `adreport keys` in this process: a real config folder per case, stdin or a hidden prompt for the key,
  * `keys request`, and `keys test` against a real `serve` on 127.0.0.1.
  */
-import { chmodSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { configCli } from "../helpers/config-cli";
@@ -68,6 +68,65 @@ describe("keys", () => {
     const result = await cli(args, newConfigDir(), { input: "" });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(message);
+  });
+
+  it.each([
+    ["an escape sequence", `adr_\u001b]0;pwned\u0007${"k".repeat(20)}`],
+    ["a bell", `adr_${"k".repeat(20)}\u0007`],
+    ["DEL", `adr_${"k".repeat(20)}\u007f`],
+    ["a C1 control", `adr_${"k".repeat(20)}\u009b31m`],
+    ["a zero-width space", `adr_${"k".repeat(10)}\u200b${"k".repeat(10)}`],
+    ["a bidirectional override", `adr_${"k".repeat(10)}\u202e${"k".repeat(10)}`],
+  ])("refuses a key with %s: exit 2, one line, the key never shown, nothing stored", async (_label, key) => {
+    const config = newConfigDir();
+    const result = await cli(["keys", "add", "acme"], config, { input: `${key}\n` });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toBe(
+      "adreport: the key contains control or invisible characters (not shown); paste the key as plain text\n",
+    );
+    expect(existsSync(join(config, "config.json"))).toBe(false);
+  });
+
+  it("never writes a control character of a hand-edited key to the terminal", async () => {
+    const config = newConfigDir();
+    await cli(["keys", "add", "acme"], config, { input: KEY });
+    const path = join(config, "config.json");
+    const data = JSON.parse(readFileSync(path, "utf8"));
+    data.profiles.acme["api-key"] = "adr_\u001b[31mXXXXXXXXXXXXXXXX\u0007";
+    writeFileSync(path, JSON.stringify(data), { mode: 0o600 });
+    for (const args of [
+      ["keys", "list"],
+      ["keys", "show", "acme"],
+      ["config", "list"],
+    ]) {
+      const result = await cli(args, config);
+      expect((result.stdout + result.stderr).replaceAll("\n", ""), args.join(" ")).not.toMatch(/\p{Cc}/u);
+    }
+    expect((await cli(["keys", "show", "acme"], config)).stdout).toBe("adr_\\x1b[31…XXX\\x07\n");
+  });
+
+  it("keys add --account keeps the account the operator knows, for keys request's letters", async () => {
+    const config = newConfigDir();
+    const added = await cli(["keys", "add", "acme", "--account", " Acme Outdoor GmbH "], config, { input: KEY });
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stderr).toContain(
+      'added profile acme (adr_S3cr…fghi) for the account "Acme Outdoor GmbH", the default',
+    );
+    const list = await cli(["keys", "list", "--format", "json"], config);
+    expect(JSON.parse(list.stdout)).toMatchObject([{ profile: "acme", account: "Acme Outdoor GmbH" }]);
+    const letter = await cli(["keys", "request", "rotate"], config);
+    expect(letter.code, letter.stderr).toBe(0);
+    expect(letter.stderr).toBe("");
+    expect(letter.stdout).toContain('for the account "Acme Outdoor GmbH"');
+    const replaced = await cli(["keys", "add", "acme"], config, { input: `${KEY}2` });
+    expect(replaced.code).toBe(0);
+    expect(JSON.parse((await cli(["keys", "list", "--format", "json"], config)).stdout)[0].account).toBe(
+      "Acme Outdoor GmbH",
+    );
+    const bad = await cli(["keys", "add", "globex", "--account", "a\u001b[2Jb"], config, { input: KEY });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe("adreport: --account: expected one line of text, without control characters\n");
   });
 
   it("warns when others can read the keys, rewrites the file 0600, and leaves an existing folder's mode alone", async () => {

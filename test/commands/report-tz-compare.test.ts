@@ -301,7 +301,8 @@ describe.concurrent("--tz", () => {
   });
 
   it("takes the zone from the config file, and a profile's over it, and the flag over both", async () => {
-    const configDir = configDirWith({ tz: "America/Los_Angeles" }, { berlin: { tz: "Europe/Berlin" } });
+    // A named profile sends its own key (config/credentials.ts): berlin holds the same one.
+    const configDir = configDirWith({ tz: "America/Los_Angeles" }, { berlin: { tz: "Europe/Berlin", "api-key": KEY } });
     const args = ["--from", "2026-10-25", "--to", "2026-10-25", "--dims", "date", "-f", "csv", "--metrics", "views"];
     const viewsOn = (zone: string) => {
       const range = localRange("2026-10-25", "2026-10-25", zone);
@@ -309,9 +310,15 @@ describe.concurrent("--tz", () => {
     };
     const fromFile = await report(args, { ADREPORT_CONFIG_DIR: configDir });
     expect(fromFile.stdout).toBe(`date,views\n2026-10-25,${viewsOn("America/Los_Angeles")}\n`);
-    const fromProfile = await report([...args, "--profile", "berlin"], { ADREPORT_CONFIG_DIR: configDir });
+    const fromProfile = await report([...args, "--profile", "berlin"], {
+      ADREPORT_CONFIG_DIR: configDir,
+      ADREPORT_API_KEY: undefined,
+    });
     expect(fromProfile.stdout).toBe(`date,views\n2026-10-25,${viewsOn("Europe/Berlin")}\n`);
-    const fromFlag = await report([...args, "--profile", "berlin", "--tz", "UTC"], { ADREPORT_CONFIG_DIR: configDir });
+    const fromFlag = await report([...args, "--profile", "berlin", "--tz", "UTC"], {
+      ADREPORT_CONFIG_DIR: configDir,
+      ADREPORT_API_KEY: undefined,
+    });
     expect(fromFlag.stdout).toBe(`date,views\n2026-10-25,${viewsOn("UTC")}\n`);
     const badFile = configDirWith({ tz: "Mars/Olympus_Mons" });
     const refused = await report(args, { ADREPORT_CONFIG_DIR: badFile });
@@ -331,7 +338,8 @@ describe.concurrent("--tz", () => {
       );
     }
     const fromProfile = await report(["--dims", "date", "--profile", "india"], {
-      ADREPORT_CONFIG_DIR: configDirWith({}, { india: { tz: "Asia/Kolkata" } }),
+      ADREPORT_CONFIG_DIR: configDirWith({}, { india: { tz: "Asia/Kolkata", "api-key": KEY } }),
+      ADREPORT_API_KEY: undefined,
     });
     expect(fromProfile.code).toBe(2);
     expect(fromProfile.stderr).toMatch(/^adreport: the tz setting \(profile\): Asia\/Kolkata is \+05:30 from UTC/);

@@ -11,15 +11,16 @@ export function registerKeys(program: Command, ctx: Context): void {
       "after",
       `
 Examples:
-  $ adreport keys add acme                      # asks for the key without echoing it
+  $ adreport keys add acme --account "Acme Outdoor GmbH"   # asks for the key without echoing it
   $ vault read -field=key secret/acme | adreport keys add acme --stdin
   $ adreport keys test acme
   $ adreport keys test --all-profiles           # after the office's static IP changed
   $ adreport keys request add-ip --all-profiles --combined --ip 203.0.113.7
   $ adreport keys request add-ip --account "Acme Outdoor" --ip 203.0.113.7
 
-keys request names each profile's account setting, the name the service's operator knows (asked once on a
-terminal and saved; or: adreport config set account "Acme Outdoor GmbH" --profile acme).`,
+keys request names each profile's account setting, the name the service's operator knows: keys add --account,
+or adreport config set account "Acme Outdoor GmbH" --profile acme; when it is not set, it is asked once on a
+terminal and saved, and elsewhere the letter names the profile and says so.`,
     );
   const run = async () => import("./run");
 

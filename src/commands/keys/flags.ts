@@ -12,6 +12,10 @@ export function declareAdd(keys: Command) {
     .argument("<profile>", "a name for the account, e.g. acme")
     .option("--stdin", "read the key from stdin (the default when stdin is not a terminal)")
     .option("--base-url <url>", "this profile's service address")
+    .option(
+      "--account <name>",
+      "the advertiser or account name the service's operator knows, which keys request's letters name",
+    )
     .option("--default", "make it the default profile (the first profile becomes it anyway)");
 }
 

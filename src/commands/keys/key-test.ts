@@ -3,11 +3,12 @@
  * verdict the user can act on: the key refused, this host's address not whitelisted, the service unreachable.
  */
 import { AccessRefusedError } from "../../api";
-import { requireApiKey } from "../../config/resolve";
+import { keyOwnerText } from "../../config/credentials";
+import { keyOwner, requireApiKey } from "../../config/resolve";
 import { encodeReportQuery } from "../../contract";
 import { AuthError, ForbiddenError, UnavailableError } from "../../core/errors";
 import { deadline } from "../../engine/deadline";
-import { withCliHints } from "../../engine/hints";
+import { keyRefusedHint, notWhitelistedHint, withCliHints } from "../../engine/hints";
 import { reportApiFor } from "../../engine/report-api";
 import { resolveWhen } from "../../engine/when";
 import type { Context } from "../context";
@@ -27,30 +28,26 @@ export async function testKey(
     "max-time": options.maxTime,
   });
   const key = requireApiKey(settings);
-  const who =
-    settings.profile.value === undefined
-      ? `the key from ${settings["api-key"].source}`
-      : `profile ${settings.profile.value}`;
+  // Where the tested key came from: a profile, or ADREPORT_API_KEY (which belongs to none).
+  const owner = keyOwner(settings);
+  const who = keyOwnerText(owner);
   const baseUrl = settings["base-url"].value;
   const api = reportApiFor(ctx, settings, key, { retries: 1 });
   const limit = deadline(settings["max-time"].value, () => "no answer had come");
   const today = resolveWhen("today", ctx.now(), "--from");
-  // keys request finds the profile's account (the name the operator knows), or asks for it once.
-  const whose =
-    settings.profile.value === undefined ? '--account "<account name>"' : `--profile ${settings.profile.value}`;
   try {
     await api.getReportPage(
       encodeReportQuery({ from: today, to: today, metrics: ["views"], dimensions: [] }, 1, 1),
       limit.signal,
     );
   } catch (caught) {
-    const error = withCliHints(caught);
+    const error = withCliHints(caught, owner);
     if (error instanceof AuthError) {
       throw new AuthError(
         `${who}: the service refused the key at ${baseUrl}: it is missing, invalid or expired (${error.message})`,
         {
           cause: caught,
-          hint: `get a new key or a rotation from the operator: adreport keys request rotate ${whose}`,
+          hint: keyRefusedHint(owner),
         },
       );
     }
@@ -59,7 +56,7 @@ export async function testKey(
         `${who}: the key is valid, but this host's outgoing IP is not on its whitelist (${error.message})`,
         {
           cause: caught,
-          hint: `ask the operator to whitelist this host's static IP: adreport keys request add-ip ${whose} --ip ${(caught instanceof AccessRefusedError ? caught.address : undefined) ?? "<this host's IP>"}`,
+          hint: notWhitelistedHint(owner, caught instanceof AccessRefusedError ? caught.address : undefined),
         },
       );
     }

@@ -1,7 +1,8 @@
 /**
  * The account a letter to the operator names: a profile's `account` setting (the advertiser or account name
  * the operator knows; a profile's name is only ours). A missing one is asked once on a terminal and saved in
- * the profile; elsewhere it is exit 2 saying how to set it.
+ * the profile; elsewhere the letter names the profile and a note on stderr says so and how to set the
+ * account, so the request every hint prints (`keys request add-ip --profile P ...`) runs as printed.
  */
 import { profileNamed } from "../../config/profiles";
 import { checkSetting } from "../../config/settings";
@@ -28,12 +29,14 @@ export async function accountsOf(
   const missing = profiles.filter((profile) => !accounts.has(profile));
   if (missing.length > 0) {
     if (!ctx.io.inIsTTY) {
-      throw new UsageError(
-        `no account set for ${missing.length === 1 ? "profile" : "profiles"} ${missing.join(", ")}: the operator knows the advertiser or account name, not the profile's`,
-        {
-          hint: `adreport config set account "<account name>" --profile ${missing[0]} (keys request asks for it on a terminal)`,
-        },
+      const named =
+        missing.length === 1
+          ? `profile ${missing[0]} has no account set, so the letter names it ${JSON.stringify(missing[0])}`
+          : `profiles ${missing.join(", ")} have no account set, so the letters name them by the profiles' names`;
+      ctx.io.err.write(
+        `adreport: note: ${named}; if the operator knows the account by another name, set that: adreport config set account NAME --profile ${missing[0]}\n`,
       );
+      return profiles.map((profile) => accounts.get(profile) ?? profile);
     }
     const answers = await askLines(
       ctx.io,

@@ -2,10 +2,11 @@
 import { checkKeyText, checkProfileName, profileNamed } from "../../config/profiles";
 import { UsageError } from "../../core/errors";
 import { maskKey } from "../../core/mask-key";
+import { quote } from "../../core/quote";
 import { readAll, readHidden } from "../../io/input";
 import type { Context } from "../context";
 import { recordFormat, recordsText } from "../shared/records";
-import { readConfig } from "../shared/settings";
+import { readConfig, warnUnused } from "../shared/settings";
 import type { KeysAddOptions, KeysListOptions, KeysRequestOptions, KeysShowOptions, KeysTestOptions } from "./flags";
 import { testKey } from "./key-test";
 import { requestIps } from "./request-ips";
@@ -14,27 +15,35 @@ import { type RequestType, requestRecord, requestText } from "./request-text";
 export async function runKeysAdd(ctx: Context, profileName: string, options: KeysAddOptions): Promise<void> {
   const name = checkProfileName(profileName);
   const { file, data } = await readConfig(ctx);
-  let baseUrl: string | undefined;
-  if (options.baseUrl !== undefined) {
-    const { checkSetting } = await import("../../config/settings");
-    const checked = checkSetting("base-url", options.baseUrl);
-    if (!checked.ok) throw new UsageError(`--base-url: ${checked.message}`);
-    baseUrl = checked.value;
-  }
+  const baseUrl = options.baseUrl === undefined ? undefined : await checkedFlag("base-url", options.baseUrl);
+  const account = options.account === undefined ? undefined : await checkedFlag("account", options.account);
   const fromStdin = options.stdin === true || !ctx.io.inIsTTY;
   const raw = fromStdin
     ? await readAll(ctx.io.in)
     : await readHidden(ctx.io, `API key for profile ${name} (input is hidden): `);
   const key = checkKeyText(raw);
   const existed = Object.hasOwn(data.profiles, name);
-  const profile = { ...(data.profiles[name] ?? {}), "api-key": key, ...(baseUrl ? { "base-url": baseUrl } : {}) };
+  const profile = {
+    ...(data.profiles[name] ?? {}),
+    "api-key": key,
+    ...(baseUrl ? { "base-url": baseUrl } : {}),
+    ...(account ? { account } : {}),
+  };
   data.profiles[name] = profile;
   const makeDefault = options.default === true || data.settings.profile === undefined;
   if (makeDefault) data.settings.profile = name;
   await file.write(data);
   ctx.io.err.write(
-    `adreport: ${existed ? "replaced the key of" : "added"} profile ${name} (${maskKey(key)})${makeDefault ? ", the default" : ""}; stored in ${file.path} (mode 0600)\n`,
+    `adreport: ${existed ? "replaced the key of" : "added"} profile ${name} (${maskKey(key)})${account ? ` for the account ${quote(account)}` : ""}${makeDefault ? ", the default" : ""}; stored in ${file.path} (mode 0600)\n`,
   );
+}
+
+/** A flag's value checked by its setting's rule, or exit 2 naming the flag. */
+async function checkedFlag<K extends "base-url" | "account">(name: K, value: string) {
+  const { checkSetting } = await import("../../config/settings");
+  const checked = checkSetting(name, value);
+  if (!checked.ok) throw new UsageError(`--${name}: ${checked.message}`);
+  return checked.value;
 }
 
 export async function runKeysList(ctx: Context, options: KeysListOptions): Promise<void> {
@@ -121,19 +130,17 @@ export async function runKeysRequest(ctx: Context, type: RequestType, options: K
 /** --account, else the account of the profile in use (--profile, ADREPORT_PROFILE, keys use). */
 async function requestAccount(ctx: Context, options: KeysRequestOptions): Promise<string> {
   const given = (options.account ?? "").trim();
-  if (given !== "") {
-    const { checkSetting } = await import("../../config/settings");
-    const checked = checkSetting("account", given);
-    if (!checked.ok) throw new UsageError(`--account: ${checked.message}`);
-    return checked.value;
-  }
+  if (given !== "") return checkedFlag("account", given);
   const config = await readConfig(ctx);
   const { resolveSettings } = await import("../../config/resolve");
   const layers = { flags: { profile: options.profile }, env: ctx.env, file: config.data, filePath: config.file.path };
-  const profile = resolveSettings(layers).profile.value;
+  const settings = resolveSettings(layers);
+  // A key from ADREPORT_API_KEY belongs to no profile: the default profile's account is not its account.
+  warnUnused(ctx, settings);
+  const profile = settings.profile.value;
   if (options.account !== undefined || profile === undefined) {
     throw new UsageError("--account: give the advertiser or account name the operator knows", {
-      hint: "or set a profile's: adreport config set account NAME --profile P; --all-profiles for one request per profile",
+      hint: "or name the profile whose account it is (--profile, adreport keys list), or --all-profiles for one request per profile",
     });
   }
   const { accountsOf } = await import("./request-account");

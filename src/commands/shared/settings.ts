@@ -17,8 +17,18 @@ export async function readConfig(ctx: Context): Promise<{ file: ConfigFile; data
   return { file, data };
 }
 
-/** Every setting in effect for a command, from its flags, the environment and the config file. */
+/** Says what was set and is not used (a key or address in the environment, the default profile). */
+export function warnUnused(ctx: Context, settings: ResolvedSettings): void {
+  for (const line of settings.unused) ctx.io.err.write(`adreport: warning: ${line}\n`);
+}
+
+/**
+ * Every setting in effect for a command, from its flags, the environment and the config file; what was set
+ * and is not used is said on stderr.
+ */
 export async function loadSettings(ctx: Context, flags: Layers["flags"]): Promise<ResolvedSettings> {
   const { file, data } = await readConfig(ctx);
-  return resolveSettings({ flags, env: ctx.env, file: data, filePath: file.path });
+  const settings = resolveSettings({ flags, env: ctx.env, file: data, filePath: file.path });
+  warnUnused(ctx, settings);
+  return settings;
 }

@@ -123,6 +123,110 @@ describe("resolveSettings", () => {
   });
 });
 
+describe("whose key is sent, and where (config/credentials.ts)", () => {
+  const ENV_KEY = "adr_environment_key_000000";
+  const resolved = (overrides: Partial<Layers>) => {
+    const settings = resolveSettings(layers(overrides));
+    return {
+      profile: settings.profile.value,
+      key: settings["api-key"],
+      baseUrl: settings["base-url"],
+      pageSize: settings["page-size"].value,
+      unused: settings.unused,
+    };
+  };
+
+  it.each([
+    ["--profile", { flags: { profile: "globex" }, env: { ADREPORT_API_KEY: ENV_KEY } }, "--profile"],
+    ["ADREPORT_PROFILE", { env: { ADREPORT_PROFILE: "globex", ADREPORT_API_KEY: ENV_KEY } }, "ADREPORT_PROFILE"],
+  ] as const)("a profile named by %s sends its own key, never ADREPORT_API_KEY, and says so", (_by, overrides, by) => {
+    expect(resolved(overrides as Partial<Layers>)).toMatchObject({
+      profile: "globex",
+      key: { value: "adr_profile_globex_key_00", source: "profile" },
+      unused: [`ADREPORT_API_KEY is not used: profile globex (named by ${by}) uses its own key`],
+    });
+  });
+
+  it("a named profile without a key is 'no API key' (exit 3), not the environment's key", () => {
+    const file: ConfigData = { settings: {}, profiles: { bare: { "base-url": "https://bare.example" } } };
+    const settings = resolveSettings(layers({ file, flags: { profile: "bare" }, env: { ADREPORT_API_KEY: ENV_KEY } }));
+    expect(settings["api-key"].value).toBeUndefined();
+    expect(() => requireApiKey(settings)).toThrow("no API key: profile bare has none");
+  });
+
+  it("ADREPORT_API_KEY without a named profile belongs to no profile: the default profile is set aside", () => {
+    expect(resolved({ env: { ADREPORT_API_KEY: ENV_KEY } })).toEqual({
+      profile: undefined,
+      key: { value: ENV_KEY, source: "environment" },
+      baseUrl: { value: "https://file.example", source: "config file" },
+      pageSize: 200,
+      unused: [
+        "the default profile acme is not used: the key in ADREPORT_API_KEY belongs to no profile (--profile acme uses acme's own key)",
+      ],
+    });
+  });
+
+  it("ADREPORT_API_KEY with no profile at all: used, nothing to say", () => {
+    const none: ConfigData = { settings: {}, profiles: {} };
+    expect(resolved({ file: none, env: { ADREPORT_API_KEY: ENV_KEY } })).toMatchObject({
+      profile: undefined,
+      key: { value: ENV_KEY, source: "environment" },
+      unused: [],
+    });
+  });
+
+  it("--api-key wins over everything and belongs to no profile either", () => {
+    expect(resolved({ flags: { "api-key": "adr_flag" }, env: { ADREPORT_API_KEY: ENV_KEY } })).toMatchObject({
+      profile: undefined,
+      key: { value: "adr_flag", source: "flag" },
+      unused: [
+        "the default profile acme is not used: the key given with --api-key belongs to no profile",
+        "ADREPORT_API_KEY is not used: the key given with --api-key wins",
+      ],
+    });
+    expect(resolved({ flags: { "api-key": "adr_flag" }, env: { ADREPORT_PROFILE: "globex" } })).toMatchObject({
+      profile: undefined,
+      key: { value: "adr_flag", source: "flag" },
+      unused: ["ADREPORT_PROFILE (globex) is not used: the key given with --api-key belongs to no profile"],
+    });
+    expect(() => resolveSettings(layers({ flags: { "api-key": "adr_flag", profile: "globex" } }))).toThrow(
+      "--api-key and --profile cannot be combined: a profile has its own key",
+    );
+  });
+
+  it("a named profile with its own base-url is sent there, not to ADREPORT_BASE_URL; --base-url still wins", () => {
+    const env = { ADREPORT_BASE_URL: "https://env.example" };
+    expect(resolved({ flags: { profile: "acme" }, env })).toMatchObject({
+      baseUrl: { value: "https://acme.example", source: "profile" },
+      unused: ["ADREPORT_BASE_URL is not used: profile acme (named by --profile) uses its own base-url"],
+    });
+    expect(resolved({ env: { ...env, ADREPORT_PROFILE: "acme" } })).toMatchObject({
+      baseUrl: { value: "https://acme.example", source: "profile" },
+    });
+    expect(resolved({ flags: { profile: "acme", "base-url": "https://flag.example" }, env })).toMatchObject({
+      baseUrl: { value: "https://flag.example", source: "flag" },
+      unused: [],
+    });
+    // Without an address of its own, the environment's; the default profile, not named, as the contract says.
+    expect(resolved({ flags: { profile: "globex" }, env }).baseUrl).toEqual({
+      value: env.ADREPORT_BASE_URL,
+      source: "environment",
+    });
+    expect(resolved({ env }).baseUrl).toEqual({ value: env.ADREPORT_BASE_URL, source: "environment" });
+    expect(
+      resolved({ flags: { profile: "acme" }, env: { ADREPORT_BASE_URL: "https://acme.example/" } }).unused,
+    ).toEqual([]);
+  });
+
+  it("refuses a key with control characters from the environment without showing it", () => {
+    const none: ConfigData = { settings: {}, profiles: {} };
+    const settings = resolveSettings(layers({ file: none, env: { ADREPORT_API_KEY: "adr_\u001b[31mred" } }));
+    expect(() => requireApiKey(settings)).toThrow(
+      "the key in ADREPORT_API_KEY: the key contains control or invisible characters (not shown); paste the key as plain text",
+    );
+  });
+});
+
 describe("a setting's flag checked before the settings load (report's front)", () => {
   const BAD: Record<string, string[]> = {
     "page-size": ["0", "10001", "x", " ", "1.5"],

@@ -5,12 +5,14 @@
 import { describe, expect, it } from "vitest";
 import { UnmergeableRowsError } from "../../../../src/api";
 import { ReportApi } from "../../../../src/api/client";
+import type { KeyOwner } from "../../../../src/config/credentials";
 import { AuthError, ForbiddenError, UnavailableError, UsageError } from "../../../../src/core/errors";
 import { withCliHints } from "../../../../src/engine/hints";
 import { KEY, mockAgent, ORIGIN } from "../../../helpers/mock-api";
 
 const PARAMS = { from: "2026-11-01", to: "2026-11-07", metrics: "views", page: "1", limit: "1000" };
 const CHECK_BASE_URL = "check the base URL (--base-url, ADREPORT_BASE_URL or the profile)";
+const ACME: KeyOwner = { kind: "profile", profile: "acme" };
 
 function client(options: Partial<ConstructorParameters<typeof ReportApi>[0]>) {
   return new ReportApi({
@@ -28,6 +30,7 @@ function client(options: Partial<ConstructorParameters<typeof ReportApi>[0]>) {
 async function shownFor(
   answer: { status: number; body?: string; headers?: Record<string, string> } | { error: Error },
   options: Partial<ConstructorParameters<typeof ReportApi>[0]> = {},
+  owner: KeyOwner = ACME,
 ): Promise<unknown> {
   const mock = mockAgent();
   const scope = mock.pool.intercept({ path: (p) => p.includes("/v1/report?") });
@@ -37,7 +40,7 @@ async function shownFor(
     .getReportPage(PARAMS)
     .catch((e: unknown) => e);
   mock.agent.assertNoPendingInterceptors();
-  return withCliHints(error);
+  return withCliHints(error, owner);
 }
 
 function coded(message: string, code: string): Error {
@@ -45,35 +48,54 @@ function coded(message: string, code: string): Error {
 }
 
 describe("the hints of the service's refusals", () => {
-  it("401 points at the key's settings and at a rotation", async () => {
-    const error = await shownFor({
-      status: 401,
-      body: '{"error":{"status":401,"code":"invalid_key","message":"the API key is not valid"}}',
-    });
+  const INVALID = '{"error":{"status":401,"code":"invalid_key","message":"the API key is not valid"}}';
+  const NOT_ALLOWED =
+    '{"error":{"status":403,"code":"ip_not_allowed","message":"requests from 198.51.100.7 are not allowed"}}';
+
+  it("401 for a profile's key: the rotation of that profile's key", async () => {
+    const error = await shownFor({ status: 401, body: INVALID });
     expect(error).toBeInstanceOf(AuthError);
     expect(error).toMatchObject({
       message: "the service refused the key (401): the API key is not valid",
-      hint: "the key is missing, invalid or expired: check ADREPORT_API_KEY or the profile (adreport keys test); ask the operator for a new key or a rotation (adreport keys request rotate --account <name>)",
+      hint: "ask the operator for a new key or a rotation: adreport keys request rotate --profile acme",
     });
   });
 
-  it("403 for the address names the address the service saw in the request to make", async () => {
-    const error = await shownFor({
-      status: 403,
-      body: '{"error":{"status":403,"code":"ip_not_allowed","message":"requests from 198.51.100.7 are not allowed"}}',
-    });
+  it.each([
+    [
+      { kind: "environment" },
+      "ADREPORT_API_KEY holds the refused key and belongs to no profile: correct it, or unset it to use a stored profile's key (adreport keys list)",
+    ],
+    [
+      { kind: "flag" },
+      "the key given with --api-key was refused: correct it, or use a stored profile's key (adreport keys list)",
+    ],
+  ] as const)("401 for a key of no profile (%j) offers no profile's rotation", async (owner, hint) => {
+    const error = await shownFor({ status: 401, body: INVALID }, {}, owner);
+    expect(error).toMatchObject({ hint });
+  });
+
+  it("403 for the address names the profile and the address the service saw in the request to make", async () => {
+    const error = await shownFor({ status: 403, body: NOT_ALLOWED });
     expect(error).toBeInstanceOf(ForbiddenError);
     expect(error).toMatchObject({
       message: "the service refused access (403): requests from 198.51.100.7 are not allowed",
-      hint: "this host's outgoing IP is probably not on the key's whitelist: ask the operator to add it (adreport keys request add-ip --account <name> --ip 198.51.100.7)",
+      hint: "ask the operator to whitelist this host's static IP: adreport keys request add-ip --profile acme --ip 198.51.100.7",
     });
   });
 
-  it("403 without a code is taken for the address, with a placeholder when none is named", async () => {
+  it("403 for the key in ADREPORT_API_KEY asks for the account, the one thing adreport cannot know", async () => {
+    const error = await shownFor({ status: 403, body: NOT_ALLOWED }, {}, { kind: "environment" });
+    expect(error).toMatchObject({
+      hint: "ask the operator to whitelist this host's static IP for the key in ADREPORT_API_KEY: adreport keys request add-ip --ip 198.51.100.7 --account NAME (NAME: the account name the operator knows)",
+    });
+  });
+
+  it("403 without a code is taken for the address; with none named, no command that would not run", async () => {
     const error = await shownFor({ status: 403 });
     expect(error).toMatchObject({
       message: "the service refused access (403): HTTP 403",
-      hint: "this host's outgoing IP is probably not on the key's whitelist: ask the operator to add it (adreport keys request add-ip --account <name> --ip <this host's static IP>)",
+      hint: "ask the operator to whitelist this host's static outgoing IP (the service did not say which address it saw; keys request add-ip --profile acme --ip with that address writes the request)",
     });
   });
 
@@ -145,7 +167,7 @@ describe("the hints of connections that fail", () => {
   it("behind a proxy that refuses, the proxy is named first", async () => {
     const api = client({ retries: 1, route: { setting: "http://127.0.0.1:1", env: {} } });
     try {
-      const error = withCliHints(await api.getReportPage(PARAMS).catch((e: unknown) => e));
+      const error = withCliHints(await api.getReportPage(PARAMS).catch((e: unknown) => e), ACME);
       expect(error).toBeInstanceOf(UnavailableError);
       expect(error).toMatchObject({
         message:
@@ -160,13 +182,13 @@ describe("the hints of connections that fail", () => {
 
 describe("the hint of rows that cannot be merged", () => {
   it("points at asking for 90 days at a time", () => {
-    const error = withCliHints(new UnmergeableRowsError("the service's rows are not in entity-then-date order"));
+    const error = withCliHints(new UnmergeableRowsError("the service's rows are not in entity-then-date order"), ACME);
     expect(error).toBeInstanceOf(UnavailableError);
     expect(error).toMatchObject({ hint: "ask for at most 90 days at a time (--no-split refuses longer ranges)" });
   });
 
   it("leaves any other error as it is", () => {
     const other = new UsageError("no");
-    expect(withCliHints(other)).toBe(other);
+    expect(withCliHints(other, ACME)).toBe(other);
   });
 });
