@@ -77,7 +77,9 @@ describe.each(["sqlite", "postgres"] as const)("%s", (engine) => {
       /^adreport: cannot create the table acme_daily in \S+: an index there already has that name$/m,
     );
     expect(refused.stderr).not.toMatch(/GET /);
-    const statement = refused.stderr.match(/(?:rename it|drop it \(and make it again under another name\)): (.*)$/m)?.[1];
+    const statement = refused.stderr.match(
+      /(?:rename it|drop it \(and make it again under another name\)): (.*)$/m,
+    )?.[1];
     expect(statement).toBe(
       engine === "postgres" ? 'ALTER INDEX "acme_daily" RENAME TO "acme_daily_old"' : 'DROP INDEX "acme_daily"',
     );
