@@ -31,12 +31,15 @@ const GONE_CODES = new Set([
 ]);
 /** 28: authorisation; 3D000: no such database; 42501: no privilege; 3F000: no such schema; a host name unknown. */
 const SETUP_STATES = /^(28|3D|3F|42501|ENOTFOUND)/;
-/** The server asked for a password and the driver had none (SCRAM, MD5 and clear-text exchanges say it so). */
-const NO_PASSWORD = /client password must be a (non-empty )?string|password must be a string/i;
+/**
+ * The server asked for a password and there was none: node-postgres says so for SCRAM, the server for a
+ * clear-text exchange. (For MD5 the driver sends a hash of nothing, and the server says 28P01.)
+ */
+const NO_PASSWORD = /client password must be a (non-empty )?string|empty password returned by client/i;
 const WRONG_PASSWORD = "28P01";
 
 export const PASSWORD_HINT =
-  "give the password in PGPASSWORD (PGPASSWORD=... adreport ...), in ~/.pgpass (host:port:database:user:password, mode 0600), or in the URL (postgres://USER:PASSWORD@HOST/DB)";
+  "give the password in PGPASSWORD, in ~/.pgpass (host:port:database:user:password, mode 0600), or in the URL (postgres://USER:PASSWORD@HOST/DB)";
 
 /** The hint for a database whose tables are not in the schema the URL's search_path names first. */
 export const SCHEMA_HINT =
@@ -71,7 +74,7 @@ export function explainPostgresFailure(error: unknown): PostgresFailure {
   }
   const code = codeOf(error);
   if (code === WRONG_PASSWORD) {
-    return { unreachable: false, setup: true, reason, hint: `check the password; ${PASSWORD_HINT}` };
+    return { unreachable: false, setup: true, reason, hint: PASSWORD_HINT };
   }
   if (isConnectionFailure(error)) return { unreachable: true, setup: false, reason };
   return { unreachable: false, setup: code !== undefined && SETUP_STATES.test(code), reason };

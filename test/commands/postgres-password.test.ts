@@ -41,7 +41,7 @@ async function database(context: { skip(note?: string): never }) {
 }
 
 const NO_PASSWORD = /^adreport: cannot (write|read|use) .*: the server asks for a password and none was given$/m;
-const HINT = /^hint: give the password in PGPASSWORD .*~\/\.pgpass.*postgres:\/\/USER:PASSWORD@HOST\/DB\)$/m;
+const HINT = /^hint: give the password in PGPASSWORD, in ~\/\.pgpass.*postgres:\/\/USER:PASSWORD@HOST\/DB\)$/m;
 
 function expectNoPasswordSaid(result: { code: number | null; stderr: string }, code: number) {
   expect(result.code, result.stderr).toBe(code);
@@ -64,6 +64,17 @@ describe("PostgreSQL asks for a password and none was given", () => {
     const jobs = JSON.parse((await run(["state", "list", "--format", "json"], NOW)).stdout) as Array<{ job: string }>;
     const job = jobs[0]?.job as string;
     expectNoPasswordSaid(await run(["verify", job], NOW), 1);
+  });
+
+  it("a wrong password: the server's words, and the same hint", async (context) => {
+    const urls = await database(context);
+    const { run } = await newService();
+    const wrong = urls.withPassword.replace(PASSWORD, "not-it");
+    const result = await run(["report", "--dims", "campaign,date", "-o", wrong], NOW);
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr).toMatch(/^adreport: cannot write .*: password authentication failed for user "needspw"$/m);
+    expect(result.stderr).toMatch(HINT);
+    expect(result.stderr).not.toContain("not-it");
   });
 
   it("serve --db: exit 2, the same words", async (context) => {
