@@ -37,10 +37,10 @@ export function comparedCoverage(): ComparedCoverage {
       const { zone } = plan;
       const compared = `the compared period ${rangeText(zone, period.range)} (${zone.name})`;
       if (rows === 0) {
-        return `${compared} has no rows, so every _prev value is empty: it may lie before the service's first data`;
+        return `${compared} has no rows: it may lie before the service's first data, so no _prev value is data`;
       }
       if (first === undefined || zone.localDay(first) <= zone.localDay(period.range.from)) return "";
-      return `${compared} has no rows before ${zone.dateText(first)}, so the _prev values of the days before are empty: the service's data may start there`;
+      return `${compared} has no rows before ${zone.dateText(first)}: the service's data may start there, so no _prev value before it is data`;
     },
   };
 }

@@ -64,7 +64,7 @@ describe("the README's --compare previous recipe on the demo data", () => {
     const partly = await run([...recipe(), "--format", "csv"]);
     expect(partly.code, partly.stderr).toBe(0);
     expect(partly.stderr).toBe(
-      "adreport: the compared period 2026-09-21..2026-10-20 (Europe/Berlin) has no rows before 2026-10-16, so the _prev values of the days before are empty: the service's data may start there\n",
+      "adreport: the compared period 2026-09-21..2026-10-20 (Europe/Berlin) has no rows before 2026-10-16: the service's data may start there, so no _prev value before it is data\n",
     );
     const none = await run([
       "report",
@@ -79,7 +79,7 @@ describe("the README's --compare previous recipe on the demo data", () => {
     ]);
     expect(none.code, none.stderr).toBe(0);
     expect(none.stderr).toBe(
-      "adreport: the compared period 2025-10-21..2025-11-19 (UTC) has no rows, so every _prev value is empty: it may lie before the service's first data\n",
+      "adreport: the compared period 2025-10-21..2025-11-19 (UTC) has no rows: it may lie before the service's first data, so no _prev value is data\n",
     );
   });
 });
