@@ -25,11 +25,12 @@ export async function connectPostgres(url: string, connectTimeoutMs: number): Pr
 
 /**
  * The table's exact name (it is created quoted: MyTable is not mytable) in the schemas of the search path,
- * the first one found (a table: an index or a view of that name is no table to fill), read from pg_class by a fresh snapshot: to_regclass may answer from a cache that
- * misses a table just committed by another run.
+ * the first one found, read from pg_class by a fresh snapshot: to_regclass may answer from a cache that
+ * misses a table just committed by another run. Tables only (plain, partitioned, foreign): an index or a
+ * view of that name is no table to fill.
  */
 const FIRST_OF_NAME = `pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
-  WHERE c.relname = $1 AND c.relkind IN ('r', 'p') AND n.nspname = ANY (current_schemas(false))
+  WHERE c.relname = $1 AND c.relkind IN ('r', 'p', 'f') AND n.nspname = ANY (current_schemas(false))
   ORDER BY array_position(current_schemas(false), n.nspname) LIMIT 1`;
 
 export async function tableExists(client: pg.Client, table: string): Promise<boolean> {
@@ -63,7 +64,6 @@ const KINDS: Record<string, string> = {
   v: "a view",
   m: "a materialized view",
   S: "a sequence",
-  f: "a foreign table",
   c: "a type",
 };
 
@@ -74,7 +74,7 @@ const KINDS: Record<string, string> = {
 export async function nameHeldBy(client: pg.Client, name: string): Promise<string | undefined> {
   const found = await client.query(
     `SELECT c.relkind AS kind FROM pg_catalog.pg_class c
-      WHERE c.relname = $1 AND c.relnamespace = current_schema()::regnamespace AND c.relkind NOT IN ('r', 'p')`,
+      WHERE c.relname = $1 AND c.relnamespace = current_schema()::regnamespace AND c.relkind NOT IN ('r', 'p', 'f')`,
     [name],
   );
   const kind = (found.rows[0] as { kind: string } | undefined)?.kind;
