@@ -9,6 +9,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { startDemoService } from "../helpers/demo-service";
+import { at, newService } from "../helpers/incremental";
 import { queryPostgres, usePostgres } from "../helpers/postgres";
 
 const postgres = usePostgres();
@@ -86,5 +87,22 @@ describe.each(["sqlite", "postgres"] as const)("%s", (engine) => {
     await sql(statement as string);
     const after = await run([...RUN, "-o", output, "--table", "acme_daily"]);
     expect(after.code, after.stderr).toBe(0);
+  });
+});
+
+describe("verify --repair of a job whose table was renamed by hand", () => {
+  it("makes the table again, with an index, instead of exit 1 `relation ... already exists`", async (context) => {
+    const url = await postgres.database(context);
+    const { run } = await newService();
+    const now = at("2026-11-02");
+    const cron = ["report", "--dims", "campaign,date", "--incremental", "--start", "2026-10-28", "-q"];
+    expect((await run([...cron, "-o", url, "--table", "acme_daily"], now)).code).toBe(0);
+    await queryPostgres(url, "ALTER TABLE acme_daily RENAME TO acme_daily_2025");
+    const jobs = JSON.parse((await run(["state", "list", "--format", "json"], now)).stdout) as Array<{ job: string }>;
+    const repair = await run(["verify", jobs[0]?.job as string, "--repair"], now);
+    expect(repair.stderr).not.toMatch(/already exists/);
+    expect(repair.stderr).toMatch(/^adreport: repairing 2026-10-28$/m);
+    expect(repair.code, repair.stderr).not.toBe(1);
+    expect(await queryPostgres(url, "SELECT indexname FROM pg_indexes WHERE tablename = 'acme_daily'")).toHaveLength(1);
   });
 });
