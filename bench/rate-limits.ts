@@ -47,7 +47,7 @@ function exportOnce(url: string, key: string, pageSize: number, config: string):
 
 function ensureDemo(): string {
   mkdirSync(WORK, { recursive: true });
-  if (!existsSync(DEMO)) cli(["serve", "demo", "--db", DEMO, "--end", "2026-11-01"]);
+  if (!existsSync(DEMO)) cli(["serve", "demo", "--db", DEMO, "--days", "35", "--end", "2026-11-01"]);
   return cli(["serve", "key", "issue", "--db", DEMO, "--advertiser", "Acme Outdoor", "--ip", "127.0.0.1"])
     .trim()
     .split("\n")[0] as string;

@@ -1,9 +1,9 @@
-// `npm run demo`: the main job on the bundled demo data. Creates the demo database (seeded, so the same data
+// `npm run demo`: the main job on the bundled demo data. Creates the demo database (seeded: the same data
 // for the same day; it ends with yesterday, UTC), issues a key for this machine, starts `adreport serve` on a
 // free port, pulls the last 7 days (the report's default range) by campaign and date as a table, and stops
 // the server.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 
@@ -11,12 +11,18 @@ const root = join(import.meta.dirname, "..");
 const bin = join(root, "bin", "adreport");
 const work = join(root, ".demo");
 const today = new Date().toISOString().slice(0, 10);
-// One database per day the data ends on: yesterday's is made again today, and older ones are removed.
-const db = join(work, `demo-${today}.db`);
+// One database, .demo/demo.db, made again when its data ends before yesterday (demo.end names the day after
+// it); the databases of earlier versions, one per day, are removed.
+const db = join(work, "demo.db");
+const endFile = join(work, "demo.end");
 mkdirSync(work, { recursive: true });
 for (const name of readdirSync(work)) {
-  if (/^demo(-\d{4}-\d{2}-\d{2})?\.db(-wal|-shm)?$/.test(name) && !name.startsWith(`demo-${today}.db`))
-    rmSync(join(work, name), { force: true });
+  if (/^demo-\d{4}-\d{2}-\d{2}\.db(-wal|-shm)?$/.test(name)) rmSync(join(work, name), { force: true });
+}
+const madeFor = existsSync(endFile) ? readFileSync(endFile, "utf8").trim() : undefined;
+const fresh = existsSync(db) && madeFor === today;
+if (!fresh) {
+  for (const file of [db, `${db}-wal`, `${db}-shm`, endFile]) rmSync(file, { force: true });
 }
 
 function adreport(args) {
@@ -28,8 +34,11 @@ function adreport(args) {
   return result.stdout.trim();
 }
 
-console.error(`demo: creating the demo database (.demo/demo-${today}.db) ...`);
-if (!existsSync(db)) adreport(["serve", "demo", "--db", db]);
+if (!fresh) {
+  console.error("demo: creating the demo database (.demo/demo.db: 400 days, once a day) ...");
+  adreport(["serve", "demo", "--db", db, "--end", today]);
+  writeFileSync(endFile, `${today}\n`);
+}
 const key = adreport([
   "serve",
   "key",

@@ -9,6 +9,7 @@
 import { execFileSync } from "node:child_process";
 import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { findNodeGyp, reportBuildFailure } from "./node-gyp.mjs";
 
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..");
 const CACHE = join(ROOT, ".cache");
@@ -56,13 +57,6 @@ export function nodeRelease(line, version = NODE_RELEASES[line]) {
   return { version, dir, node: join(dir, "bin", "node") };
 }
 
-function nodeGypScript() {
-  const npmRoot = npm(["root", "-g"]).trim();
-  const script = join(npmRoot, "npm", "node_modules", "node-gyp", "bin", "node-gyp.js");
-  if (!existsSync(script)) throw new Error(`node-gyp not found beside npm (${script})`);
-  return script;
-}
-
 /** better-sqlite3's addon compiled for this release's line (cached by both versions). */
 export function sqliteAddonFor(runtime) {
   const line = lineOf(runtime.version);
@@ -71,13 +65,14 @@ export function sqliteAddonFor(runtime) {
   const { version: bsVersion } = JSON.parse(readFileSync(join(source, "package.json"), "utf8"));
   const out = join(CACHE, "better-sqlite3", `${bsVersion}-node-${release.version}`, "better_sqlite3.node");
   if (existsSync(out)) return out;
+  const nodeGyp = findNodeGyp();
   const work = join(CACHE, "better-sqlite3", `build-${process.pid}`);
   rmSync(work, { recursive: true, force: true });
   cpSync(source, work, { recursive: true, filter: (path) => !path.startsWith(join(source, "build")) });
   console.error(`compiling better-sqlite3 ${bsVersion} for Node.js ${release.version} (a few minutes of one core)`);
   execFileSync(
     release.node,
-    [nodeGypScript(), "rebuild", "--release", `--nodedir=${release.dir}`, "--jobs=2", "--loglevel=error"],
+    [nodeGyp, "rebuild", "--release", `--nodedir=${release.dir}`, "--jobs=2", "--loglevel=error"],
     {
       cwd: work,
       stdio: ["ignore", "ignore", "inherit"],
@@ -96,8 +91,12 @@ if (process.argv[1] && resolve(process.argv[1]) === resolve(new URL(import.meta.
     console.error("usage: node scripts/node-runtime.mjs use LINE");
     process.exit(2);
   }
-  const release = nodeRelease(Number(line));
-  const installed = join(ROOT, "node_modules", "better-sqlite3", "build", "Release", "better_sqlite3.node");
-  copyFileSync(sqliteAddonFor(release), installed);
-  console.log(dirname(release.node));
+  try {
+    const release = nodeRelease(Number(line));
+    const installed = join(ROOT, "node_modules", "better-sqlite3", "build", "Release", "better_sqlite3.node");
+    copyFileSync(sqliteAddonFor(release), installed);
+    console.log(dirname(release.node));
+  } catch (error) {
+    process.exit(reportBuildFailure("node-runtime", error));
+  }
 }

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { build } from "esbuild";
 import { inlineAssets } from "./inline-assets.mjs";
 import { lazyChildProcess } from "./lazy-child-process.mjs";
+import { reportBuildFailure } from "./node-gyp.mjs";
 import { BINARY_LINE, nodeRelease, sqliteAddonFor } from "./node-runtime.mjs";
 import { section } from "./third-party-notices.mjs";
 
@@ -17,51 +18,57 @@ const require = createRequire(import.meta.url);
 const { version } = JSON.parse(readFileSync("package.json", "utf8"));
 const work = join("dist", "sea");
 const output = join("dist", `adreport-${process.platform}-${process.arch}`);
-rmSync(work, { recursive: true, force: true });
-mkdirSync(work, { recursive: true });
-const release = nodeRelease(BINARY_LINE);
 
-await build({
-  entryPoints: ["src/cli/sea.ts"],
-  outfile: join(work, "adreport.cjs"),
-  bundle: true,
-  format: "cjs",
-  platform: "node",
-  target: `node${BINARY_LINE}`,
-  define: { ADREPORT_VERSION: JSON.stringify(version), ...inlineAssets() },
-  legalComments: "none",
-  plugins: [lazyChildProcess],
-  logLevel: "warning",
-  // The whole bundle's source stays in memory with the binary's code cache; minified it takes 12 MB less
-  // (RSS of `--version`), which a 128 MiB container running a long export needs.
-  minify: true,
-});
+async function main() {
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  const release = nodeRelease(BINARY_LINE);
 
-const addon = sqliteAddonFor(release);
-const config = join(work, "sea-config.json");
-writeFileSync(
-  config,
-  JSON.stringify({
-    main: join(work, "adreport.cjs"),
-    output: join(work, "sea-prep.blob"),
-    disableExperimentalSEAWarning: true,
-    useCodeCache: true,
-    assets: { "better_sqlite3.node": addon },
-  }),
-);
-// The blob must be made by the Node.js it is injected into.
-execFileSync(release.node, ["--experimental-sea-config", config], { stdio: "inherit" });
+  await build({
+    entryPoints: ["src/cli/sea.ts"],
+    outfile: join(work, "adreport.cjs"),
+    bundle: true,
+    format: "cjs",
+    platform: "node",
+    target: `node${BINARY_LINE}`,
+    define: { ADREPORT_VERSION: JSON.stringify(version), ...inlineAssets() },
+    legalComments: "none",
+    plugins: [lazyChildProcess],
+    logLevel: "warning",
+    // The whole bundle's source stays in memory with the binary's code cache; minified it takes 12 MB less
+    // (RSS of `--version`), which a 128 MiB container running a long export needs.
+    minify: true,
+  });
 
-rmSync(output, { force: true });
-copyFileSync(release.node, output);
-chmodSync(output, 0o755);
-const { inject } = require("postject");
-await inject(output, "NODE_SEA_BLOB", readFileSync(join(work, "sea-prep.blob")), {
-  sentinelFuse: "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2",
-});
-const nodeLicence = readFileSync(join(release.dir, "LICENSE"), "utf8");
-writeFileSync(
-  join("dist", "THIRD-PARTY-NOTICES"),
-  `${readFileSync("THIRD-PARTY-NOTICES", "utf8")}\n${section(`Node.js ${release.version} (the runtime of the single binary)`, nodeLicence.trim())}`,
-);
-console.error(`wrote ${output} (${(statSync(output).size / 1e6).toFixed(1)} MB)`);
+  const addon = sqliteAddonFor(release);
+  const config = join(work, "sea-config.json");
+  writeFileSync(
+    config,
+    JSON.stringify({
+      main: join(work, "adreport.cjs"),
+      output: join(work, "sea-prep.blob"),
+      disableExperimentalSEAWarning: true,
+      useCodeCache: true,
+      assets: { "better_sqlite3.node": addon },
+    }),
+  );
+  // The blob must be made by the Node.js it is injected into.
+  execFileSync(release.node, ["--experimental-sea-config", config], { stdio: "inherit" });
+
+  rmSync(output, { force: true });
+  copyFileSync(release.node, output);
+  chmodSync(output, 0o755);
+  const { inject } = require("postject");
+  await inject(output, "NODE_SEA_BLOB", readFileSync(join(work, "sea-prep.blob")), {
+    sentinelFuse: "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2",
+  });
+  const nodeLicence = readFileSync(join(release.dir, "LICENSE"), "utf8");
+  writeFileSync(
+    join("dist", "THIRD-PARTY-NOTICES"),
+    `${readFileSync("THIRD-PARTY-NOTICES", "utf8")}\n${section(`Node.js ${release.version} (the runtime of the single binary)`, nodeLicence.trim())}`,
+  );
+  console.error(`wrote ${output} (${(statSync(output).size / 1e6).toFixed(1)} MB)`);
+}
+
+// A failure (the registry out of reach, node-gyp not found, a compiler missing) is one line and a hint.
+await main().catch((error) => process.exit(reportBuildFailure("npm run package", error)));

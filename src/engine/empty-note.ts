@@ -26,7 +26,7 @@ function isDayStart(zone: TimeZone, sec: number): boolean {
 }
 
 /** `2026-11-17..2026-11-23` for whole days (of the zone), else the instants. */
-function rangeText(zone: TimeZone, range: { from: number; to: number }): string {
+export function rangeText(zone: TimeZone, range: { from: number; to: number }): string {
   if (isDayStart(zone, range.from) && isDayStart(zone, range.to + 1)) {
     const [from, to] = [zone.dateText(range.from), zone.dateText(range.to)];
     return from === to ? from : `${from}..${to}`;

@@ -5,6 +5,7 @@ import { DataChangedError, OutputError } from "../core/errors";
 import type { Sink } from "../io/sink";
 import { fillGaps } from "../transform/fill";
 import { transformReport } from "../transform/pipeline";
+import { comparedCoverage } from "./compared-coverage";
 import type { EngineContext } from "./context";
 import { countingRows, emptyNote } from "./empty-note";
 import type { EngineEvents } from "./events";
@@ -87,8 +88,9 @@ export async function runExport(ctx: EngineContext, plan: ExportPlan, events: En
         // dropped, whether or not the formatter let go of the page iterator.
         signal: session.signal,
       };
-      const { counted, emptyWarning } = await session.withRestart(
+      const { counted, emptyWarning, coverage } = await session.withRestart(
         async () => {
+          const coverage = comparedCoverage();
           const opened = await openWindows(api, request.request, request.windows, paging);
           const { report, warning } = watchAdInCampaign(opened, request.request);
           const before = { ...paging, onProgress: () => {} };
@@ -97,12 +99,12 @@ export async function runExport(ctx: EngineContext, plan: ExportPlan, events: En
             report,
             request,
             compare,
-            (asked, windows) => openWindows(api, asked, windows, before),
+            async (asked, windows) => coverage.watch(await openWindows(api, asked, windows, before)),
             fill ? (stream, range) => fillGaps(stream, { ...fill, fromSec: range.from, toSec: range.to }) : undefined,
           );
           const rows = countingRows(transformReport(shaped, stages));
           await formatter.write(rows.report, out.stream, plan.write.options);
-          return { counted: rows, emptyWarning: warning() };
+          return { counted: rows, emptyWarning: warning(), coverage };
         },
         {
           canRestart: () => out.canRestart(),
@@ -121,6 +123,8 @@ export async function runExport(ctx: EngineContext, plan: ExportPlan, events: En
       await events.summary(summaryObject(summary("ok", rows), undefined));
       const note = emptyNote(counted.rows(), request, compare ? compare.period : undefined, emptyWarning);
       if (note) events.note(note);
+      const before = compare && counted.rows() > 0 ? coverage.note(request, compare.period) : "";
+      if (before) events.note(before);
       return { rows };
     },
   );

@@ -26,10 +26,11 @@ export async function connectPostgres(url: string, connectTimeoutMs: number): Pr
 /**
  * The table's exact name (it is created quoted: MyTable is not mytable) in the schemas of the search path,
  * the first one found, read from pg_class by a fresh snapshot: to_regclass may answer from a cache that
- * misses a table just committed by another run.
+ * misses a table just committed by another run. Tables only (plain, partitioned, foreign): an index or a
+ * view of that name is no table to fill.
  */
 const FIRST_OF_NAME = `pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
-  WHERE c.relname = $1 AND n.nspname = ANY (current_schemas(false))
+  WHERE c.relname = $1 AND c.relkind IN ('r', 'p', 'f') AND n.nspname = ANY (current_schemas(false))
   ORDER BY array_position(current_schemas(false), n.nspname) LIMIT 1`;
 
 export async function tableExists(client: pg.Client, table: string): Promise<boolean> {
@@ -55,4 +56,27 @@ export async function tableColumns(client: pg.Client, table: string): Promise<Fo
   const rows = found.rows as FoundColumn[];
   if (rows.length > 0) return rows;
   return (await tableExists(client, table)) ? [] : undefined;
+}
+
+const KINDS: Record<string, string> = {
+  i: "an index",
+  I: "an index",
+  v: "a view",
+  m: "a materialized view",
+  S: "a sequence",
+  c: "a type",
+};
+
+/**
+ * What other than a table holds the name in the schema a new table goes to (the first of the search path):
+ * tables, indexes, views and sequences share one namespace, so CREATE TABLE would fail on it.
+ */
+export async function nameHeldBy(client: pg.Client, name: string): Promise<string | undefined> {
+  const found = await client.query(
+    `SELECT c.relkind AS kind FROM pg_catalog.pg_class c
+      WHERE c.relname = $1 AND c.relnamespace = current_schema()::regnamespace AND c.relkind NOT IN ('r', 'p', 'f')`,
+    [name],
+  );
+  const kind = (found.rows[0] as { kind: string } | undefined)?.kind;
+  return kind === undefined ? undefined : (KINDS[kind] ?? "another relation");
 }

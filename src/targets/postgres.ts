@@ -9,11 +9,18 @@ import { finished } from "node:stream/promises";
 import { from as copyFrom } from "pg-copy-streams";
 import { UnavailableError } from "../core/errors";
 import { columnType } from "./column-types";
-import { connectPostgres, LOCK_TIMEOUT_SECONDS, mayAlterTable, tableColumns, tableExists } from "./postgres-client";
+import {
+  connectPostgres,
+  LOCK_TIMEOUT_SECONDS,
+  mayAlterTable,
+  nameHeldBy,
+  tableColumns,
+  tableExists,
+} from "./postgres-client";
 import { quoteName, type TableLayout } from "./table-columns";
 import type { TableEngine, TableInserter } from "./table-engine";
 import { LOADS_COLUMNS, LOADS_TABLE, loadValues, POSTGRES_LOADS_DDL } from "./table-loads";
-import { BOOKKEEPING, RUN_ID_COLUMN } from "./table-shape";
+import { BOOKKEEPING, DAYS_INDEX_COLUMNS, RUN_ID_COLUMN } from "./table-shape";
 
 const LOCK_NOT_AVAILABLE = "55P03";
 const INSUFFICIENT_PRIVILEGE = "42501";
@@ -78,6 +85,7 @@ export async function postgresEngine(
     dialect: "postgres",
     columns: (of = table) => tableColumns(client, of),
     mayAlter: () => mayAlterTable(client, table),
+    nameHeldBy: () => nameHeldBy(client, table),
     async begin(layout: TableLayout) {
       await client.query("BEGIN");
       open = true;
@@ -188,7 +196,9 @@ export async function postgresEngine(
     },
     async commit() {
       if (pendingIndex) {
-        await client.query(`CREATE INDEX ${quoteName(`${table}_days`)} ON ${name} (profile, query_scope, "date")`);
+        // Unnamed: PostgreSQL picks a name no relation holds (TABLE_profile_query_scope_date_idx, a number added
+        // when taken), so the index a renamed table kept under this table's name cannot block it.
+        await client.query(`CREATE INDEX ON ${name} (${DAYS_INDEX_COLUMNS})`);
         pendingIndex = false;
       }
       await client.query("COMMIT");

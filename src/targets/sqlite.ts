@@ -8,7 +8,7 @@ import { columnType } from "./column-types";
 import { quoteName, type TableLayout } from "./table-columns";
 import type { TableEngine, TableInserter } from "./table-engine";
 import { LOADS_COLUMNS, LOADS_TABLE, loadValues, SQLITE_LOADS_DDL } from "./table-loads";
-import { BOOKKEEPING, type FoundColumn, RUN_ID_COLUMN } from "./table-shape";
+import { BOOKKEEPING, DAYS_INDEX_COLUMNS, type FoundColumn, RUN_ID_COLUMN } from "./table-shape";
 
 const BATCH = 100;
 
@@ -21,6 +21,18 @@ function fill(
   let k = at;
   for (const value of row) into[k++] = value;
   for (const value of tail) into[k++] = value;
+}
+
+/**
+ * `wanted`, or wanted_2, _3, ...: the first name nothing in the file holds. A table renamed by hand keeps its
+ * index's name, which would otherwise be taken for this table's (IF NOT EXISTS: no index) or refuse it.
+ */
+function freeIndexName(db: Database.Database, wanted: string): string {
+  const taken = db.prepare("SELECT 1 FROM sqlite_master WHERE lower(name) = lower(?)");
+  for (let n = 1; ; n += 1) {
+    const name = n === 1 ? wanted : `${wanted}_${n}`;
+    if (taken.get(name) === undefined) return name;
+  }
 }
 
 export function sqliteEngine(path: string, shownPath: string, table: string, addon: object | undefined): TableEngine {
@@ -39,6 +51,14 @@ export function sqliteEngine(path: string, shownPath: string, table: string, add
       return db.prepare("SELECT name, type FROM pragma_table_info(?) ORDER BY cid").all(of) as FoundColumn[];
     },
     mayAlter: async () => true,
+    async nameHeldBy() {
+      // Tables, indexes and views share one namespace, without regard to case.
+      const found = db
+        .prepare("SELECT type FROM sqlite_master WHERE lower(name) = lower(?) AND type IN ('index', 'view')")
+        .get(table) as { type: string } | undefined;
+      if (found === undefined) return undefined;
+      return found.type === "index" ? "an index" : "a view";
+    },
     async begin(layout: TableLayout) {
       db.exec("BEGIN IMMEDIATE");
       open = true;
@@ -104,7 +124,7 @@ export function sqliteEngine(path: string, shownPath: string, table: string, add
     },
     async commit() {
       if (pendingIndex) {
-        db.exec(`CREATE INDEX IF NOT EXISTS ${quoteName(`${table}_days`)} ON ${name} (profile, query_scope, "date")`);
+        db.exec(`CREATE INDEX ${quoteName(freeIndexName(db, `${table}_days`))} ON ${name} (${DAYS_INDEX_COLUMNS})`);
         pendingIndex = false;
       }
       db.exec("COMMIT");

@@ -20,6 +20,8 @@ export interface TableEngine {
    * another table of the same database (adreport_loads).
    */
   columns(of?: string): Promise<FoundColumn[] | undefined>;
+  /** What else (`an index`, `a view`) holds the table's name where a new table would go; undefined when nothing does. */
+  nameHeldBy(): Promise<string | undefined>;
   /** Whether this session may add columns to the table (PostgreSQL: only its owner may); true while there is none. */
   mayAlter(): Promise<boolean>;
   /** Opens the transaction; creates the table (with `run_id`) when it is missing. */

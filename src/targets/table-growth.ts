@@ -5,7 +5,7 @@
  */
 import { UsageError } from "../core/errors";
 import { columnType } from "./column-types";
-import type { TableLayout } from "./table-columns";
+import { quoteName, type TableLayout } from "./table-columns";
 import type { TableEngine } from "./table-engine";
 import { LOADS_COLUMNS, LOADS_TABLE } from "./table-loads";
 import { type FoundColumn, RUN_ID_COLUMN, refuseUnalterable, tableShape } from "./table-shape";
@@ -30,6 +30,23 @@ function refuseForeignLoads(description: string, found: readonly FoundColumn[] |
   );
 }
 
+/** A missing table whose name an index or a view holds could not be created: refused before any request. */
+async function refuseHeldName(engine: TableEngine, table: string): Promise<void> {
+  const holder = await engine.nameHeldBy();
+  if (holder === undefined) return;
+  const what = holder === "an index" ? "INDEX" : holder === "a view" ? "VIEW" : undefined;
+  // SQLite renames neither an index nor a view: it is dropped (and made again under another name, if wanted).
+  const free =
+    what === undefined
+      ? ""
+      : engine.dialect === "postgres"
+        ? `, or rename it: ALTER ${what} ${quoteName(table)} RENAME TO ${quoteName(`${table}_old`)}`
+        : `, or drop it (and make it again under another name): DROP ${what} ${quoteName(table)}`;
+  throw new UsageError(`cannot create ${engine.description}: ${holder} there already has that name`, {
+    hint: `choose another --table${free}`,
+  });
+}
+
 export async function checkTable(
   engine: TableEngine,
   layout: TableLayout,
@@ -37,7 +54,9 @@ export async function checkTable(
   run: { runId: string; job: string; note?: ((text: string) => void) | undefined },
 ): Promise<TableGrowth> {
   const { description, dialect } = engine;
-  const first = tableShape(description, layout, await engine.columns(), dialect);
+  const columns = await engine.columns();
+  if (columns === undefined) await refuseHeldName(engine, table);
+  const first = tableShape(description, layout, columns, dialect);
   refuseForeignLoads(description, await engine.columns(LOADS_TABLE));
   const alterable = first.addMetrics.length > 0 || first.addRunId ? await engine.mayAlter() : true;
   if (!alterable) refuseUnalterable(description, table, first, dialect);

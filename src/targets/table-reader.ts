@@ -8,10 +8,10 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { ReportRequest } from "../contract";
-import { OutputError } from "../core/errors";
 import type { Dialect } from "./column-types";
 import { quoteName, type TableLayout, tableLayout } from "./table-columns";
 import type { TableChoice } from "./table-target";
+import { targetFailure } from "./target-failure";
 
 export type DaySums = Map<string, { rows: number; sums: Record<string, number> }>;
 
@@ -139,12 +139,7 @@ async function postgresReader(choice: Extract<TableChoice, { kind: "postgres" }>
 
 export async function openTableReader(choice: TableChoice, options: ReaderOptions): Promise<TableReader> {
   const where = choice.kind === "sqlite" ? choice.path : choice.shown;
-  const fail = (error: unknown) => {
-    const reason = error instanceof Error ? error.message : String(error);
-    return new OutputError(`cannot read the table ${choice.table} in ${where}: ${reason.split("\n")[0]}`, {
-      cause: error,
-    });
-  };
+  const fail = (error: unknown) => targetFailure(choice.kind, "read", `the table ${choice.table} in ${where}`, error);
   let reader: TableReader;
   try {
     reader = choice.kind === "sqlite" ? await sqliteReader(choice, options) : await postgresReader(choice, options);

@@ -18,6 +18,9 @@ export interface FoundColumn {
 
 export const RUN_ID_COLUMN = "run_id";
 
+/** The columns of the index a new table gets (every run deletes its days by them). */
+export const DAYS_INDEX_COLUMNS = 'profile, query_scope, "date"';
+
 /** The columns adreport adds to its own after the data: what each row belongs to, and when it came. */
 export const BOOKKEEPING: ReadonlyArray<{ name: string; use: ColumnUse }> = [
   { name: "profile", use: "label" },

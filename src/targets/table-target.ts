@@ -6,7 +6,7 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { ReportRequest } from "../contract";
-import { AdreportError, OutputError, UnavailableError, UsageError } from "../core/errors";
+import { AdreportError, UnavailableError, UsageError } from "../core/errors";
 import type { ReportStream } from "../format/formatter";
 import { addRow, type DayRecord, emptyRecord } from "../state/day-record";
 import type { DayLoad, DaySpan, DayTarget } from "./day-target";
@@ -14,6 +14,7 @@ import { type TableLayout, tableLayout } from "./table-columns";
 import type { TableEngine } from "./table-engine";
 import { checkTable, type TableGrowth } from "./table-growth";
 import { LOADS_TABLE } from "./table-loads";
+import { targetFailure } from "./target-failure";
 
 export type TableChoice =
   | { kind: "sqlite"; path: string; table: string }
@@ -37,16 +38,13 @@ function dayOfValue(value: string | number | null): string | undefined {
   return typeof value === "string" && /^\d{4}-\d{2}-\d{2}/.test(value) ? value.slice(0, 10) : undefined;
 }
 
-function failure(engine: TableEngine | undefined, where: string, error: unknown): OutputError {
-  const reason = error instanceof Error ? error.message : String(error);
-  return new OutputError(`cannot write ${engine?.description ?? where}: ${reason.split("\n")[0]}`, { cause: error });
-}
-
 export async function openTableTarget(
   choice: TableChoice,
   options: TableOptions,
 ): Promise<DayTarget & { close(): Promise<void> }> {
   const where = choice.kind === "sqlite" ? choice.path : choice.shown;
+  const failure = (engine: TableEngine | undefined, error: unknown) =>
+    targetFailure(choice.kind, "write", engine?.description ?? where, error);
   if (choice.table === LOADS_TABLE) {
     throw new UsageError(`--table ${LOADS_TABLE}: that table is where adreport records every run's days`, {
       hint: "choose another --table",
@@ -65,7 +63,7 @@ export async function openTableTarget(
       engine = await postgresEngine(choice.url, choice.shown, choice.table, choice.connectTimeoutMs);
     }
   } catch (error) {
-    throw failure(undefined, where, error);
+    throw failure(undefined, error);
   }
   const layout: TableLayout = tableLayout(options.request, options.profile);
   const { description } = engine;
@@ -75,7 +73,7 @@ export async function openTableTarget(
     growth = await checkTable(engine, layout, choice.table, options);
   } catch (error) {
     await engine.close().catch(() => undefined);
-    throw error instanceof AdreportError ? error : failure(engine, where, error);
+    throw error instanceof AdreportError ? error : failure(engine, error);
   }
   const dateIndex = layout.columns.findIndex((c) => c.kind === "date");
   let begun = false;
@@ -85,7 +83,7 @@ export async function openTableTarget(
       return await work();
     } catch (error) {
       if (error instanceof AdreportError) throw error;
-      throw failure(engine, where, error);
+      throw failure(engine, error);
     }
   };
   const begin = async () => {

@@ -140,10 +140,15 @@ A session:
       .command("demo")
       .description("generate the deterministic demo data set (creates the database if needed)")
       .option("--seed <n>", "random seed", integerOption(0, 2 ** 32 - 1), 42)
-      .option("--days <n>", "days of hourly data", integerOption(1, 3660), 35)
+      .option(
+        "--days <n>",
+        "days of hourly data; the default, a year and a month, lets --compare previous and year over the last 30 days find data",
+        integerOption(1, 3660),
+        400,
+      )
       .option(
         "--end <date>",
-        "the day after the data (YYYY-MM-DD); default today (UTC), so the data ends with yesterday",
+        "the day after the data (YYYY-MM-DD); default today (UTC), so the data ends with yesterday. The same --seed, --days and --end give the same data; made on another day, every day's values differ",
       )
       .option("--advertisers <n>", "advertisers", integerOption(1, 1000), 3)
       .option("--campaigns <n>", "campaigns per advertiser", integerOption(1, 10_000), 3)

@@ -22,12 +22,8 @@ export async function operatorVerb<T>(work: () => T | Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (
-      error instanceof LoadError ||
-      error instanceof KeyAdminError ||
-      error instanceof DatabaseError ||
-      error instanceof ConflictError
-    ) {
+    if (error instanceof DatabaseError) throw new UsageError(error.message, { hint: error.hint });
+    if (error instanceof LoadError || error instanceof KeyAdminError || error instanceof ConflictError) {
       throw new UsageError(error.message);
     }
     // A PostgreSQL server that is down or out of reach: worth trying again, as a network failure is.

@@ -3,6 +3,12 @@
 /** The database given is not one `serve` can use (missing, foreign, of another version): the operator's to fix. */
 export class DatabaseError extends Error {
   override readonly name = "DatabaseError";
+  /** What to do about it, when there is more to say than the message. */
+  readonly hint: string | undefined;
+  constructor(message: string, options?: { hint?: string | undefined }) {
+    super(message);
+    this.hint = options?.hint;
+  }
 }
 
 /**

@@ -4,6 +4,7 @@
  * through here), and pg's errors in the operator's terms, with the URL's password never shown.
  */
 import pg from "pg";
+import { explainPostgresFailure } from "../../core/postgres-failure";
 import { DatabaseError, DatabaseUnreachableError } from "../model/errors";
 
 const INT8_OID = 20;
@@ -15,40 +16,12 @@ const types = {
       : pg.types.getTypeParser(oid, format ?? "text")) as typeof pg.types.getTypeParser,
 };
 
-/**
- * SQLSTATEs of a server going away or too busy: 08 connection exception, 57P admin/crash shutdown,
- * 57014 a statement cancelled (by statement_timeout), 53 insufficient resources (too many connections).
- */
-const GONE_STATES = /^(08|57P|57014|53)/;
-/** EAI_AGAIN: the name cannot be resolved now (DNS down), unlike ENOTFOUND (no such name). */
-const GONE_CODES = new Set([
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "ETIMEDOUT",
-  "EPIPE",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "EAI_AGAIN",
-]);
-
-/** True when the error says the server (or the way to it) failed, rather than the statement. */
-export function isConnectionFailure(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === "string" && (GONE_CODES.has(code) || GONE_STATES.test(code))) return true;
-  const message = (error as Error | null)?.message ?? "";
-  return /Connection terminated|connection timeout|Client has encountered a connection error/i.test(message);
-}
-
 /** A pg error as one of ours, naming the database by its label; anything else is passed on as it is. */
 export function databaseFailure(error: unknown, label: string): unknown {
   if (error instanceof DatabaseError || error instanceof DatabaseUnreachableError) return error;
-  const message = (error as Error | null)?.message ?? String(error);
-  if (isConnectionFailure(error)) return new DatabaseUnreachableError(`cannot reach ${label}: ${message}`);
-  const code = (error as { code?: unknown } | null)?.code;
-  // 28: authorisation; 3D000: no such database; 42501: no privilege; 3F000: no such schema.
-  if (typeof code === "string" && /^(28|3D|3F|42501|ENOTFOUND)/.test(code)) {
-    return new DatabaseError(`cannot use ${label}: ${message}`);
-  }
+  const failure = explainPostgresFailure(error);
+  if (failure.unreachable) return new DatabaseUnreachableError(`cannot reach ${label}: ${failure.reason}`);
+  if (failure.setup) return new DatabaseError(`cannot use ${label}: ${failure.reason}`, { hint: failure.hint });
   return error;
 }
 

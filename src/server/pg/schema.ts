@@ -3,6 +3,7 @@
  * created when asked, and refused when it is not an adreport layout of this version.
  */
 import type pg from "pg";
+import { SCHEMA_HINT } from "../../core/postgres-failure";
 import { DatabaseError } from "../model/errors";
 import { createStatements, SCHEMA_VERSION, tableNames } from "../sql/ddl";
 import { POSTGRES_DIALECT } from "../sql/dialect";
@@ -15,7 +16,7 @@ export const WRITE_LOCK_SQL = "SELECT pg_advisory_xact_lock(1633972850)";
 export const BUMP_VERSION_SQL = "UPDATE data_version SET version = version + 1 WHERE id = 1";
 
 function notAdreportDatabase(label: string, advice = "create one with `adreport serve init`"): DatabaseError {
-  return new DatabaseError(`${label} is not an adreport database (${advice})`);
+  return new DatabaseError(`${label} is not an adreport database (${advice})`, { hint: SCHEMA_HINT });
 }
 
 async function ourTablesPresent(client: pg.ClientBase): Promise<string[]> {

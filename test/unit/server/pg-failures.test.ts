@@ -21,4 +21,16 @@ describe("databaseFailure", () => {
       DatabaseError,
     );
   });
+
+  it("says that no password was given, whichever side noticed (driver for SCRAM, server for clear text)", () => {
+    for (const [code, message] of [
+      ["", "SASL: SCRAM-SERVER-FIRST-MESSAGE: client password must be a string"],
+      ["28P01", "empty password returned by client"],
+    ] as const) {
+      const mapped = databaseFailure(failure(code, message), LABEL) as DatabaseError;
+      expect(mapped).toBeInstanceOf(DatabaseError);
+      expect(mapped.message).toBe(`cannot use ${LABEL}: the server asks for a password and none was given`);
+      expect(mapped.hint).toMatch(/^give the password in PGPASSWORD, in ~\/\.pgpass /);
+    }
+  });
 });
