@@ -114,6 +114,9 @@ export async function runVerify(ctx: Context, job: string | undefined, options: 
   if (from !== undefined && to !== undefined && from > to) {
     throw new UsageError(`--from ${from} is after --to ${to}`);
   }
+  if (options.baseUrl !== undefined && options.againstService !== true && options.repair !== true) {
+    throw new UsageError("--base-url names the service --against-service and --repair ask: give one of them with it");
+  }
   const chosen = verifyChoices(options);
   // A result file that cannot be written is refused before a request is sent or a day repaired.
   await checkOutputFolder(ctx, chosen.result);
