@@ -58,6 +58,23 @@ describe("verify --repair: every day of a table that is gone", () => {
     expect(JSON.parse(removed.stdout)).toMatchObject({ days_checked: 32, days_repaired: 32, differences: [] });
     expect(tableDays(path)).toEqual(before);
   });
+  it("a week job's table dropped is repaired in one run, not one a week", async () => {
+    const { dir, run } = await newService();
+    const weeks = [...TABLE, "--granularity", "week", "--start", "2026-09-28"];
+    expect((await run(weeks, NOW)).code).toBe(0);
+    const job = await jobOf(run);
+    const path = join(dir, "ads.db");
+    const before = tableDays(path);
+    expect(before).toHaveLength(5);
+    const db = new Database(path);
+    db.exec("DROP TABLE adreport_campaign_date");
+    db.close();
+    const repaired = await run(["verify", job, "--repair"], NOW);
+    expect(repaired.code, repaired.stderr).toBe(0);
+    expect(repaired.stderr.match(/repairing/g)).toEqual(["repairing"]);
+    expect(repaired.stderr).toContain("repairing 2026-09-28..2026-11-01");
+    expect(tableDays(path)).toEqual(before);
+  });
 });
 
 describe("verify --repair: a state edited by hand", () => {
@@ -84,6 +101,13 @@ describe("verify --repair: a state edited by hand", () => {
     expect(metrics.stderr).not.toMatch(/repairing|internal error/);
     expect(snapshot(dir)).toEqual(files);
     expect(readdirSync(folder).sort()).toEqual(states);
+
+    // Its dimensions no list at all: not adreport's shape, said so rather than an internal error.
+    writeFileSync(file, JSON.stringify({ ...edited, job: { ...edited.job, dimensions: 5 } }));
+    const shape = await run(["verify", job, "--repair"], NOW);
+    expect(shape.code, shape.stderr).toBe(2);
+    expect(shape.stderr).toContain(`the state file ${file} is not in adreport's shape`);
+    expect(snapshot(dir)).toEqual(files);
 
     // The state file renamed by hand: the run would look for its state elsewhere and find none.
     writeFileSync(file, original);

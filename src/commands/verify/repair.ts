@@ -4,10 +4,12 @@
  * before the job's state is known to be the one the runs will read and update (same-job.ts), and a day
  * whose file is not a file (a named pipe, a device) is named and left, never written into.
  */
+import { existsSync } from "node:fs";
 import { stat } from "node:fs/promises";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { dayOfText, dayText } from "../../core/calendar";
 import { OutputError } from "../../core/errors";
+import { shellWord } from "../../core/shell-word";
 import { runDayExport } from "../../engine/day-export";
 import { bucketEnd } from "../../engine/verify-service";
 import { type DayDifference, differingDays } from "../../engine/verify-target";
@@ -30,15 +32,19 @@ export interface Unrepaired {
   days: number;
 }
 
-/** Consecutive days as from..to stretches. */
-export function stretchesOf(days: readonly string[]): Array<{ from: string; to: string }> {
+/**
+ * Consecutive buckets as from..to stretches (a week or a month is its first day in the ledger: the next
+ * week's Monday follows it), so a table gone is one run, not one a week.
+ */
+export function stretchesOf(days: readonly string[], granularity = "day"): Array<{ from: string; to: string }> {
   const numbers = [...new Set(days.map((d) => dayOfText(d) as number))].sort((a, b) => a - b);
+  const after = (n: number) => (dayOfText(bucketEnd(granularity, dayText(n), "9999-12-31")) as number) + 1;
   const stretches: Array<{ from: string; to: string }> = [];
   let first = numbers[0];
   for (let i = 0; i < numbers.length; i += 1) {
     const n = numbers[i] as number;
     const next = numbers[i + 1];
-    if (next === n + 1) continue;
+    if (next === after(n)) continue;
     stretches.push({ from: dayText(first as number), to: dayText(n) });
     first = next;
   }
@@ -57,28 +63,45 @@ async function notFiles(ctx: Context, state: JobState, days: readonly string[]):
   return found;
 }
 
-/** `choices.baseUrl`: the service to ask (verify/service-url.ts). Returns the days it could not write. */
+/** The folder of a job's day files gone: refused before anything is written, with how to make it again. */
+function withFolderHint(error: unknown, ctx: Context, state: JobState, line: string): unknown {
+  const template = state.job.target;
+  if (!(error instanceof OutputError) || isTableIdentity(template)) return error;
+  const folder = dirname(resolve(ctx.cwd, template));
+  if (folder.includes("{date}") || existsSync(folder)) return error;
+  return new OutputError(error.message, { hint: `mkdir -p ${shellWord(folder)} && ${line}`, cause: error });
+}
+
+/**
+ * `service`: the base URL to ask (verify/service-url.ts), found only when a day is to be repaired. `job.named`
+ * and `job.line`: the job and the verify line as the user gave them, for hints. Returns the days left.
+ */
 export async function repairDays(
   ctx: Context,
-  state: JobState,
-  paths: StatePaths,
-  choices: JobFlagChoices & { baseUrl: string; named: string },
+  job: { state: JobState; paths: StatePaths; named: string; line: string },
+  choices: JobFlagChoices,
+  service: () => Promise<string>,
   differences: readonly DayDifference[],
 ): Promise<Unrepaired[]> {
+  const { state } = job;
   // A day after the job's last one is the next run's to write; one before its first is not the job's.
   const first = Object.keys(state.days).sort()[0] ?? state.lastDay;
   const wanted = differingDays(differences).filter((day) => day >= first && day <= state.lastDay);
   if (wanted.length === 0) return [];
-  const flags = jobFlags(state, choices);
+  const flags = jobFlags(state, { ...choices, baseUrl: await service() });
   const settings = await loadSettings(ctx, reportSettingFlags(flags));
   const events = stderrEvents(ctx, {});
-  const plan = await planReport(ctx, flags, settings, { now: ctx.now(), warn: events.warning });
+  const plan = await planReport(ctx, flags, settings, { now: ctx.now(), warn: events.warning }).catch(
+    (error: unknown) => {
+      throw withFolderHint(error, ctx, state, job.line);
+    },
+  );
   if (plan.kind !== "days") throw new Error("a job's plan that is not a run of whole days");
-  checkSameJob(ctx, state, paths, plan, choices.named);
+  checkSameJob(ctx, state, job.paths, plan, job.named);
   const unrepaired = await notFiles(ctx, state, wanted);
   const left = new Set(unrepaired.map((u) => u.day));
   const days = wanted.filter((day) => !left.has(day));
-  for (const run of stretchesOf(days)) {
+  for (const run of stretchesOf(days, state.job.granularity)) {
     // A week or a month is its first day in the ledger: the whole bucket is fetched again.
     const stretch = { from: run.from, to: bucketEnd(state.job.granularity, run.to, state.lastDay) };
     const label = stretch.from === stretch.to ? stretch.from : `${stretch.from}..${stretch.to}`;
