@@ -52,6 +52,11 @@ describe("verify: a job whose profile's base URL moved", () => {
     // Without a request to make (nothing differs and no --against-service), nothing to decide.
     expect((await run(["verify", job, "--from", "2026-10-06"])).code).toBe(0);
 
+    const secret = await run(["verify", job, "--against-service", "--base-url", "http://me:s3cret@127.0.0.1:9"]);
+    expect(secret.code, secret.stderr).toBe(2);
+    expect(secret.stderr).not.toContain("s3cret");
+    expect((await run(["verify", job, "--base-url", demo.service.url])).code).toBe(2);
+
     const named = await run(["verify", job, "--against-service", "--base-url", demo.service.url]);
     expect(named.stderr).toContain(`job ${job} was made against ${old.url}; asking ${demo.service.url} (--base-url)`);
     expect(named.stdout).toMatch(/^2026-10-05 {2}file missing/);

@@ -75,6 +75,20 @@ describe("verify --repair: every day of a table that is gone", () => {
     expect(repaired.stderr).toContain("repairing 2026-09-28..2026-11-01");
     expect(tableDays(path)).toEqual(before);
   });
+  it("a day files' folder gone is refused before anything is written, with the mkdir that mends it", async () => {
+    const { dir, run } = await newService();
+    mkdirSync(join(dir, "out"));
+    expect((await run([...FILES, "--start", "2026-10-01"], NOW)).code).toBe(0);
+    const job = await jobOf(run);
+    rmSync(join(dir, "out"), { recursive: true });
+    const refused = await run(["verify", job, "--repair"], NOW);
+    expect(refused.code, refused.stderr).toBe(1);
+    expect(refused.stderr).toContain(`hint: mkdir -p ${join(dir, "out")} && adreport verify ${job} --repair\n`);
+    mkdirSync(join(dir, "out"));
+    const repaired = await run(["verify", job, "--repair"], NOW);
+    expect(repaired.stderr).toMatch(/32 days checked, every one matches; 32 repaired\n/);
+    expect(repaired.code, repaired.stderr).toBe(0);
+  });
 });
 
 describe("verify --repair: a state edited by hand", () => {

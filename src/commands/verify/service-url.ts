@@ -38,12 +38,14 @@ export async function serviceUrl(
 ): Promise<string> {
   const made = state.job.baseUrl;
   if (choices.baseUrl !== undefined) {
-    if (!sameService(choices.baseUrl, made)) {
+    // Checked by the setting's rule before it is shown (a URL with a password in it is refused, not printed).
+    const named = (await loadSettings(ctx, reportSettingFlags(jobFlags(state, choices))))["base-url"].value;
+    if (!sameService(named, made)) {
       ctx.io.err.write(
-        `adreport: job ${state.id} was made against ${printable(made)}; asking ${printable(choices.baseUrl)} (--base-url)\n`,
+        `adreport: job ${state.id} was made against ${printable(made)}; asking ${printable(named)} (--base-url)\n`,
       );
     }
-    return choices.baseUrl;
+    return named;
   }
   const flags = { ...jobFlags(state, choices), baseUrl: undefined };
   const current = (await loadSettings(ctx, reportSettingFlags(flags)))["base-url"];
