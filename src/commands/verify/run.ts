@@ -44,6 +44,7 @@ function verifyLine(named: string, options: VerifyOptions): string {
   if (options.to !== undefined) words.push("--to", shellWord(options.to));
   if (options.againstService === true) words.push("--against-service");
   if (options.repair === true) words.push("--repair");
+  if (options.baseUrl !== undefined) words.push("--base-url", shellWord(options.baseUrl));
   return words.join(" ");
 }
 

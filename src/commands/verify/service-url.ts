@@ -6,6 +6,7 @@
 import { parseBaseUrl, reportEndpoint } from "../../contract/endpoint";
 import { UsageError } from "../../core/errors";
 import { printable } from "../../core/printable";
+import { shellWord } from "../../core/shell-word";
 import type { JobState } from "../../state/store";
 import type { Context } from "../context";
 import { reportSettingFlags } from "../report/setting-flags";
@@ -58,6 +59,6 @@ export async function serviceUrl(
   throw new UsageError(
     `job ${state.id} was made against ${printable(made)}, but ${who} now names ${printable(current.value)}: ` +
       "the key is sent to neither until --base-url names the service to ask",
-    { hint: `if the service moved there, run: ${command} --base-url ${printable(current.value)}` },
+    { hint: `if the service moved there, run: ${command} --base-url ${shellWord(printable(current.value))}` },
   );
 }
