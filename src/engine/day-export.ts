@@ -25,6 +25,8 @@ import { type DaySummary, summaryObject } from "./summary";
 export interface DayRunOptions {
   /** Re-export exactly these days through the job (`verify --repair`): its last day stays where it is. */
   readonly repair?: { readonly from: string; readonly to: string };
+  /** The job's own base URL, when its days are fetched from another service (`verify --repair --base-url`). */
+  readonly jobBaseUrl?: string;
 }
 
 /** A run's id, in the ledger and on a table's rows: when it started (UTC) and 6 random hex digits. */
@@ -40,13 +42,13 @@ export async function runDayExport(
 ): Promise<{ rows: number }> {
   const base = plan.request;
   const { incremental } = plan;
-  const { repair } = options;
+  const { repair, jobBaseUrl } = options;
   const runId = newRunId(ctx.now());
   let job: IncrementalJob | undefined;
   let request: RequestPlan = base;
   // An incremental run's range comes from its state: until it is read (a run refused by the lock never
   // reads it), the summary names the job and no range.
-  const id = jobId(jobIdentity(plan.settings, base.request, plan.output));
+  const id = jobId(jobIdentity(plan.settings, base.request, plan.output, jobBaseUrl));
   const jobName = incremental ? id : undefined;
   const summary: DaySummary = {
     outcome: "ok",
@@ -74,7 +76,8 @@ export async function runDayExport(
   });
   try {
     if (incremental) {
-      job = await openIncrementalJob(ctx, { ...plan, incremental, write: fileWrite(plan) }, base.request, events);
+      const opened = { ...plan, incremental, write: fileWrite(plan), jobBaseUrl };
+      job = await openIncrementalJob(ctx, opened, base.request, events);
       const range: IncrementalRange = repair ? { from: repair.from, to: repair.to } : job.range(plan.granularity);
       if ("nothing" in range) {
         events.note(range.nothing);

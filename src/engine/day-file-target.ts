@@ -1,9 +1,9 @@
 /** `{date}` in --output as a DayTarget: one file per date bucket (day-files.ts), unchanged days left alone. */
-import type { Stats } from "node:fs";
 import { access, stat } from "node:fs/promises";
 import { basename, dirname, resolve } from "node:path";
 import type { FormatOptions, Formatter, ReportStream } from "../format/formatter";
 import { removeStagedLeftovers } from "../io/leftovers";
+import { notAFile } from "../io/output-target";
 import { SinkError } from "../io/sink";
 import type { StagedFile } from "../io/staged-file";
 import type { DayRecord } from "../state/day-record";
@@ -11,16 +11,6 @@ import type { DayLoad, DaySpan, DayTarget } from "../targets/day-target";
 import { type StagedDay, stageDayFiles } from "./day-files";
 
 const DATE_PLACEHOLDER = "{date}";
-
-function notAFile(found: Stats): string | undefined {
-  if (found.isFile()) return undefined;
-  if (found.isFIFO()) return "a named pipe (FIFO)";
-  if (found.isCharacterDevice()) return "a character device";
-  if (found.isBlockDevice()) return "a block device (a disk)";
-  if (found.isSocket()) return "a socket";
-  if (found.isDirectory()) return "a folder";
-  return "not a regular file";
-}
 
 export function dayFileTarget(
   template: string,

@@ -33,11 +33,17 @@ export interface IncrementalJob {
   release(): Promise<void>;
 }
 
-export function jobIdentity(settings: ResolvedSettings, request: ReportRequest, choice: DayTargetSpec): JobIdentity {
+/** `baseUrl`: the job's own, when its days are fetched from another service (`verify --repair --base-url`). */
+export function jobIdentity(
+  settings: ResolvedSettings,
+  request: ReportRequest,
+  choice: DayTargetSpec,
+  baseUrl: string = settings["base-url"].value,
+): JobIdentity {
   const granularity = (request.granularity ?? "day").toLowerCase();
   return {
     profile: settings.profile.value ?? null,
-    baseUrl: settings["base-url"].value,
+    baseUrl,
     dimensions: [...request.dimensions],
     metrics: [...request.metrics],
     granularity: bucketUnitOf(granularity) ?? granularity,
@@ -55,13 +61,15 @@ export async function openIncrementalJob(
     output: DayTargetSpec;
     incremental: IncrementalPlan;
     write: DayFileWrite | undefined;
+    /** The job's base URL when the requests go to another (verify-time repair): its identity keeps its own. */
+    jobBaseUrl?: string | undefined;
   },
   request: ReportRequest,
   notes: { note(text: string): void },
 ): Promise<IncrementalJob> {
   const { settings, incremental, output: choice } = plan;
   const { lookbackDays } = incremental;
-  const identity = jobIdentity(settings, request, choice);
+  const identity = jobIdentity(settings, request, choice, plan.jobBaseUrl);
   const id = jobId(identity);
   const earlier = earlierJobId(identity);
   const paths = jobStatePaths(ctx.cwd, incremental, id);

@@ -3,7 +3,10 @@
  * files are read back (day-file-reader.ts: bytes, rows, sums); a table is summed per day. One difference per
  * day that does not match, in day order.
  */
+import { stat } from "node:fs/promises";
+import { resolve } from "node:path";
 import { formatForFile } from "../format/registry";
+import { notAFile } from "../io/output-target";
 import { totalDifferences } from "../state/day-record";
 import { isTableIdentity } from "../state/job";
 import type { DayFileWrite, JobState } from "../state/store";
@@ -18,6 +21,13 @@ export interface DayDifference {
   /** missing: no file; extra: output the ledger does not know; differs: rows, sums or bytes; unreadable: not its format. */
   kind: "missing" | "extra" | "differs" | "unreadable" | "service";
   changes: string[];
+  /** The days it stands for when they are more than `day`: a table gone is every day of the job, said once. */
+  days?: readonly string[];
+}
+
+/** Every day the differences stand for, once each, in order. */
+export function differingDays(differences: readonly DayDifference[]): string[] {
+  return [...new Set(differences.flatMap((d) => d.days ?? [d.day]))].sort();
 }
 
 export interface VerifyWindow {
@@ -51,7 +61,7 @@ async function verifyFiles(state: JobState, window: VerifyWindow, cwd: string): 
   const found: Array<DayDifference | undefined> = new Array(days.length);
   // Files are read a few at a time: the disk (or its cache) answers while another file is hashed.
   await runPool(days.length, 8, async (i) => {
-    found[i] = await checkDayFile(days[i] as string, state, template, write, present);
+    found[i] = await checkDayFile(days[i] as string, state, resolve(cwd, template), write, present);
   });
   const differences = found.filter((d): d is DayDifference => d !== undefined);
   // A day file the job never wrote, from its first day on (files before it are not the job's).
@@ -83,8 +93,13 @@ async function checkDayFile(
   const record = state.days[day];
   const path = present.get(day);
   if (record === undefined) return undefined;
-  if (path === undefined)
-    return { day, kind: "missing", changes: [`file missing: ${template.replaceAll("{date}", day)}`] };
+  if (path === undefined) {
+    const expected = template.replaceAll("{date}", day);
+    // Listed only when a regular file: a named pipe or a device there is said as what it is.
+    const what = await stat(expected).then(notAFile, () => undefined);
+    if (what !== undefined) return { day, kind: "unreadable", changes: [`not a file: ${expected} is ${what}`] };
+    return { day, kind: "missing", changes: [`file missing: ${expected}`] };
+  }
   const read = await readDayFile(path, write, Object.keys(record.sums), record);
   if (record.digest !== undefined && read.digest === record.digest) return undefined;
   if ("unreadable" in read)
@@ -109,8 +124,10 @@ async function verifyTable(
   try {
     // A table or database gone is said once, not as every day's rows going to 0.
     const gone = await table.missing();
-    if (gone !== undefined)
-      return [{ day: first, kind: "missing", changes: [`${gone}: every day of the job is gone (${days.length})`] }];
+    if (gone !== undefined) {
+      const changes = [`${gone}: every day of the job is gone (${days.length})`];
+      return [{ day: first, kind: "missing", changes, days }];
+    }
     found = await table.daySums(first, window.to);
   } finally {
     await table.close();

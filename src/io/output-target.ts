@@ -9,6 +9,17 @@ import { dirname, resolve } from "node:path";
 import { errnoCode } from "./errno-words";
 import { SinkError } from "./sink-stream";
 
+/** What a path holds when it is no regular file (a named pipe, a device, a folder), in words. */
+export function notAFile(found: Stats): string | undefined {
+  if (found.isFile()) return undefined;
+  if (found.isFIFO()) return "a named pipe (FIFO)";
+  if (found.isCharacterDevice()) return "a character device";
+  if (found.isBlockDevice()) return "a block device (a disk)";
+  if (found.isSocket()) return "a socket";
+  if (found.isDirectory()) return "a folder";
+  return "not a regular file";
+}
+
 export function isOurStdout(target: Stats): boolean {
   try {
     const stdout = fstatSync(1);

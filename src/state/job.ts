@@ -18,6 +18,25 @@ export interface JobIdentity {
   target: string;
 }
 
+const isTexts = (value: unknown): boolean => Array.isArray(value) && value.every((v) => typeof v === "string");
+const isIdOrNull = (value: unknown): boolean => value === null || Number.isSafeInteger(value);
+
+/** A state file's `job` as adreport writes it (a hand edit may leave anything there). */
+export function isJobIdentity(value: unknown): value is JobIdentity {
+  if (typeof value !== "object" || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return (
+    (v.profile === null || typeof v.profile === "string") &&
+    typeof v.baseUrl === "string" &&
+    isTexts(v.dimensions) &&
+    isTexts(v.metrics) &&
+    typeof v.granularity === "string" &&
+    isIdOrNull(v.campaignId) &&
+    isIdOrNull(v.adId) &&
+    typeof v.target === "string"
+  );
+}
+
 /** A database target (`sqlite:...#table`, `postgres://...#table`), not a `{date}` file template. */
 export function isTableIdentity(target: string): boolean {
   return target.startsWith("sqlite:") || /^postgres(ql)?:\/\//i.test(target);

@@ -13,7 +13,7 @@ import { OutputError, UsageError } from "../core/errors";
 import { reasonInWords } from "../io/errno-words";
 import { readOptionalFile, writePrivateFile } from "../io/private-file";
 import { type DayRecord, isDayRecord } from "./day-record";
-import { isTableIdentity, type JobIdentity } from "./job";
+import { isJobIdentity, isTableIdentity, type JobIdentity } from "./job";
 
 export interface JobState {
   version: 1;
@@ -104,8 +104,7 @@ function parseState(text: string, path: string): JobState {
     v.version === 1 &&
     typeof v.id === "string" &&
     typeof v.lastDay === "string" &&
-    typeof v.job === "object" &&
-    v.job !== null &&
+    isJobIdentity(v.job) &&
     typeof v.days === "object" &&
     v.days !== null &&
     Object.values(v.days).every((record) => isDayRecord(record)) &&
@@ -117,10 +116,7 @@ function parseState(text: string, path: string): JobState {
   }
   const state = v as JobState;
   // Edited by hand into no target adreport writes: refused here, not as an internal error later.
-  if (
-    typeof state.job.target !== "string" ||
-    !(isTableIdentity(state.job.target) || state.job.target.includes("{date}"))
-  ) {
+  if (!(isTableIdentity(state.job.target) || state.job.target.includes("{date}"))) {
     throw new UsageError(
       `the state file ${path} is not in adreport's shape: its output is neither {date} files nor a table`,
       {

@@ -3,11 +3,19 @@ import { tableOfJob } from "../../engine/verify-table";
 import { isTableIdentity } from "../../state/job";
 import type { JobState } from "../../state/store";
 import type { ReportFlags } from "../report/flags";
-import type { VerifyOptions } from "./flags";
 
-export function jobFlags(state: JobState, options: VerifyOptions): ReportFlags {
+export interface JobFlagChoices {
+  /** A PostgreSQL job's database URL with its password (--db). */
+  db?: string | undefined;
+  stateFile?: string | undefined;
+  quiet?: boolean | undefined;
+  /** The service to ask, when not the job's own (--base-url). */
+  baseUrl?: string | undefined;
+}
+
+export function jobFlags(state: JobState, choices: JobFlagChoices): ReportFlags {
   const { job } = state;
-  const table = isTableIdentity(job.target) ? tableOfJob(state, options.output) : undefined;
+  const table = isTableIdentity(job.target) ? tableOfJob(state, choices.db) : undefined;
   const write = state.write;
   return {
     dimensions: job.dimensions.join(","),
@@ -15,7 +23,7 @@ export function jobFlags(state: JobState, options: VerifyOptions): ReportFlags {
     granularity: job.granularity,
     ...(job.campaignId !== null ? { campaign: String(job.campaignId) } : {}),
     ...(job.adId !== null ? { ad: String(job.adId) } : {}),
-    baseUrl: job.baseUrl,
+    baseUrl: choices.baseUrl ?? job.baseUrl,
     ...(job.profile !== null ? { profile: job.profile } : {}),
     ...(table === undefined
       ? { output: job.target }
@@ -29,8 +37,8 @@ export function jobFlags(state: JobState, options: VerifyOptions): ReportFlags {
         }
       : {}),
     incremental: true,
-    ...(options.stateFile !== undefined ? { stateFile: options.stateFile } : {}),
-    ...(options.quiet === true ? { quiet: true } : {}),
+    ...(choices.stateFile !== undefined ? { stateFile: choices.stateFile } : {}),
+    ...(choices.quiet === true ? { quiet: true } : {}),
     split: true,
   };
 }

@@ -1,54 +1,119 @@
 /**
  * `verify --repair`: the days that differ exported again through the job, a run per stretch of consecutive
- * days (the job's lock held by each, its ledger updated, its last day left where it is).
+ * days (the job's lock held by each, its ledger updated, its last day left where it is). Nothing is written
+ * before the job's state is known to be the one the runs will read and update (same-job.ts), and a day
+ * whose file is not a file (a named pipe, a device) is named and left, never written into.
  */
+import { existsSync } from "node:fs";
+import { stat } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
 import { dayOfText, dayText } from "../../core/calendar";
+import { OutputError } from "../../core/errors";
+import { shellWord } from "../../core/shell-word";
 import { runDayExport } from "../../engine/day-export";
 import { bucketEnd } from "../../engine/verify-service";
-import type { DayDifference } from "../../engine/verify-target";
-import type { JobState } from "../../state/store";
+import { type DayDifference, differingDays } from "../../engine/verify-target";
+import { notAFile } from "../../io/output-target";
+import { isTableIdentity } from "../../state/job";
+import type { JobState, StatePaths } from "../../state/store";
 import type { Context } from "../context";
 import { planReport } from "../report/plan";
 import { stderrEvents } from "../report/render";
 import { reportSettingFlags } from "../report/setting-flags";
 import { loadSettings } from "../shared/settings";
-import type { VerifyOptions } from "./flags";
-import { jobFlags } from "./job-flags";
+import { type JobFlagChoices, jobFlags } from "./job-flags";
+import { checkSameJob } from "./same-job";
 
-/** Consecutive days as from..to stretches. */
-export function stretchesOf(days: readonly string[]): Array<{ from: string; to: string }> {
+/** A day (or a stretch `from..to`) `--repair` left as it was, and why. */
+export interface Unrepaired {
+  day: string;
+  reason: string;
+  /** The ledger's days it stands for. */
+  days: number;
+}
+
+/**
+ * Consecutive buckets as from..to stretches (a week or a month is its first day in the ledger: the next
+ * week's Monday follows it), so a table gone is one run, not one a week.
+ */
+export function stretchesOf(days: readonly string[], granularity = "day"): Array<{ from: string; to: string }> {
   const numbers = [...new Set(days.map((d) => dayOfText(d) as number))].sort((a, b) => a - b);
+  const after = (n: number) => (dayOfText(bucketEnd(granularity, dayText(n), "9999-12-31")) as number) + 1;
   const stretches: Array<{ from: string; to: string }> = [];
   let first = numbers[0];
   for (let i = 0; i < numbers.length; i += 1) {
     const n = numbers[i] as number;
     const next = numbers[i + 1];
-    if (next === n + 1) continue;
+    if (next === after(n)) continue;
     stretches.push({ from: dayText(first as number), to: dayText(n) });
     first = next;
   }
   return stretches;
 }
 
+/** The days among `days` whose file is there but is no regular file: a repair would write into a reader's pipe. */
+async function notFiles(ctx: Context, state: JobState, days: readonly string[]): Promise<Unrepaired[]> {
+  if (isTableIdentity(state.job.target)) return [];
+  const found: Unrepaired[] = [];
+  for (const day of days) {
+    const path = resolve(ctx.cwd, state.job.target.replaceAll("{date}", day));
+    const what = await stat(path).then(notAFile, () => undefined);
+    if (what !== undefined) found.push({ day, reason: `${path} is ${what}: not written to`, days: 1 });
+  }
+  return found;
+}
+
+/** The folder of a job's day files gone: refused before anything is written, with how to make it again. */
+function withFolderHint(error: unknown, ctx: Context, state: JobState, line: string): unknown {
+  const template = state.job.target;
+  if (!(error instanceof OutputError) || isTableIdentity(template)) return error;
+  const folder = dirname(resolve(ctx.cwd, template));
+  if (folder.includes("{date}") || existsSync(folder)) return error;
+  return new OutputError(error.message, { hint: `mkdir -p ${shellWord(folder)} && ${line}`, cause: error });
+}
+
+/**
+ * `service`: the base URL to ask (verify/service-url.ts), found only when a day is to be repaired. `job.named`
+ * and `job.line`: the job and the verify line as the user gave them, for hints. Returns the days left.
+ */
 export async function repairDays(
   ctx: Context,
-  state: JobState,
-  options: VerifyOptions,
+  job: { state: JobState; paths: StatePaths; named: string; line: string },
+  choices: JobFlagChoices,
+  service: () => Promise<string>,
   differences: readonly DayDifference[],
-): Promise<void> {
+): Promise<Unrepaired[]> {
+  const { state } = job;
   // A day after the job's last one is the next run's to write; one before its first is not the job's.
   const first = Object.keys(state.days).sort()[0] ?? state.lastDay;
-  const days = differences.map((d) => d.day).filter((day) => day >= first && day <= state.lastDay);
-  if (days.length === 0) return;
-  const flags = jobFlags(state, options);
+  const wanted = differingDays(differences).filter((day) => day >= first && day <= state.lastDay);
+  if (wanted.length === 0) return [];
+  const flags = jobFlags(state, { ...choices, baseUrl: await service() });
   const settings = await loadSettings(ctx, reportSettingFlags(flags));
   const events = stderrEvents(ctx, {});
-  const plan = await planReport(ctx, flags, settings, { now: ctx.now(), warn: events.warning });
+  const plan = await planReport(ctx, flags, settings, { now: ctx.now(), warn: events.warning }).catch(
+    (error: unknown) => {
+      throw withFolderHint(error, ctx, state, job.line);
+    },
+  );
   if (plan.kind !== "days") throw new Error("a job's plan that is not a run of whole days");
-  for (const run of stretchesOf(days)) {
+  checkSameJob(ctx, state, job.paths, plan, job.named);
+  const unrepaired = await notFiles(ctx, state, wanted);
+  const left = new Set(unrepaired.map((u) => u.day));
+  const days = wanted.filter((day) => !left.has(day));
+  for (const run of stretchesOf(days, state.job.granularity)) {
     // A week or a month is its first day in the ledger: the whole bucket is fetched again.
     const stretch = { from: run.from, to: bucketEnd(state.job.granularity, run.to, state.lastDay) };
-    events.note(`repairing ${stretch.from === stretch.to ? stretch.from : `${stretch.from}..${stretch.to}`}`);
-    await runDayExport(ctx, plan, events, { repair: stretch });
+    const label = stretch.from === stretch.to ? stretch.from : `${stretch.from}..${stretch.to}`;
+    events.note(`repairing ${label}`);
+    try {
+      await runDayExport(ctx, plan, events, { repair: stretch, jobBaseUrl: state.job.baseUrl });
+    } catch (error) {
+      // A day file that cannot be written leaves the other stretches to repair; a table is one target.
+      if (!(error instanceof OutputError) || isTableIdentity(state.job.target)) throw error;
+      const count = days.filter((day) => day >= run.from && day <= run.to).length;
+      unrepaired.push({ day: label, reason: error.message, days: count });
+    }
   }
+  return unrepaired.sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
 }

@@ -1,0 +1,64 @@
+/**
+ * The service `verify` sends a key to (--against-service, --repair). A job's base URL is part of its identity
+ * (state/job.ts), but the key is its profile's (or, with no profile, the environment's), and the URL that key
+ * is for may have moved since the job was made: then the key goes to neither URL until --base-url names one.
+ */
+import { parseBaseUrl, reportEndpoint } from "../../contract/endpoint";
+import { UsageError } from "../../core/errors";
+import { printable } from "../../core/printable";
+import { shellWord } from "../../core/shell-word";
+import type { JobState } from "../../state/store";
+import type { Context } from "../context";
+import { reportSettingFlags } from "../report/setting-flags";
+import { loadSettings } from "../shared/settings";
+import { type JobFlagChoices, jobFlags } from "./job-flags";
+
+/** One service: the same report endpoint (`http://h:1/` and `http://h:1` are one). */
+export function sameService(a: string, b: string): boolean {
+  const left = parseBaseUrl(a);
+  const right = parseBaseUrl(b);
+  if (!left.ok || !right.ok) return a === b;
+  return reportEndpoint(left.url).href === reportEndpoint(right.url).href;
+}
+
+const SOURCE_WORDS: Record<string, string> = {
+  environment: "ADREPORT_BASE_URL",
+  "config file": "the config file's base-url",
+  default: "the default base URL",
+};
+
+/**
+ * `command`: the verify line as the user ran it, for the hint. Returns the base URL to ask; with --base-url,
+ * says on stderr when it is not the job's.
+ */
+export async function serviceUrl(
+  ctx: Context,
+  state: JobState,
+  choices: JobFlagChoices,
+  command: string,
+): Promise<string> {
+  const made = state.job.baseUrl;
+  if (choices.baseUrl !== undefined) {
+    // Checked by the setting's rule before it is shown (a URL with a password in it is refused, not printed).
+    const named = (await loadSettings(ctx, reportSettingFlags(jobFlags(state, choices))))["base-url"].value;
+    if (!sameService(named, made)) {
+      ctx.io.err.write(
+        `adreport: job ${state.id} was made against ${printable(made)}; asking ${printable(named)} (--base-url)\n`,
+      );
+    }
+    return named;
+  }
+  const flags = { ...jobFlags(state, choices), baseUrl: undefined };
+  const current = (await loadSettings(ctx, reportSettingFlags(flags)))["base-url"];
+  if (sameService(current.value, made)) return made;
+  const profile = state.job.profile;
+  const who =
+    current.source === "profile" && profile !== null
+      ? `profile ${profile}`
+      : (SOURCE_WORDS[current.source] ?? current.source);
+  throw new UsageError(
+    `job ${state.id} was made against ${printable(made)}, but ${who} now names ${printable(current.value)}: ` +
+      "the key is sent to neither until --base-url names the service to ask",
+    { hint: `if the service moved there, run: ${command} --base-url ${shellWord(printable(current.value))}` },
+  );
+}
