@@ -69,10 +69,16 @@ function requests(n: number): string {
   return n === 1 ? "1 request" : `${n} requests`;
 }
 
+/** `1.5 s`, `25 s`, `12 min`: an interval between requests (a wait is rounded up, this to the nearest). */
+function every(ms: number): string {
+  if (ms < 10_000) return `${Math.round(ms / 100) / 10} s`;
+  return ms < 120_000 ? `${Math.round(ms / 1000)} s` : formatWait(ms);
+}
+
 /** `runs of this key on this host keep one pace (1 request every 25 s)`: the shared schedule, in words. */
 function sharedWhat(turn: SharedTurn): string {
   if (turn.heldBy === "hold") return "another run of this key on this host was told by the service to wait";
-  const pace = turn.intervalMs > 0 ? ` (1 request every ${formatWait(turn.intervalMs)})` : "";
+  const pace = turn.intervalMs > 0 ? ` (1 request every ${every(turn.intervalMs)})` : "";
   return `the runs of this key on this host keep one pace${pace}`;
 }
 
@@ -158,12 +164,14 @@ export class Pacer {
         const byCap = !byHold && capAt >= turn.sendAt;
         const what = byHold ? this.holdReason : byCap ? this.capWhat : this.paceWhat();
         // The rule for the pace (a hold was checked above): what it adds between two requests, and the whole
-        // wait to the deadline. The others of the key are told what the service said before a long wait.
+        // wait to the deadline.
         const error = byHold
           ? undefined
           : this.tooLong(what, due - now, byCap ? this.capMs : turn.gapMs, false, now, deadline);
-        if (error !== undefined || due - now >= LONG_WAIT_MS) await this.share(now);
-        if (error) throw error;
+        if (error) {
+          await this.share(now);
+          throw error;
+        }
         await this.wait(now, due, byHold ? "service" : "pace", what, signal, onWait);
       }
     }
@@ -186,8 +194,9 @@ export class Pacer {
         // What remains, less the requests reserved since this one (the service had not counted them yet).
         const left = signal.remaining - (this.issued - ticket.seq);
         // Without a policy, what is left is spread over what remains of the window; when that is slower
-        // than any wait accepted, it is spent at once instead (and the wait after it ends the run).
-        if (!policy && signal.resetMs !== undefined) {
+        // than any wait accepted, it is spent at once instead (and the wait after it ends the run). None
+        // left is a wait until the reset (`spentMs`), not a pace.
+        if (!policy && signal.resetMs !== undefined && signal.remaining > 0) {
           const intervalMs = (signal.resetMs / Math.max(1, left)) * MARGIN;
           const what = `its RateLimit fields say ${requests(Math.max(0, left))} left for ${formatWait(signal.resetMs)}`;
           const burst = intervalMs > this.maxWaitMs ? Math.max(1, left) : 1;
@@ -248,7 +257,11 @@ export class Pacer {
     onWait: ((event: WaitEvent) => void) | undefined,
   ): Promise<void> {
     const waitMs = until - now;
-    if (waitMs >= LONG_WAIT_MS) onWait?.({ kind: "wait", source, waitMs, until, reason });
+    if (waitMs >= LONG_WAIT_MS) {
+      onWait?.({ kind: "wait", source, waitMs, until, reason });
+      // The key's other runs are told what the service said before this one waits long for it.
+      await this.share(now);
+    }
     this.stats.waitedMs += waitMs;
     await this.sleep(waitMs, signal);
     this.slept = until;
@@ -272,7 +285,7 @@ export class Pacer {
   private paceWhat(): string {
     if (this.limit) return this.limit.what;
     const interval = this.adaptive.intervalMs();
-    return `its 429s slowed this run to 1 request every ${formatWait(interval)}`;
+    return `its 429s slowed this run to 1 request every ${every(interval)}`;
   }
 
   private reserve(): Turn {
