@@ -15,6 +15,7 @@ import { createHash } from "node:crypto";
 import {
   closeSync,
   constants,
+  existsSync,
   lstatSync,
   mkdirSync,
   openSync,
@@ -171,6 +172,8 @@ export class FilePaceLedger implements PaceLedger {
   }
 
   private peek(request: TurnRequest): SharedTurn {
+    // A stat that finds nothing costs microseconds; an open that fails, an error's stack (ten times that).
+    if (!existsSync(this.path)) return free(request);
     try {
       const fd = openToRead(this.path);
       if (fd === undefined) return free(request);
