@@ -163,11 +163,12 @@ export class Pacer {
         const byHold = this.holdUntil > now;
         const byCap = !byHold && capAt >= turn.sendAt;
         const what = byHold ? this.holdReason : byCap ? this.capWhat : this.paceWhat();
-        // The rule for the pace (a hold was checked above): what it adds between two requests, and the whole
-        // wait to the deadline.
+        // The rule for the pace (a hold was checked above): what it adds between two requests, and a long
+        // wait to the deadline (a short one is left to --max-time, whose message says how far the run got).
+        const long = due - now >= LONG_WAIT_MS;
         const error = byHold
           ? undefined
-          : this.tooLong(what, due - now, byCap ? this.capMs : turn.gapMs, false, now, deadline);
+          : this.tooLong(what, due - now, byCap ? this.capMs : turn.gapMs, false, now, long ? deadline : undefined);
         if (error) {
           await this.share(now);
           throw error;

@@ -227,6 +227,13 @@ describe("Pacer: every wait follows the one rule (core/wait.ts)", () => {
     expect(clock.t).toBe(T0);
   });
 
+  it("a short wait past the deadline is left to --max-time, whose message says how far the run got", async () => {
+    const { pacer, grant, clock } = clocked();
+    pacer.answered(await grant(), 200, { "ratelimit-policy": '"d";q=10;w=1', ratelimit: '"d";r=0;t=1' });
+    await pacer.grant(undefined, T0 + 50);
+    expect(clock.t - T0).toBeCloseTo(102, 0);
+  });
+
   it("tells of a wait a person notices before it starts, and of no shorter one", async () => {
     const order: string[] = [];
     const clock = { t: T0 };
