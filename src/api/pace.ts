@@ -153,7 +153,7 @@ export class Pacer {
           }
           // Another run of the key (or one that ended) used the turn: the key's pace holds this one.
           const wait = shared.sendAt - now;
-          const error = this.tooLong(sharedWhat(shared), wait, wait, false, now, deadline, "it holds this run");
+          const error = this.tooLong(sharedWhat(shared), wait, wait, false, now, deadline, "it holds this run for");
           if (error) throw error;
           await this.wait(now, shared.sendAt, "shared", sharedWhat(shared), signal, onWait);
           continue;

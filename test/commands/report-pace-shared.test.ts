@@ -54,7 +54,7 @@ describe("a run that gives up leaves the key's pace to the requests it sent", ()
     const second = await runInProcess([...ARGS, "--max-time", "2s"], { env: env(config, server.url) });
     expect(second.code).toBe(5);
     expect(second.stderr).toMatch(
-      /^adreport: the runs of this key on this host keep one pace \(1 request every 10 s\); it holds this run \d+ s \(until .* UTC\), longer than the 2 s left of the time allowed$/m,
+      /^adreport: the runs of this key on this host keep one pace \(1 request every 10 s\); it holds this run for \d+ s \(until .* UTC\), longer than the 2 s left of the time allowed$/m,
     );
     expect(second.stderr).not.toMatch(/first page had not come/);
     expect(server.arrivals).toHaveLength(1);
