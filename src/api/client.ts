@@ -23,10 +23,12 @@ import type { ProxyChoice, RouteOptions } from "./route";
 import { statusError } from "./status-error";
 import { type RequestEvent, Transport } from "./transport";
 import type { Dispatcher } from "./undici";
+import type { WaitEvent } from "./wait-event";
 
 export type { ReceivedPage } from "./body/page";
+export type { WaitEvent } from "./wait-event";
 
-export type ApiEvent = RequestEvent | RetryEvent;
+export type ApiEvent = RequestEvent | RetryEvent | WaitEvent;
 
 /** An answer 429 (`throttled` in a run's summary): counted beside the requests, of which it is one. */
 export function isThrottled(event: ApiEvent): boolean {
@@ -81,6 +83,7 @@ export class ReportApi {
   private readonly now: () => number;
   private readonly pacer: Pacer | undefined;
   private readonly deadline: number | undefined;
+  private readonly onEvent: ((event: ApiEvent) => void) | undefined;
 
   constructor(options: ApiClientOptions) {
     const checked = parseBaseUrl(options.baseUrl);
@@ -92,6 +95,7 @@ export class ReportApi {
     this.now = options.now ?? Date.now;
     this.pacer = options.pacer;
     this.deadline = options.deadline;
+    this.onEvent = options.onEvent;
     this.redactor = redactor(options.apiKey);
     this.transport = new Transport({
       base: this.base,
@@ -143,7 +147,7 @@ export class ReportApi {
 
   /** One try: the page to read for a 200, or what any other answer means, thrown. */
   private async attempt(path: string, label: string, attempt: number, signal?: AbortSignal): Promise<OpenPage> {
-    const ticket = await this.pacer?.grant(signal, this.deadline);
+    const ticket = await this.pacer?.grant(signal, this.deadline, this.onEvent);
     const response = await this.transport.send(this.origin, path, label, attempt, signal);
     if (ticket) this.pacer?.answered(ticket, response.status, response.headers);
     if (response.status === 200) return { read: async () => pageFrom(await response.body(), this.redactor) };

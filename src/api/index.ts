@@ -1,7 +1,7 @@
 /** What commands use of the API layer. */
 import type { Dispatcher } from "undici";
 
-export { type ApiEvent, isThrottled, ReportApi } from "./client";
+export { type ApiEvent, isThrottled, ReportApi, type WaitEvent } from "./client";
 export {
   AccessRefusedError,
   ConnectionError,

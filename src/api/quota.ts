@@ -1,17 +1,26 @@
 /**
- * The give-up of a run whose service asks to wait longer than the run may: past the run's deadline, past
- * the longest wait the client accepts, or a quota spent for hours (a daily quota): QuotaError, at once.
+ * The give-up of a run asked to wait longer than it may (core/wait.ts has the rule): past the run's
+ * deadline, past the longest wait accepted, or a quota spent for hours (a daily quota): QuotaError, at once.
+ * Every wait before a request comes here, whoever asked for it.
  */
 import { QuotaError } from "../core/errors";
+import { DAILY_QUOTA_MS } from "../core/wait";
 
-/** A wait this long means a quota of the day (or so) is spent, not a moment's throttling. */
-export const DAILY_QUOTA_MS = 3_600_000;
+export { DAILY_QUOTA_MS } from "../core/wait";
 
-/** `45 s`, `12 min`, `5 h`, `2.5 h`: a wait the way a person reads it. */
+/** `45 s`, `12 min`, `5 h`, `2.5 h`, `1157 days`: a wait the way a person reads it. */
 export function formatWait(ms: number): string {
   if (ms <= 120_000) return `${Math.ceil(ms / 1000)} s`;
   if (ms < 2 * DAILY_QUOTA_MS) return `${Math.ceil(ms / 60_000)} min`;
-  return `${Math.round((ms / DAILY_QUOTA_MS) * 10) / 10} h`;
+  if (ms < 48 * DAILY_QUOTA_MS) return `${Math.round((ms / DAILY_QUOTA_MS) * 10) / 10} h`;
+  const days = Math.round(ms / (24 * DAILY_QUOTA_MS));
+  return Number.isFinite(days) ? `${days} days` : "for ever";
+}
+
+/** ` (until 2026-11-26 06:00 UTC)`, or nothing for a time no calendar holds. */
+function untilText(ms: number): string {
+  const until = new Date(ms);
+  return Number.isNaN(until.getTime()) ? "" : ` (until ${until.toISOString().slice(0, 16).replace("T", " ")} UTC)`;
 }
 
 export interface WaitLimits {
@@ -20,25 +29,40 @@ export interface WaitLimits {
   deadline: number | undefined;
   /** The longest wait accepted at all. */
   maxWaitMs: number;
+  /**
+   * The part of the wait the pace asks for between this request and the one before (default: all of it);
+   * the rest is the turns of requests queued before it. That part is held to `maxWaitMs` and the quota,
+   * the whole wait to the deadline.
+   */
+  paceMs?: number | undefined;
 }
 
 /**
  * The error for a wait of `waitMs` asked for by `what` (`the service answered 429`), or undefined when the
- * wait fits. `daily` is true when the service said so (an error code, a quota policy of a day).
+ * wait fits. `daily` is true when the service said so (an error code, a quota policy of a day). `asks` says
+ * who holds the run back (the service, by default).
  */
-export function quotaGiveUp(what: string, waitMs: number, daily: boolean, limits: WaitLimits): QuotaError | undefined {
-  const spent = daily || waitMs > DAILY_QUOTA_MS;
+export function quotaGiveUp(
+  what: string,
+  waitMs: number,
+  daily: boolean,
+  limits: WaitLimits,
+  asks = "the service asks to wait",
+): QuotaError | undefined {
+  const pace = limits.paceMs ?? waitMs;
+  const spent = daily || pace > DAILY_QUOTA_MS;
+  const tooLong = pace > limits.maxWaitMs;
   const left = limits.deadline === undefined ? undefined : limits.deadline - limits.nowMs;
   const pastDeadline = left !== undefined && waitMs > left;
-  if (!spent && !pastDeadline && waitMs <= limits.maxWaitMs) return undefined;
-  const until = new Date(limits.nowMs + waitMs).toISOString().slice(0, 16).replace("T", " ");
-  const asks = `the service asks to wait ${formatWait(waitMs)} (until ${until} UTC)`;
+  if (!spent && !pastDeadline && !tooLong) return undefined;
+  const shown = spent || tooLong ? pace : waitMs;
+  const asked = `${asks} ${formatWait(shown)}${untilText(limits.nowMs + shown)}`;
   const message = spent
-    ? `the daily quota is spent (${what}); ${asks}`
-    : pastDeadline
-      ? `${what}; ${asks}, longer than the ${formatWait(Math.max(0, left ?? 0))} left of the time allowed`
-      : `${what}; ${asks}`;
-  return new QuotaError(message, waitMs, spent, {
+    ? `the daily quota is spent (${what}); ${asked}`
+    : pastDeadline && !tooLong
+      ? `${what}; ${asked}, longer than the ${formatWait(Math.max(0, left ?? 0))} left of the time allowed`
+      : `${what}; ${asked}`;
+  return new QuotaError(message, shown, spent, {
     hint: spent ? "run the export again once the quota is renewed" : "run the export again later",
   });
 }

@@ -53,7 +53,8 @@ function members(field: string): Member[] {
 
 function number(value: string | undefined): number | undefined {
   if (value === undefined || !/^\d+(\.\d+)?$/.test(value.trim())) return undefined;
-  return Number(value);
+  const n = Number(value);
+  return Number.isFinite(n) ? n : undefined;
 }
 
 /** Seconds until a reset; a value that can only be a Unix time (X-RateLimit-Reset often is) as such. */
@@ -119,10 +120,11 @@ export function readRateSignal(headers: Headers, nowMs: number): RateSignal | un
     (a, b) => (a.windowMs ?? Number.POSITIVE_INFINITY) - (b.windowMs ?? Number.POSITIVE_INFINITY),
   )[0] as Policy;
   // None left of the policy paced by is its bucket's ordinary state; of another (or of one too slow to pace
-  // by, a day's quota), it means waiting until it resets.
+  // by, a day's quota), it means waiting until it resets. So does a reset further than the window: no
+  // bucket of that window refills so late, and without a window there is no pace to keep, only the reset.
   const spent = all
     .filter((p) => p.remaining === 0 && p.resetMs !== undefined)
-    .filter((p) => p !== shortest || (p.windowMs ?? 0) >= SLOW_WINDOW_MS)
+    .filter((p) => p !== shortest || (p.windowMs ?? 0) >= SLOW_WINDOW_MS || (p.resetMs as number) > (p.windowMs ?? 0))
     .map((p) => p.resetMs as number);
   return {
     quota: shortest.quota,

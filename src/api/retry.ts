@@ -5,8 +5,10 @@
  */
 import { setTimeout as sleepFor } from "node:timers/promises";
 import { UnavailableError } from "../core/errors";
+import { LONG_WAIT_MS, MAX_WAIT_MS, timerDelay } from "../core/wait";
 import { followSignal } from "./follow-signal";
 import { quotaGiveUp } from "./quota";
+import type { WaitEvent } from "./wait-event";
 
 export const RETRIABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
 
@@ -17,7 +19,7 @@ export interface BackoffPolicy {
   maxRetryAfterMs: number;
 }
 
-export const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 250, capMs: 20_000, maxRetryAfterMs: 300_000 };
+export const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 250, capMs: 20_000, maxRetryAfterMs: MAX_WAIT_MS };
 
 /** Full jitter: a random wait between 0 and min(cap, base * 2^attempt). `attempt` counts from 0. */
 function backoffMs(policy: BackoffPolicy, attempt: number, random: () => number): number {
@@ -53,11 +55,11 @@ export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
  * follows the signal as requests do (follow-signal.ts): every page of `--concurrency 32` may wait at once.
  */
 export const abortableSleep: Sleep = async (ms, signal) => {
-  if (signal === undefined) return await sleepFor(ms);
+  if (signal === undefined) return await sleepFor(timerDelay(ms));
   const own = new AbortController();
   const unfollow = followSignal(signal, own);
   try {
-    await sleepFor(ms, undefined, { signal: own.signal });
+    await sleepFor(timerDelay(ms), undefined, { signal: own.signal });
   } catch (error) {
     throw signal.aborted ? signal.reason : error;
   } finally {
@@ -78,7 +80,8 @@ export interface RetryBudget {
   backoff: BackoffPolicy;
   sleep: Sleep;
   random: () => number;
-  onRetry?: ((event: RetryEvent) => void) | undefined;
+  /** Told of each retry, and before a wait a person notices (WaitEvent). */
+  onRetry?: ((event: RetryEvent | WaitEvent) => void) | undefined;
   now?: (() => number) | undefined;
   /** When the run must end (epoch ms): a Retry-After past it ends the run at once. */
   deadline?: number | undefined;
@@ -122,6 +125,11 @@ export async function openWithRetries<T>(
     // turn the retries into a burst.
     const waitMs = Math.max(error.waitMs ?? 0, backoffMs(budget.backoff, failures - 1, budget.random));
     budget.onRetry?.({ kind: "retry", reason: error.message, waitMs, retry: failures, of: budget.retries });
+    if (waitMs >= LONG_WAIT_MS) {
+      const until = (budget.now ?? Date.now)() + waitMs;
+      const reason = `before retry ${failures}/${budget.retries}: ${error.message}`;
+      budget.onRetry?.({ kind: "wait", source: "retry", waitMs, until, reason });
+    }
     await budget.sleep(waitMs, signal);
   };
   const open = async (): Promise<Opened<T>> => {

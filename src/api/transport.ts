@@ -4,6 +4,7 @@
  * the whole body, a bound on a body's size. A failure comes out as what it means for the retry budget: a
  * Retriable, or a final error (a certificate that will not change, a body over the bound, an abort).
  */
+import { timerDelay } from "../core/wait";
 import { ConnectionError, PageTooLargeError } from "./errors";
 import { followSignal } from "./follow-signal";
 import { networkFailure } from "./network-errors";
@@ -15,6 +16,8 @@ import { type ProxyChoice, proxyFor, type RouteOptions } from "./route";
 import { Agent, type Dispatcher, loadEnvHttpProxyAgent, loadTunnelPoolFactory, request } from "./undici";
 
 export type RequestEvent =
+  /** A request handed to the connection: every one counts, answered or not (a run that ends drops some). */
+  | { kind: "sent"; method: string; url: string; attempt: number }
   | { kind: "response"; method: string; url: string; status: number; ms: number; attempt: number }
   | { kind: "failure"; method: string; url: string; reason: string; ms: number; attempt: number };
 
@@ -68,6 +71,8 @@ export class Transport {
     const url = `${origin}${path}`;
     const started = now();
     const direct = this.dispatcher ?? (await this.viaProxy(this.proxy as ProxyChoice));
+    // A run already stopped sends nothing more (and counts nothing more).
+    if (outer?.aborted) throw outer.reason;
     const controller = new AbortController();
     const unfollow = outer ? followSignal(outer, controller) : () => undefined;
     const signal = controller.signal;
@@ -117,7 +122,7 @@ export class Transport {
     // A timer per phase on the attempt's one controller: undici watches the same signal from the request
     // through the body, and a phase that ends in time must clear its timer (AbortSignal.timeout cannot be).
     const timed = async <T>(work: () => Promise<T>): Promise<T> => {
-      const timer = setTimeout(() => controller.abort(), timeoutMs);
+      const timer = setTimeout(() => controller.abort(), timerDelay(timeoutMs));
       try {
         return await this.untilAborted(work(), signal);
       } catch (error) {
@@ -132,6 +137,7 @@ export class Transport {
           headerLines = lines;
         })
       : direct;
+    onEvent?.({ kind: "sent", method: "GET", url, attempt });
     const response = await timed(() =>
       request(dispatcher, {
         origin,

@@ -5,6 +5,7 @@
  * rather than AbortSignal.timeout: the abort's reason is this message, worked out when the limit passes.
  */
 import { UnavailableError } from "../core/errors";
+import { timerDelay } from "../core/wait";
 
 interface Deadline {
   /** Undefined when there is no limit. */
@@ -24,12 +25,15 @@ function formatSeconds(seconds: number): string {
 export function deadline(seconds: number | undefined, progress: () => string): Deadline {
   if (seconds === undefined) return { signal: undefined, clear() {} };
   const controller = new AbortController();
-  const timer = setTimeout(() => {
-    controller.abort(
-      new UnavailableError(`gave up after ${formatSeconds(seconds)} (max-time): ${progress()}`, {
-        hint: "raise --max-time (or the max-time setting); --verbose shows each request and how long it took",
-      }),
-    );
-  }, seconds * 1000);
+  const timer = setTimeout(
+    () => {
+      controller.abort(
+        new UnavailableError(`gave up after ${formatSeconds(seconds)} (max-time): ${progress()}`, {
+          hint: "raise --max-time (or the max-time setting); --verbose shows each request and how long it took",
+        }),
+      );
+    },
+    timerDelay(seconds * 1000),
+  );
   return { signal: controller.signal, clear: () => clearTimeout(timer) };
 }

@@ -11,7 +11,9 @@ export interface RunSummary {
   days_changed?: number;
   days_unchanged?: number;
   rows: number;
+  /** Every request sent, retries included, answered or not (one dropped when the run ended counts too). */
   requests: number;
+  /** Of the requests, those that were another try of a page. */
   retries: number;
   /** Answers 429 (too many requests), also counted in `requests`. */
   throttled: number;
@@ -24,11 +26,11 @@ export interface DaySummary extends RunSummary {
   days_unchanged: number;
 }
 
-/** Counts an API event into a summary: each answer or failed try is a request; a retry is also a retry. */
+/** Counts an API event into a summary: each request sent is a request; a retry is also a retry. */
 export function countEvent(summary: Pick<RunSummary, "requests" | "retries" | "throttled">, event: ApiEvent): void {
-  if (event.kind === "retry") summary.retries += 1;
-  else summary.requests += 1;
-  if (isThrottled(event)) summary.throttled += 1;
+  if (event.kind === "sent") summary.requests += 1;
+  else if (event.kind === "retry") summary.retries += 1;
+  else if (isThrottled(event)) summary.throttled += 1;
 }
 
 /** The object of --summary for one run: its job (incremental runs) first, null for others. */

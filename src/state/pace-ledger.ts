@@ -1,12 +1,15 @@
 /**
  * The pace shared by the processes of one host that use one key against one service (two cron jobs): the
- * schedule of core/pace-slot.ts kept in a small file of the state folder, read and written under a lock
- * file at each request. The file is named by a hash of the base URL and the key, never the key. The lock is
+ * shared schedule of core/pace-slot.ts kept in a small file of the state folder, read and written under a
+ * lock file when a request is sent (a turn is never reserved ahead: a run that ends, however, leaves only
+ * the requests it sent). The file is named by a hash of the base URL and the key, never the key. The lock is
  * held for a read and a write, a millisecond: one older than seconds was left by a killed process and is
- * removed (two removing it at once cost at worst one slot shared, not an export). When the lock cannot be
+ * removed (two removing it at once cost at worst one turn shared, not an export). When the lock cannot be
  * had, or the folder not written, the process paces alone rather than failing its export. The file calls
  * are synchronous (tens of microseconds each), and the record is rewritten in place at a fixed size: a
- * file truncated and written again is flushed by ext4 at once, milliseconds a request.
+ * file truncated and written again is flushed by ext4 at once, milliseconds a request. A request that
+ * knows no pace and has nothing to tell only reads the file, without the lock, and nothing when there is
+ * none.
  */
 import { createHash } from "node:crypto";
 import {
@@ -24,7 +27,16 @@ import {
 import { userInfo } from "node:os";
 import { dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { MemoryPaceLedger, type PaceLedger, type PaceRequest, type PaceState, reserveSlot } from "../core/pace-slot";
+import {
+  boundState,
+  EMPTY_PACE,
+  type PaceLedger,
+  type SharedPace,
+  type SharedTurn,
+  type TurnRequest,
+  takeTurn,
+} from "../core/pace-slot";
+import { timerDelay } from "../core/wait";
 
 /** The ledger file of a key at a service, in `folder` (the config folder's state/pace). */
 export function paceLedgerPath(folder: string, baseUrl: string, apiKey: string): string {
@@ -37,39 +49,57 @@ const LOCK_PATIENCE_MS = 2000;
 /** A lock this old was left by a process killed while holding it. */
 const STALE_LOCK_MS = 5000;
 
-/** A schedule further ahead than this was not written by a pace (a Retry-After waits at most minutes). */
-const FURTHEST_MS = 15 * 60_000;
+const RECORD_BYTES = 128;
 
-function parseState(text: string | undefined, now: number): PaceState {
+function numberOr(value: unknown, fallback: number): number {
+  return typeof value === "number" ? value : fallback;
+}
+
+/** The record as written (`{"tat":..,"every":..,"burst":..,"hold":..}`); anything else is no schedule. */
+function parseState(text: string): SharedPace {
   try {
-    const value: unknown = JSON.parse(text ?? "");
-    const tat = (value as { tat?: unknown }).tat;
-    return { tat: typeof tat === "number" && Number.isFinite(tat) && tat <= now + FURTHEST_MS ? tat : 0 };
+    const value = JSON.parse(text) as Record<string, unknown>;
+    return {
+      tat: numberOr(value.tat, 0),
+      intervalMs: numberOr(value.every, 0),
+      burst: numberOr(value.burst, 1),
+      hold: numberOr(value.hold, 0),
+    };
   } catch {
-    return { tat: 0 };
+    return EMPTY_PACE;
   }
 }
 
-const RECORD_BYTES = 64;
+function readState(fd: number): SharedPace {
+  const buffer = Buffer.alloc(RECORD_BYTES);
+  const read = readSync(fd, buffer, 0, RECORD_BYTES, 0);
+  return parseState(buffer.subarray(0, read).toString("utf8"));
+}
 
-/** The schedule in the file at `path` moved on by `reserve`, under the lock; a missing file is made. */
-function update(path: string, now: number, reserve: (state: PaceState) => PaceState): void {
-  // Never through a link: the state folder may be shared with someone who plants one.
-  const { O_RDWR, O_CREAT, O_EXCL, O_NOFOLLOW } = constants;
-  let fd: number;
+function writeState(fd: number, state: SharedPace): void {
+  const record = { tat: state.tat, every: state.intervalMs, burst: state.burst, hold: state.hold };
+  writeSync(fd, `${JSON.stringify(record)}\n`.padEnd(RECORD_BYTES, " "), 0);
+}
+
+// Never through a link: the state folder may be shared with someone who plants one.
+const { O_RDONLY, O_RDWR, O_CREAT, O_EXCL, O_NOFOLLOW } = constants;
+
+/** The file opened to read, or undefined when there is none. */
+function openToRead(path: string): number | undefined {
   try {
-    fd = openSync(path, O_RDWR | O_NOFOLLOW);
+    return openSync(path, O_RDONLY | O_NOFOLLOW);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+function openToWrite(path: string): number {
+  try {
+    return openSync(path, O_RDWR | O_NOFOLLOW);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-    fd = openSync(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
-  }
-  try {
-    const buffer = Buffer.alloc(RECORD_BYTES);
-    const read = readSync(fd, buffer, 0, RECORD_BYTES, 0);
-    const next = reserve(parseState(buffer.subarray(0, read).toString("utf8"), now));
-    writeSync(fd, `${JSON.stringify(next)}\n`.padEnd(RECORD_BYTES, " "), 0);
-  } finally {
-    closeSync(fd);
+    return openSync(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
   }
 }
 
@@ -81,67 +111,107 @@ function removeQuietly(path: string): void {
   }
 }
 
-/** Makes the ledgers' folder (0700); true when it is this user's and no one else may write in it. */
-function ownFolder(folder: string): boolean {
+/** True when the ledgers' folder is this user's and no one else may write in it; made (0700) when `make`. */
+function ownFolder(folder: string, make: boolean): boolean {
   try {
-    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    if (make) mkdirSync(folder, { recursive: true, mode: 0o700 });
     const found = lstatSync(folder);
     return found.isDirectory() && found.uid === userInfo().uid && (found.mode & 0o022) === 0;
   } catch {
-    return false; // unwritable: this run paces alone
+    return false; // missing or unwritable: this run paces alone
   }
 }
 
+/** The turn of a request when nothing holds it. */
+function free(request: TurnRequest): SharedTurn {
+  return { sendAt: request.now, heldBy: "pace", intervalMs: 0, burst: 1 };
+}
+
 export class FilePaceLedger implements PaceLedger {
-  private readonly alone = new MemoryPaceLedger();
   private readonly lock: string;
   /** Whether the folder is ours alone: another user could stall our exports with a schedule in it. */
-  private shared: boolean | undefined;
+  private trusted: boolean | undefined;
 
   constructor(readonly path: string) {
     this.lock = `${path}.lock`;
   }
 
-  async reserve(request: PaceRequest): Promise<number> {
-    // Nothing known limits this run and no other run keeps a schedule: no file is made (an export from a
-    // service without a limit leaves nothing in the state folder).
-    const unlimited = request.intervalMs === 0 && request.floor <= request.now;
-    if (unlimited && !existsSync(this.path)) return this.alone.reserve(request);
-    this.shared ??= ownFolder(dirname(this.path));
-    if (!this.shared) return this.alone.reserve(request);
-    if (!(await this.locked())) return this.alone.reserve(request);
+  take(request: TurnRequest): Promise<SharedTurn> {
+    return this.apply(request, true);
+  }
+
+  async share(request: TurnRequest): Promise<void> {
+    await this.apply(request, false);
+  }
+
+  private async apply(request: TurnRequest, take: boolean): Promise<SharedTurn> {
+    // Nothing known limits this request and it has nothing to tell: the schedule is only read (an export
+    // from a service without a limit makes no file and takes no lock).
+    const tells = request.intervalMs > 0 || request.hold > request.now;
+    if (!tells) return this.peek(request);
+    this.trusted ??= ownFolder(dirname(this.path), true);
+    if (!this.trusted) return free(request);
+    // Tried at once, then waited for: the lock, the read and the write run without a pause in between, so
+    // the requests of this process never wait for each other's lock.
+    const first = this.tryLock();
+    if (first === "unusable" || (first === "busy" && !(await this.waitForLock()))) return free(request);
     try {
-      let sendAt = request.now;
-      update(this.path, request.now, (state) => {
-        const slot = reserveSlot(state, request);
-        sendAt = slot.sendAt;
-        return slot.state;
-      });
-      return sendAt;
+      const fd = openToWrite(this.path);
+      try {
+        const { turn, state } = takeTurn(boundState(readState(fd), request.now), request, take);
+        if (state) writeState(fd, state);
+        return turn;
+      } finally {
+        closeSync(fd);
+      }
     } catch {
-      return this.alone.reserve(request);
+      return free(request);
     } finally {
       removeQuietly(this.lock);
     }
   }
 
-  private async locked(): Promise<boolean> {
+  private peek(request: TurnRequest): SharedTurn {
+    // A stat that finds nothing costs microseconds; an open that fails, an error's stack (ten times that).
+    if (!existsSync(this.path)) return free(request);
+    try {
+      const fd = openToRead(this.path);
+      if (fd === undefined) return free(request);
+      try {
+        this.trusted ??= ownFolder(dirname(this.path), false);
+        if (!this.trusted) return free(request);
+        return takeTurn(boundState(readState(fd), request.now), request, false).turn;
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      return free(request);
+    }
+  }
+
+  private tryLock(): "taken" | "busy" | "unusable" {
+    try {
+      closeSync(openSync(this.lock, "wx", 0o600));
+      return "taken";
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") return "unusable";
+    }
+    let age = 0;
+    try {
+      age = Date.now() - statSync(this.lock).mtimeMs;
+    } catch {
+      // Released meanwhile.
+    }
+    if (age > STALE_LOCK_MS) removeQuietly(this.lock);
+    return "busy";
+  }
+
+  private async waitForLock(): Promise<boolean> {
     const started = Date.now();
     for (let wait = 1; Date.now() - started < LOCK_PATIENCE_MS; wait = Math.min(wait * 2, 16)) {
-      try {
-        closeSync(openSync(this.lock, "wx", 0o600));
-        return true;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== "EEXIST") return false;
-      }
-      let age = 0;
-      try {
-        age = Date.now() - statSync(this.lock).mtimeMs;
-      } catch {
-        // Released meanwhile.
-      }
-      if (age > STALE_LOCK_MS) removeQuietly(this.lock);
-      else await sleep(wait);
+      await sleep(timerDelay(wait));
+      const tried = this.tryLock();
+      if (tried !== "busy") return tried === "taken";
     }
     return false;
   }

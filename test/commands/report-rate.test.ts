@@ -88,6 +88,26 @@ describe("report against a service with a rate limit", () => {
     expect(run.summary()).toMatchObject({ outcome: "failed", throttled: 1 });
   });
 
+  it("counts in --summary every request sent, those in flight when the run ended included", async () => {
+    server = await startBucketServer({
+      rate: 1,
+      burst: 1,
+      headers: "none",
+      rows: 100,
+      retryAfter: { seconds: 600, code: "rate_limited" },
+    });
+    const run = await report(server.url, ["--max-time", "2m", "--concurrency", "4"]);
+    expect(run.code).toBe(5);
+    // The pages in flight when the 429 ended the run reach the service a moment later, or not at all.
+    let seen = -1;
+    while (seen !== server.arrivals.length) {
+      seen = server.arrivals.length;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(server.arrivals.length).toBeGreaterThan(2);
+    expect(run.summary()).toMatchObject({ requests: server.arrivals.length, retries: 0 });
+  });
+
   it("says the daily quota is spent when the service says so", async () => {
     server = await startBucketServer({
       rate: 1,

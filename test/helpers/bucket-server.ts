@@ -28,10 +28,13 @@ export interface Arrival {
 export interface BucketServer {
   url: string;
   arrivals: Arrival[];
+  /** Changes how the service answers from the next request on (the same service, another policy). */
+  configure(change: Partial<Pick<BucketServerOptions, "rate" | "burst" | "headers">>): void;
   close(): Promise<void>;
 }
 
-export async function startBucketServer(options: BucketServerOptions): Promise<BucketServer> {
+export async function startBucketServer(given: BucketServerOptions): Promise<BucketServer> {
+  const options = { ...given };
   const now = options.now ?? (() => performance.timeOrigin + performance.now());
   const buckets = new Map<string, { tokens: number; at: number }>();
   const arrivals: Arrival[] = [];
@@ -94,6 +97,10 @@ export async function startBucketServer(options: BucketServerOptions): Promise<B
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     arrivals,
+    configure: (change) => {
+      Object.assign(options, change);
+      buckets.clear();
+    },
     close: () => {
       server.closeAllConnections();
       return new Promise<void>((resolve) => server.close(() => resolve()));

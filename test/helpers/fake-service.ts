@@ -56,6 +56,8 @@ export interface ServiceOptions {
   tls?: { key: Buffer; cert: Buffer };
   /** The answer waits until this resolves (then `fault` is asked): a gate holding requests in flight. */
   hold?: (request: PageRequest) => Promise<void>;
+  /** Fields added to a good answer's headers (rate-limit fields, say). */
+  headers?: (request: PageRequest) => Record<string, string>;
 }
 
 export function rowsOf(count: number, from = 1): object[] {
@@ -161,7 +163,7 @@ export async function startFakeService(options: ServiceOptions): Promise<FakeSer
       misbehave(fault, body, res);
       return;
     }
-    res.writeHead(200, { "content-type": "application/json" });
+    res.writeHead(200, { "content-type": "application/json", ...options.headers?.(request) });
     res.end(body);
   };
   const server = await startLocalServer((req, res) => void handle(req, res), undefined, options.tls);

@@ -1,8 +1,9 @@
 /**
  * A process that shares a pace ledger file (test/unit/state/pace-ledger.test.ts runs two at once):
  * `node --import tsx pace-ledger-child.ts FILE COUNT`. Prints `ready`, waits for a line on stdin, then
- * reserves COUNT slots of 20 ms as fast as it can and prints their send times as JSON.
+ * takes COUNT turns of 20 ms as fast as the shared schedule gives them and prints their times as JSON.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import { FilePaceLedger } from "../../src/state/pace-ledger";
 
 async function main(): Promise<void> {
@@ -10,10 +11,13 @@ async function main(): Promise<void> {
   const ledger = new FilePaceLedger(file as string);
   process.stdout.write("ready\n");
   await new Promise<void>((resolve) => process.stdin.once("data", () => resolve()));
-  const now = Date.now();
   const times: number[] = [];
-  for (let i = 0; i < Number(count); i += 1)
-    times.push(await ledger.reserve({ now, intervalMs: 20, burst: 1, floor: 0 }));
+  while (times.length < Number(count)) {
+    const now = Date.now();
+    const turn = await ledger.take({ now, intervalMs: 20, burst: 1, floor: 0, hold: 0 });
+    if (turn.sendAt <= now) times.push(now);
+    else await sleep(turn.sendAt - now);
+  }
   process.stdout.write(`${JSON.stringify(times)}\n`);
   process.stdin.destroy();
 }

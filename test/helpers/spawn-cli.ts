@@ -26,7 +26,7 @@ export function cliCommand(args: readonly string[]): [string, string[]] {
 }
 
 /** A clean environment: nothing of the developer's own adreport settings leaks in. */
-function environment(extra: CliOptions["env"]): NodeJS.ProcessEnv {
+export function environment(extra: CliOptions["env"]): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) if (!name.startsWith("ADREPORT_")) env[name] = value;
   for (const [name, value] of Object.entries(extra ?? {})) {

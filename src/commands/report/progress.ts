@@ -1,11 +1,13 @@
 /**
  * What the user sees on stderr while a report downloads: an ora spinner when stderr is a terminal (and
- * not --quiet), or one line per request with --verbose. Nothing at all otherwise. A reason quotes what a
- * service said, so it is shown through `printable`.
+ * not --quiet), or one line per request with --verbose. Nothing else, but a long wait before a request
+ * (wait-line.ts), said in every mode. A reason quotes what a service said, so it is shown through
+ * `printable`.
  */
 import type { ApiEvent, Progress } from "../../api";
 import { printable } from "../../core/printable";
 import type { IOStreams } from "../../io/iostreams";
+import { waitLine, waitLines } from "./wait-line";
 
 export interface ProgressView {
   onEvent(event: ApiEvent): void;
@@ -29,14 +31,27 @@ export async function progressView(
           line(`${event.method} ${event.url} -> ${event.status} (${Math.round(event.ms)} ms)`);
         else if (event.kind === "failure")
           line(`${event.method} ${event.url} -> failed: ${event.reason} (${Math.round(event.ms)} ms)`);
-        else line(`retry ${event.retry}/${event.of} in ${seconds(event.waitMs)}: ${event.reason}`);
+        else if (event.kind === "retry")
+          line(`retry ${event.retry}/${event.of} in ${seconds(event.waitMs)}: ${event.reason}`);
+        // A retry's wait has its line above; every other wait is said, each time.
+        else if (event.kind === "wait" && event.source !== "retry") io.err.write(waitLine(event));
       },
       onProgress() {},
       stop() {},
     };
   }
+  const waits = waitLines();
   // A terminal that reports no width would make the spinner redraw without end.
-  if (options.quiet || !io.errIsTTY || io.errColumns <= 0) return { onEvent() {}, onProgress() {}, stop() {} };
+  if (options.quiet || !io.errIsTTY || io.errColumns <= 0) {
+    return {
+      onEvent(event) {
+        const text = event.kind === "wait" ? waits(event) : undefined;
+        if (text !== undefined) io.err.write(text);
+      },
+      onProgress() {},
+      stop() {},
+    };
+  }
   const { default: ora } = await import("ora");
   const spinner = ora({
     stream: io.err,
@@ -49,6 +64,13 @@ export async function progressView(
     onEvent(event) {
       if (event.kind === "retry")
         spinner.text = `${pageText}: retry ${event.retry}/${event.of} in ${seconds(event.waitMs)} (${printable(event.reason)})`;
+      const text = event.kind === "wait" ? waits(event) : undefined;
+      if (text !== undefined) {
+        // The line above the spinner, which goes on below it.
+        spinner.clear();
+        io.err.write(text);
+        spinner.render();
+      }
     },
     onProgress(p) {
       pageText = `page ${p.page}/${p.pages}: ${p.rows.toLocaleString("en-US")} of ${p.total.toLocaleString("en-US")} rows`;

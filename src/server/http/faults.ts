@@ -16,6 +16,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { errorBody } from "../../contract";
 import { BUCKET_WORDS, SECONDS_PER_DAY } from "../../core/calendar";
 import { parseDuration } from "../../core/duration";
+import { timerDelay } from "../../core/wait";
 import { seededRandom } from "../seeded-random";
 import { accessLine } from "./access-log";
 
@@ -124,7 +125,7 @@ export function faultHook(rules: readonly FaultRule[], seed = 1, log?: (line: st
     for (const [index, rule] of rules.entries()) {
       if (!fires(rule.when, index)) continue;
       if (rule.kind === "delay") {
-        await sleep(rule.ms);
+        await sleep(timerDelay(rule.ms));
         continue;
       }
       if (rule.kind === "drop") {

@@ -1,6 +1,7 @@
 /** Opens the database read-only, builds the app and listens; `close()` drains and closes both. */
 import type { Socket } from "node:net";
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { timerDelay } from "../../core/wait";
 import type { NativeBinding } from "../sqlite/open";
 import { openServeStore } from "../store/open";
 import type { ServeStore } from "../store/types";
@@ -140,7 +141,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const grace = setTimeout(() => {
       app.server.closeAllConnections();
       for (const socket of sockets) socket.destroy();
-    }, shutdownTimeoutMs);
+    }, timerDelay(shutdownTimeoutMs));
     try {
       await app.close();
     } finally {

@@ -6,7 +6,14 @@ import { describe, expect, it } from "vitest";
 import { Pacer, type PacerOptions } from "../../../src/api/pace";
 import { QuotaError } from "../../../src/core/errors";
 import { ExitCode } from "../../../src/core/exit-codes";
-import { MemoryPaceLedger, reserveSlot } from "../../../src/core/pace-slot";
+import {
+  boundState,
+  EMPTY_PACE,
+  MemoryPaceLedger,
+  reserveSlot,
+  type SharedPace,
+  takeTurn,
+} from "../../../src/core/pace-slot";
 
 const T0 = Date.parse("2026-11-25T12:00:00Z");
 
@@ -167,5 +174,113 @@ describe("Pacer", () => {
       sent.push(clock.t);
     }
     expect(mostInAnyWindow(sent, 1000)).toBeLessThanOrEqual(10);
+  });
+});
+
+describe("Pacer: every wait follows the one rule (core/wait.ts)", () => {
+  it("the old fields with none left and a reset of 2 h: the daily quota is spent, said at once", async () => {
+    const { pacer, grant, clock } = clocked();
+    pacer.answered(await grant(), 200, { "ratelimit-remaining": "0", "ratelimit-reset": "7200" });
+    const error = (await grant().catch((e: unknown) => e)) as QuotaError;
+    expect(error).toBeInstanceOf(QuotaError);
+    expect(error.daily).toBe(true);
+    expect(error.message).toBe(
+      "the daily quota is spent (its RateLimit fields say none is left); the service asks to wait 2 h (until 2026-11-25 14:00 UTC)",
+    );
+    expect(clock.t).toBe(T0);
+  });
+
+  it("a reset past 2^31 ms never reaches the sleep: it ends the run instead", async () => {
+    const slept: number[] = [];
+    const { pacer, grant } = clocked({ sleep: async (ms) => void slept.push(ms) });
+    pacer.answered(await grant(), 200, { ratelimit: '"default";r=0;t=99999999999' });
+    await expect(grant()).rejects.toBeInstanceOf(QuotaError);
+    expect(slept).toEqual([]);
+  });
+
+  it("a pace slower than the longest wait accepted ends the run at the request that would wait for it", async () => {
+    const { pacer, grant } = clocked();
+    pacer.answered(await grant(), 200, { "ratelimit-policy": '"d";q=1;w=600', ratelimit: '"d";r=0;t=600' });
+    const error = (await grant().catch((e: unknown) => e)) as QuotaError;
+    expect(error).toBeInstanceOf(QuotaError);
+    expect(error.message).toMatch(
+      /^its RateLimit fields allow 1 request every 10 min; the service asks to wait 11 min/,
+    );
+  });
+
+  it("requests queued behind a slow pace wait their turns: the rule holds the pace between two, not the queue", async () => {
+    const { pacer, grant, clock } = clocked();
+    pacer.answered(await grant(), 200, { "ratelimit-policy": '"d";q=1;w=60', ratelimit: '"d";r=0;t=60' });
+    // Eight pages in flight at once: the last one's turn is 8 minutes away, each 61 s after the one before.
+    const granted = await Promise.all(Array.from({ length: 8 }, () => pacer.grant()));
+    expect(granted).toHaveLength(8);
+    expect(clock.t - T0).toBeGreaterThan(8 * 60_000);
+  });
+
+  it("a turn past the deadline ends the run at once, saying the pace and the time left", async () => {
+    const { pacer, grant, clock } = clocked();
+    pacer.answered(await grant(), 200, { "ratelimit-policy": '"d";q=1;w=25', ratelimit: '"d";r=0;t=25' });
+    const error = (await pacer.grant(undefined, T0 + 10_000).catch((e: unknown) => e)) as QuotaError;
+    expect(error.message).toMatch(
+      /^its RateLimit fields allow 1 request every 25 s; the service asks to wait 26 s .*, longer than the 10 s left of the time allowed$/,
+    );
+    expect(clock.t).toBe(T0);
+  });
+
+  it("a short wait past the deadline is left to --max-time, whose message says how far the run got", async () => {
+    const { pacer, grant, clock } = clocked();
+    pacer.answered(await grant(), 200, { "ratelimit-policy": '"d";q=10;w=1', ratelimit: '"d";r=0;t=1' });
+    await pacer.grant(undefined, T0 + 50);
+    expect(clock.t - T0).toBeCloseTo(102, 0);
+  });
+
+  it("tells of a wait a person notices before it starts, and of no shorter one", async () => {
+    const order: string[] = [];
+    const clock = { t: T0 };
+    const sleep = async (ms: number) => {
+      order.push(`sleep ${ms}`);
+      clock.t += ms;
+    };
+    const pacer = new Pacer({ now: () => clock.t, sleep });
+    const grant = () => pacer.grant();
+    pacer.answered(await grant(), 429, { "retry-after": "30" });
+    await pacer.grant(undefined, undefined, (event) => order.push(`${event.source} ${event.waitMs}: ${event.reason}`));
+    pacer.answered(await grant(), 429, { "retry-after": "2" });
+    await pacer.grant(undefined, undefined, (event) => order.push(`${event.source} ${event.waitMs}: ${event.reason}`));
+    expect(order).toEqual(["service 30000: the service answered 429", "sleep 30000", "sleep 2000"]);
+  });
+});
+
+describe("the shared schedule (core/pace-slot.ts)", () => {
+  const now = T0;
+
+  it("holds no one past what the pace that made it allows: a planted or older record is bounded", () => {
+    // An older version's record (no pace): it holds no one.
+    expect(boundState({ tat: now + 86_000, intervalMs: 0, burst: 1, hold: 0 }, now).tat).toBe(now);
+    // Five turns reserved ahead at one every 10 s, burst 1: at most two intervals are kept.
+    expect(boundState({ tat: now + 51_000, intervalMs: 10_200, burst: 1, hold: 0 }, now).tat).toBe(now + 20_400);
+    // A pace no run keeps (slower than the longest wait), a hold longer than any run waits for.
+    expect(boundState({ tat: now + 900_000, intervalMs: 600_000, burst: 1, hold: 0 }, now).tat).toBe(now);
+    expect(boundState({ tat: 0, intervalMs: 100, burst: 1, hold: now + 600_000 }, now).hold).toBe(0);
+    expect(boundState({ tat: Number.NaN, intervalMs: 100, burst: 1.5, hold: Number.NaN }, now)).toEqual({
+      tat: 0,
+      intervalMs: 0,
+      burst: 1,
+      hold: 0,
+    });
+  });
+
+  it("a turn is taken only when it is due: asking moves nothing, a request without a pace moves nothing", () => {
+    const paced = { now, intervalMs: 100, burst: 1, floor: 0, hold: 0 };
+    const first = takeTurn(EMPTY_PACE, paced, true);
+    expect(first.turn.sendAt).toBe(now);
+    const state = first.state as SharedPace;
+    expect(state.tat).toBe(now + 100);
+    const early = takeTurn(state, { ...paced, now: now + 40 }, true);
+    expect(early.turn.sendAt).toBe(now + 100);
+    expect(early.state).toBeUndefined();
+    const unpaced = takeTurn(state, { ...paced, now: now + 150, intervalMs: 0 }, true);
+    expect(unpaced.turn.sendAt).toBe(now + 150);
+    expect(unpaced.state).toBeUndefined();
   });
 });

@@ -43,7 +43,7 @@ describe("readRateSignal", () => {
     const reset = String(NOW / 1000 + 30);
     expect(
       readRateSignal({ "x-ratelimit-limit": "60", "x-ratelimit-remaining": "0", "x-ratelimit-reset": reset }, NOW),
-    ).toEqual({ quota: 60, windowMs: undefined, remaining: 0, resetMs: 30_000, spentMs: undefined });
+    ).toEqual({ quota: 60, windowMs: undefined, remaining: 0, resetMs: 30_000, spentMs: 30_000 });
   });
 
   it("tells nothing from answers without the fields, or with unreadable ones", () => {

@@ -28,10 +28,21 @@ describe("paceLedgerPath", () => {
 describe("FilePaceLedger", () => {
   it("two pacers with their own ledger objects on one file keep to one pace between them", async () => {
     const file = join(folder, "two-pacers.json");
+    // Time moves only to the earliest wake-up of the two, once both are asleep: their sleeps overlap as real
+    // ones would.
     const clock = { t: Date.parse("2026-11-25T12:00:00Z") };
-    const sleep = async (ms: number) => {
-      clock.t += ms;
-    };
+    const asleep: Array<{ at: number; wake: () => void }> = [];
+    const sleep = (ms: number) =>
+      new Promise<void>((wake) => {
+        asleep.push({ at: clock.t + ms, wake });
+        setImmediate(() => {
+          asleep.sort((x, y) => x.at - y.at);
+          const first = asleep.shift();
+          if (!first) return;
+          clock.t = Math.max(clock.t, first.at);
+          first.wake();
+        });
+      });
     const [a, b] = [0, 1].map(() => new Pacer({ ledger: new FilePaceLedger(file), now: () => clock.t, sleep })) as [
       Pacer,
       Pacer,
@@ -86,12 +97,11 @@ describe("FilePaceLedger in a folder another user could write", () => {
     chmodSync(shared, 0o777);
     const file = join(shared, "planted.json");
     const now = Date.parse("2026-11-25T12:00:00Z");
-    // Ten minutes ahead: inside what a real Retry-After could have left there.
-    writeFileSync(file, `${JSON.stringify({ tat: now + 600_000 })}\n`);
-    const sendAt = await new FilePaceLedger(file).reserve({ now, intervalMs: 50, burst: 1, floor: 0 });
-    expect(sendAt).toBe(now);
+    // Four minutes ahead: a hold a real Retry-After could have left there.
+    writeFileSync(file, `${JSON.stringify({ tat: 0, every: 50, burst: 1, hold: now + 240_000 })}\n`);
+    const request = { now, intervalMs: 50, burst: 1, floor: 0, hold: 0 };
+    expect((await new FilePaceLedger(file).take(request)).sendAt).toBe(now);
     chmodSync(shared, 0o700);
-    const trusted = await new FilePaceLedger(file).reserve({ now, intervalMs: 50, burst: 1, floor: 0 });
-    expect(trusted).toBe(now + 600_000);
+    expect((await new FilePaceLedger(file).take(request)).sendAt).toBe(now + 240_000);
   });
 });

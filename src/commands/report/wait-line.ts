@@ -1,0 +1,26 @@
+/**
+ * A long wait before a request, said on stderr before it starts (`adreport: waiting 25 s (until 06:35:12
+ * UTC): its RateLimit fields allow 1 request every 25 s`), whatever the progress display: a run held back
+ * for minutes must never look hung. One line per cause: the same reason again, or the same end (a retry
+ * and the pace waiting for one Retry-After), is not said twice. The reason may quote the service.
+ */
+import type { WaitEvent } from "../../api";
+import { formatWait } from "../../api";
+import { printable } from "../../core/printable";
+
+export function waitLine(event: WaitEvent): string {
+  const until = new Date(event.until).toISOString().slice(11, 19);
+  return `adreport: waiting ${formatWait(event.waitMs)} (until ${until} UTC): ${printable(event.reason)}\n`;
+}
+
+/** The line for `event`, or undefined when one for the same cause was said already. */
+export function waitLines(): (event: WaitEvent) => string | undefined {
+  const said = new Set<string>();
+  let lastUntil = Number.NEGATIVE_INFINITY;
+  return (event) => {
+    if (said.has(event.reason) || Math.abs(event.until - lastUntil) < 1000) return undefined;
+    said.add(event.reason);
+    lastUntil = event.until;
+    return waitLine(event);
+  };
+}
