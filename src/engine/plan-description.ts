@@ -11,6 +11,7 @@ import { earlierJobId, jobId } from "../state/job";
 import { incrementalRange } from "./incremental";
 import { jobIdentity } from "./incremental-job";
 import { findJobState } from "./job-state";
+import type { FolderProblem } from "./output-folder";
 import type { DayPlan, IncrementalPlan, ReportPlan } from "./plan";
 import { planRequest, type RequestPlan } from "./request";
 
@@ -59,6 +60,8 @@ export interface PlanDescription {
   incremental: IncrementalDescription | undefined;
   /** The fewest requests the run makes: one per window (more for reports of several pages). */
   requests: number;
+  /** The output's folder is missing or not a folder: the run refuses before any request (exit 2). */
+  folder: FolderProblem | undefined;
 }
 
 function isDayStart(zone: TimeZone, sec: number): boolean {
@@ -135,7 +138,7 @@ export async function describePlan(
   ctx: { cwd: string; user?: { uid: number } | undefined },
   plan: Readonly<ReportPlan>,
 ): Promise<PlanDescription> {
-  const common = { output: outputOf(plan), format: plan.write?.format.entry.name };
+  const common = { output: outputOf(plan), format: plan.write?.format.entry.name, folder: plan.folder };
   if (plan.kind === "export") {
     const { request, compare } = plan;
     const zone = request.zone;
