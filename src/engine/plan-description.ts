@@ -49,6 +49,8 @@ export interface PlanDescription {
   range: Span | undefined;
   /** The zone of the range's days: UTC, or --tz's. */
   zone: string;
+  /** A whole-day target's: the zone of the settings it does not use (a profile's tz), and where it is set. */
+  unusedZone: { name: string; source: string } | undefined;
   windows: Span[];
   /** --compare: the period fetched beside the range. */
   compared: { range: Span; windows: Span[] } | undefined;
@@ -134,6 +136,11 @@ async function incrementalOf(
   };
 }
 
+function unusedZoneOf(plan: DayPlan): PlanDescription["unusedZone"] {
+  const { tz } = plan.settings;
+  return tz.value === undefined || tz.value === TimeZone.UTC.name ? undefined : { name: tz.value, source: tz.source };
+}
+
 export async function describePlan(
   ctx: { cwd: string; user?: { uid: number } | undefined },
   plan: Readonly<ReportPlan>,
@@ -152,6 +159,7 @@ export async function describePlan(
       ...common,
       range: spanOf(zone, request.range.from, request.range.to),
       zone: zone.name,
+      unusedZone: undefined,
       windows,
       compared,
       job: undefined,
@@ -167,6 +175,7 @@ export async function describePlan(
     ...common,
     range: request && spanOf(TimeZone.UTC, request.range.from, request.range.to),
     zone: TimeZone.UTC.name,
+    unusedZone: unusedZoneOf(plan),
     windows,
     compared: undefined,
     job,

@@ -50,7 +50,8 @@ export function planText(plan: PlanDescription): string {
   if (plan.range === undefined) {
     lines.push(`range:    ${inc?.nothing ?? "nothing to do"}`);
   } else {
-    lines.push(`range:    ${span(plan.range)} (${plan.zone}${inc ? rangeReason(inc) : ""})`);
+    const unused = plan.unusedZone && `; ${printable(plan.unusedZone.name)} (${plan.unusedZone.source}) is not used`;
+    lines.push(`range:    ${span(plan.range)} (${plan.zone}${unused ?? ""}${inc ? rangeReason(inc) : ""})`);
     lines.push(`windows:  ${windowsText(plan.windows)}`);
   }
   if (plan.compared) lines.push(`compared: ${span(plan.compared.range)}, ${windowsText(plan.compared.windows)}`);
