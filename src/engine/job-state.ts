@@ -4,7 +4,8 @@
  */
 import { resolve } from "node:path";
 import { UsageError } from "../core/errors";
-import { type JobState, pathsInFolder, pathsOfFile, readState, type StatePaths } from "../state/store";
+import { identityDifferences, isTableIdentity, type JobIdentity } from "../state/job";
+import { type JobState, listStates, pathsInFolder, pathsOfFile, readState, type StatePaths } from "../state/store";
 import type { IncrementalPlan } from "./plan";
 
 /** --state-file (relative to `cwd`) when given, else `<id>.json` in the state folder. */
@@ -55,4 +56,38 @@ export async function findJobState(
   const from = pathsInFolder(incremental.stateFolder, earlier);
   const kept = await readJobState(from, user, id, earlier);
   return kept === undefined ? { paths, state } : { paths, state: kept, from };
+}
+
+/**
+ * An output belongs to the job whose state records it (as a dlt pipeline's dataset belongs to its state):
+ * {date} files to one job, a table's rows of one profile to one job. A new job (its first run) whose output
+ * another job in the state folder already writes is refused: a changed base URL, metric or granularity makes
+ * another job, which would rewrite the first one's days from its own --start while the first one's ledger
+ * goes on describing them.
+ */
+export async function refuseOtherOwner(
+  incremental: IncrementalPlan,
+  user: { uid: number } | undefined,
+  job: { identity: JobIdentity; id: string; earlier: string | undefined },
+): Promise<void> {
+  const { identity, id, earlier } = job;
+  const table = isTableIdentity(identity.target);
+  const states = await listStates(incremental.stateFolder, user, () => undefined);
+  const owner = states.find(
+    (state) =>
+      state.id !== id &&
+      state.id !== earlier &&
+      state.job.target === identity.target &&
+      (!table || state.job.profile === identity.profile),
+  );
+  if (owner === undefined) return;
+  const rows = identity.profile === null ? "the rows without a profile" : `profile ${identity.profile}'s rows`;
+  const what = table ? `${rows} of ${identity.target}` : identity.target;
+  const differs = identityDifferences(owner.job, identity);
+  throw new UsageError(
+    `job ${id} would start on ${what}, which job ${owner.id} writes (last day ${owner.lastDay})${differs.length > 0 ? `: it differs in ${differs.join(", ")}` : ""}`,
+    {
+      hint: `if job ${owner.id} is done with it, forget it first: adreport state reset ${owner.id} (this job then starts at --start); else give this job its own -o`,
+    },
+  );
 }

@@ -10,7 +10,7 @@ import { TimeZone } from "../core/time-zone";
 import { earlierJobId, jobId } from "../state/job";
 import { incrementalRange } from "./incremental";
 import { jobIdentity } from "./incremental-job";
-import { findJobState } from "./job-state";
+import { findJobState, refuseOtherOwner } from "./job-state";
 import type { FolderProblem } from "./output-folder";
 import type { DayPlan, IncrementalPlan, ReportPlan } from "./plan";
 import { planRequest, type RequestPlan } from "./request";
@@ -104,8 +104,10 @@ async function incrementalOf(
   incremental: IncrementalPlan,
   id: string,
 ): Promise<{ described: IncrementalDescription; request: RequestPlan | undefined }> {
-  const earlier = earlierJobId(jobIdentity(plan.settings, plan.request.request, plan.output));
+  const identity = jobIdentity(plan.settings, plan.request.request, plan.output);
+  const earlier = earlierJobId(identity);
   const { paths, state } = await findJobState(ctx.cwd, incremental, ctx.user, { id, earlier });
+  if (state === undefined) await refuseOtherOwner(incremental, ctx.user, { identity, id, earlier });
   const range = incrementalRange({
     now: plan.now,
     lastDay: state?.lastDay,
