@@ -2,10 +2,11 @@
  * Where an incremental job's state and lock are, and its state read for this job: shared by a run
  * (incremental-job.ts, under its lock) and by a dry run (plan-description.ts, which takes no lock).
  */
-import { resolve } from "node:path";
+import { readdir, readFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
 import { UsageError } from "../core/errors";
 import { identityDifferences, isTableIdentity, type JobIdentity } from "../state/job";
-import { type JobState, listStates, pathsInFolder, pathsOfFile, readState, type StatePaths } from "../state/store";
+import { type JobState, pathsInFolder, pathsOfFile, readState, type StatePaths } from "../state/store";
 import type { IncrementalPlan } from "./plan";
 
 /** --state-file (relative to `cwd`) when given, else `<id>.json` in the state folder. */
@@ -59,6 +60,24 @@ export async function findJobState(
 }
 
 /**
+ * The states in `folder` whose text names `target`, read in full only then: a folder of many jobs with
+ * long ledgers is read, not parsed (a state that cannot be used is no owner here; `state list` names it).
+ */
+async function statesWriting(folder: string, user: { uid: number } | undefined, target: string): Promise<JobState[]> {
+  const names = await readdir(folder).catch(() => [] as string[]);
+  const needle = JSON.stringify(target);
+  const states: JobState[] = [];
+  for (const name of names.filter((n) => /^[0-9a-f]{8}\.json$/.test(n))) {
+    const path = join(folder, name);
+    const text = await readFile(path, "utf8").catch(() => "");
+    if (!text.includes(needle)) continue;
+    const state = await readState(path, user).catch(() => undefined);
+    if (state !== undefined) states.push(state);
+  }
+  return states;
+}
+
+/**
  * An output belongs to the job whose state records it (as a dlt pipeline's dataset belongs to its state):
  * {date} files to one job, a table's rows of one profile to one job. A new job (its first run) whose output
  * another job in the state folder already writes is refused: a changed base URL, metric or granularity makes
@@ -72,7 +91,7 @@ export async function refuseOtherOwner(
 ): Promise<void> {
   const { identity, id, earlier } = job;
   const table = isTableIdentity(identity.target);
-  const states = await listStates(incremental.stateFolder, user, () => undefined);
+  const states = await statesWriting(incremental.stateFolder, user, identity.target);
   const owner = states.find(
     (state) =>
       state.id !== id &&
