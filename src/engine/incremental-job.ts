@@ -78,7 +78,8 @@ export async function openIncrementalJob(
     if (choice.kind === "days") release = await lockOutput(paths.lock, choice, lock.release);
     const found = await findJobState(ctx.cwd, incremental, ctx.user, { id, earlier });
     state = found.state;
-    if (state === undefined) await refuseOtherOwner(incremental, ctx.user, { identity, id, earlier });
+    if (state === undefined)
+      await refuseOtherOwner(incremental.stateFolder, ctx.user, { identity, id, earlier, incremental: true });
     if (found.from !== undefined) {
       // Taken over: the state and its last run move to this id's files.
       await rename(found.from.state, paths.state);

@@ -79,19 +79,19 @@ async function statesWriting(folder: string, user: { uid: number } | undefined, 
 
 /**
  * An output belongs to the job whose state records it (as a dlt pipeline's dataset belongs to its state):
- * {date} files to one job, a table's rows of one profile to one job. A new job (its first run) whose output
- * another job in the state folder already writes is refused: a changed base URL, metric or granularity makes
- * another job, which would rewrite the first one's days from its own --start while the first one's ledger
- * goes on describing them.
+ * {date} files to one job, a table's rows of one profile to one job. A new job (an incremental job's first
+ * run, or any run without --incremental, which keeps no state) whose output another job in the state folder
+ * writes is refused: a changed base URL, metric or granularity makes another job, which would rewrite the
+ * first one's days while the first one's ledger goes on describing them.
  */
 export async function refuseOtherOwner(
-  incremental: IncrementalPlan,
+  folder: string,
   user: { uid: number } | undefined,
-  job: { identity: JobIdentity; id: string; earlier: string | undefined },
+  job: { identity: JobIdentity; id: string; earlier: string | undefined; incremental: boolean },
 ): Promise<void> {
-  const { identity, id, earlier } = job;
+  const { identity, id, earlier, incremental } = job;
   const table = isTableIdentity(identity.target);
-  const states = await statesWriting(incremental.stateFolder, user, identity.target);
+  const states = await statesWriting(folder, user, identity.target);
   const owner = states.find(
     (state) =>
       state.id !== id &&
@@ -104,9 +104,11 @@ export async function refuseOtherOwner(
   const what = table ? `${rows} of ${identity.target}` : identity.target;
   const differs = identityDifferences(owner.job, identity);
   throw new UsageError(
-    `job ${id} would start on ${what}, which job ${owner.id} writes (last day ${owner.lastDay})${differs.length > 0 ? `: it differs in ${differs.join(", ")}` : ""}`,
+    `job ${id} would ${incremental ? "start on" : "write"} ${what}, which job ${owner.id} writes (last day ${owner.lastDay})${differs.length > 0 ? `: it differs in ${differs.join(", ")}` : ""}`,
     {
-      hint: `if job ${owner.id} is done with it, forget it first: adreport state reset ${owner.id} (this job then starts at --start); else give this job its own -o`,
+      hint: incremental
+        ? `if job ${owner.id} is done with it, forget it first: adreport state reset ${owner.id} (this job then starts at --start); else give this job its own -o`
+        : `run it with job ${owner.id}'s query, or give this run its own -o; if job ${owner.id} is done with it: adreport state reset ${owner.id}`,
     },
   );
 }

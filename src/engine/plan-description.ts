@@ -107,7 +107,8 @@ async function incrementalOf(
   const identity = jobIdentity(plan.settings, plan.request.request, plan.output);
   const earlier = earlierJobId(identity);
   const { paths, state } = await findJobState(ctx.cwd, incremental, ctx.user, { id, earlier });
-  if (state === undefined) await refuseOtherOwner(incremental, ctx.user, { identity, id, earlier });
+  if (state === undefined)
+    await refuseOtherOwner(incremental.stateFolder, ctx.user, { identity, id, earlier, incremental: true });
   const range = incrementalRange({
     now: plan.now,
     lastDay: state?.lastDay,
@@ -169,7 +170,16 @@ export async function describePlan(
       requests: windows.length + (compared?.windows.length ?? 0),
     };
   }
-  const job = jobId(jobIdentity(plan.settings, plan.request.request, plan.output));
+  const identity = jobIdentity(plan.settings, plan.request.request, plan.output);
+  const job = jobId(identity);
+  if (plan.incremental === undefined) {
+    await refuseOtherOwner(plan.stateFolder, ctx.user, {
+      identity,
+      id: job,
+      earlier: earlierJobId(identity),
+      incremental: false,
+    });
+  }
   const found = plan.incremental && (await incrementalOf(ctx, plan, plan.incremental, job));
   const request = found ? found.request : plan.request;
   const windows = request ? windowSpans(TimeZone.UTC, request.windows, request.range) : [];

@@ -70,6 +70,8 @@ export interface DayPlan extends CommonPlan {
   readonly write: FormatPlan | undefined;
   readonly granularity: string;
   readonly incremental: IncrementalPlan | undefined;
+  /** The folder of the jobs' states, where the job that owns this output is found (job-state.ts). */
+  readonly stateFolder: string;
 }
 
 export type ReportPlan = ExportPlan | DayPlan;

@@ -82,6 +82,30 @@ describe("a job whose base URL changed", () => {
     expect(taken.code, taken.stderr).toBe(0);
   });
 
+  it("a run without --incremental: the job's own query may rewrite its days; another query is refused", async () => {
+    const { dir, run, service } = await newService();
+    mkdirSync(join(dir, "out"));
+    const files = ["report", "--dims", "campaign,date", "-o", "out/{date}.csv", "-q"];
+    expect((await run([...files, "--incremental", "--start", "2026-10-28"], NOW)).code).toBe(0);
+    const range = ["--from", "2026-10-29", "--to", "2026-10-30"];
+    expect((await run([...files, ...range], NOW)).code, "the job's own query, by hand").toBe(0);
+    const requests = service.accessLog.length;
+    const before = readFileSync(join(dir, "out", "2026-10-29.csv"), "utf8");
+    for (const args of [[...range, "--dry-run"], range]) {
+      const other = await run([...files, ...args, "--metrics", "views"], NOW);
+      expect(other.code, other.stderr).toBe(2);
+      expect(other.stderr).toMatch(/^adreport: job [0-9a-f]{8} would write \S+\/out\/\{date\}\.csv, /);
+      expect(other.stderr).toMatch(
+        /\nhint: run it with job ([0-9a-f]{8})'s query, or give this run its own -o; if job \1 is done with it: adreport state reset \1\n$/,
+      );
+      expect(other.stderr).toMatch(
+        /which job [0-9a-f]{8} writes \(last day 2026-11-01\): it differs in metrics views,spending,clicks,conversions -> views\n/,
+      );
+    }
+    expect(service.accessLog.length).toBe(requests);
+    expect(readFileSync(join(dir, "out", "2026-10-29.csv"), "utf8")).toBe(before);
+  });
+
   it("a table: a new job may not start on the rows another job writes for the same profile", async () => {
     const { run, service } = await newService();
     const table = ["report", "--dims", "campaign,date", "-o", "sqlite:ads.db", "--incremental", "-q"];

@@ -144,6 +144,7 @@ export async function planDays(
     output: choice,
     write,
     granularity: request.request.granularity?.toLowerCase() ?? "day",
+    stateFolder: place.stateFolder,
     incremental: incremental
       ? {
           lookbackDays: parseLookback(flags.lookback ?? "3d"),

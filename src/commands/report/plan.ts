@@ -68,7 +68,7 @@ export async function planReport(
     const place = {
       cwd: ctx.cwd,
       now,
-      stateFolder: flags.incremental === true ? stateFolder(ctx) : "",
+      stateFolder: stateFolder(ctx),
       paceFolder: paceFolder(ctx),
       describeOnly: flags.dryRun === true,
     };
