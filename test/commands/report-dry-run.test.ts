@@ -198,6 +198,18 @@ describe("report --dry-run", () => {
     expect(failed.code).toBe(1);
     expect(failed.stderr).toMatch(/^adreport: cannot write byday2\/2026-10-31\/ads\.csv: /);
     expect(readdirSync(join(dir, "byday2"))).toEqual(["2026-10-31"]);
+    // Stopped mid-way (SIGTERM): no file and no folder it made is left.
+    mkdirSync(join(dir, "byday3"));
+    await demo.reopen("delay:100ms");
+    try {
+      const stopped = demo.start([...args, "-o", "byday3/{date}/ads.csv", "--page-size", "1", "-v"], NOW);
+      await stopped.waitFor("stderr", /GET .*page=2/);
+      stopped.signal("SIGTERM");
+      expect((await stopped.result).code).toBe(130);
+    } finally {
+      await demo.reopen();
+    }
+    expect(readdirSync(join(dir, "byday3"))).toEqual([]);
   });
 
   it("a SQLite table, --incremental first run: state and lock named, range from --start; no database file", async () => {
