@@ -7,7 +7,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { keyOwner } from "../config/resolve";
-import { jobId } from "../state/job";
+import { earlierJobId, jobId } from "../state/job";
 import type { EngineContext } from "./context";
 import { bucketDays } from "./day-span";
 import { openDayTarget } from "./day-target";
@@ -16,6 +16,7 @@ import type { EngineEvents } from "./events";
 import { withCliHints } from "./hints";
 import type { IncrementalRange } from "./incremental";
 import { type IncrementalJob, jobIdentity, openIncrementalJob } from "./incremental-job";
+import { refuseOtherOwner } from "./job-state";
 import { outputError } from "./output";
 import type { DayPlan } from "./plan";
 import { planRequest, type RequestPlan } from "./request";
@@ -48,7 +49,8 @@ export async function runDayExport(
   let request: RequestPlan = base;
   // An incremental run's range comes from its state: until it is read (a run refused by the lock never
   // reads it), the summary names the job and no range.
-  const id = jobId(jobIdentity(plan.settings, base.request, plan.output, jobBaseUrl));
+  const identity = jobIdentity(plan.settings, base.request, plan.output, jobBaseUrl);
+  const id = jobId(identity);
   const jobName = incremental ? id : undefined;
   const summary: DaySummary = {
     outcome: "ok",
@@ -70,6 +72,18 @@ export async function runDayExport(
     await reportFailure(events, summaryObject(summary, job?.id ?? jobName));
     return reason;
   };
+  // Days of another job's output: refused before anything is opened (an incremental job's first run, under
+  // its lock, in openIncrementalJob). A repair writes its own job's days.
+  if (!incremental && !repair) {
+    await refuseOtherOwner(plan.stateFolder, ctx.user, {
+      identity,
+      id,
+      earlier: earlierJobId(identity),
+      incremental: false,
+    }).catch(async (error: unknown) => {
+      throw await failed(error);
+    });
+  }
   // A table or folder that cannot be opened is a failed run too: --summary says so.
   const target = await openDayTarget(ctx, plan, { runId, job: id }, events).catch(async (error: unknown) => {
     throw await failed(error);

@@ -9,6 +9,7 @@ import type { StagedFile } from "../io/staged-file";
 import type { DayRecord } from "../state/day-record";
 import type { DayLoad, DaySpan, DayTarget } from "../targets/day-target";
 import { type StagedDay, stageDayFiles } from "./day-files";
+import { DayFolders } from "./day-folders";
 
 const DATE_PLACEHOLDER = "{date}";
 
@@ -22,6 +23,8 @@ export function dayFileTarget(
   const filled = fill(template);
   const pathOf = (day: string) => filled.replaceAll(DATE_PLACEHOLDER, day);
   const whereOf = (day: string) => resolve(cwd, pathOf(day));
+  const byDay = dirname(filled).includes(DATE_PLACEHOLDER) ? new DayFolders() : undefined;
+  const folderOf = byDay && ((day: string) => byDay.ready(dirname(whereOf(day))));
   const live = new Set<StagedFile>();
   const staged = new Map<string, StagedDay>();
   let committing = false;
@@ -40,6 +43,7 @@ export function dayFileTarget(
     await Promise.all([...staged.values()].map((s) => s.file.discard()));
     staged.clear();
     live.clear();
+    await byDay?.removeEmpty();
   };
   return {
     description: template,
@@ -54,7 +58,13 @@ export function dayFileTarget(
       for (const folder of folders) await removeStagedLeftovers(folder, basename(filled));
     },
     async stage(report: ReportStream, span: DaySpan) {
-      const days = await stageDayFiles(report, formatter, options, { pathOf, whereOf, everyDay: span.everyDay, live });
+      const days = await stageDayFiles(report, formatter, options, {
+        pathOf,
+        whereOf,
+        everyDay: span.everyDay,
+        live,
+        ...(folderOf ? { folderOf } : {}),
+      });
       const records = new Map<string, DayRecord>();
       for (const [day, s] of days) {
         await staged.get(day)?.file.discard();
@@ -95,6 +105,7 @@ export function dayFileTarget(
       // Renames under way are let finish: cut short, some days would be new and others gone.
       if (committing) return;
       for (const file of live) file.discardNow();
+      byDay?.removeEmptyNow();
     },
   };
 }

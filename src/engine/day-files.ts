@@ -30,6 +30,8 @@ export interface DayFilesTarget {
   everyDay: readonly string[];
   /** Every file staged, for a signal handler to remove at once. */
   live: Set<StagedFile>;
+  /** Makes the folder of a day's file when the template names it by day (day-folders.ts). */
+  folderOf?(day: string): Promise<void>;
 }
 
 /** The day (YYYY-MM-DD) a row's bucket starts on; undefined for a row with no usable date. */
@@ -60,6 +62,7 @@ export async function stageDayFiles(
     const path = target.pathOf(day);
     let file: StagedFile;
     try {
+      await target.folderOf?.(day);
       file = await StagedFile.create(target.whereOf(day));
     } catch (error) {
       throw SinkError.from(path, error);

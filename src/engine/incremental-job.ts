@@ -16,7 +16,7 @@ import { earlierJobId, type JobIdentity, jobId } from "../state/job";
 import { type DayFileWrite, type JobState, type LastRun, readState, writeLastRun, writeState } from "../state/store";
 import type { EngineContext } from "./context";
 import { type IncrementalRange, incrementalRange } from "./incremental";
-import { findJobState, jobStatePaths } from "./job-state";
+import { findJobState, jobStatePaths, refuseOtherOwner } from "./job-state";
 import type { DayTargetSpec } from "./output-spec";
 import type { IncrementalPlan } from "./plan";
 
@@ -86,6 +86,8 @@ export async function openIncrementalJob(
     if (choice.kind === "days") release = await lockOutput(paths.lock, choice, lock.release);
     const found = await findJobState(ctx.cwd, incremental, ctx.user, { id, earlier });
     state = found.state;
+    if (state === undefined)
+      await refuseOtherOwner(incremental.stateFolder, ctx.user, { identity, id, earlier, incremental: true });
     if (found.from !== undefined) {
       // Taken over: the state and its last run move to this id's files.
       await rename(found.from.state, paths.state);

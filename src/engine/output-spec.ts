@@ -4,11 +4,11 @@
  * (`{date}` in the name), or a database table (`sqlite:PATH`, a `postgres://` URL). Days and tables make a
  * run of whole days (day-export.ts); the rest an ordinary export (export-run.ts).
  */
-import { stat } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
+import { resolve, sep } from "node:path";
 import { databaseIdentity } from "../core/database-label";
-import { OutputError, UsageError } from "../core/errors";
+import { UsageError } from "../core/errors";
 import { isStdoutPath } from "./output";
+import { type FolderProblem, folderProblem } from "./output-folder";
 
 export type DayTargetSpec =
   | { kind: "days"; template: string; what: string; identity: string }
@@ -98,11 +98,14 @@ export function parseOutputSpec(words: OutputWords, cwd: string): OutputSpec {
   return isStdoutPath(output) ? { kind: "stdout" } : { kind: "file", template: output as string };
 }
 
-/** A missing folder (or a file where the folder should be) is found before any request, as for a single file. */
-export async function checkDayFolder(cwd: string, template: string): Promise<void> {
-  const folder = dirname(template);
-  if (folder.includes(DATE_PLACEHOLDER)) return;
-  const found = await stat(resolve(cwd, folder)).catch(() => undefined);
-  if (found?.isDirectory()) return;
-  throw new OutputError(`cannot write ${template}: ${found ? `${folder} is not a folder` : "no such folder"}`);
+/**
+ * The folder an output needs before any request: the file's, or for `{date}` in a folder's name
+ * (`d/{date}/x.csv`) the folder above it (`d`), as the folders named by days are made day by day.
+ */
+export async function outputFolderProblem(cwd: string, target: string): Promise<FolderProblem | undefined> {
+  const parts = target.split(sep === "/" ? /\// : /[\\/]/);
+  const first = parts.findIndex((part) => part.includes(DATE_PLACEHOLDER));
+  if (first === -1 || first === parts.length - 1) return folderProblem(cwd, target);
+  const above = first === 0 ? "." : first === 1 && parts[0] === "" ? "/" : parts.slice(0, first).join("/");
+  return folderProblem(cwd, target, above);
 }

@@ -10,7 +10,8 @@ import { TimeZone } from "../core/time-zone";
 import { earlierJobId, jobId } from "../state/job";
 import { incrementalRange } from "./incremental";
 import { jobIdentity } from "./incremental-job";
-import { findJobState } from "./job-state";
+import { findJobState, refuseOtherOwner } from "./job-state";
+import type { FolderProblem } from "./output-folder";
 import type { DayPlan, IncrementalPlan, ReportPlan } from "./plan";
 import { planRequest, type RequestPlan } from "./request";
 
@@ -48,6 +49,8 @@ export interface PlanDescription {
   range: Span | undefined;
   /** The zone of the range's days: UTC, or --tz's. */
   zone: string;
+  /** A whole-day target's: the zone of the settings it does not use (a profile's tz), and where it is set. */
+  unusedZone: { name: string; source: string } | undefined;
   windows: Span[];
   /** --compare: the period fetched beside the range. */
   compared: { range: Span; windows: Span[] } | undefined;
@@ -59,6 +62,8 @@ export interface PlanDescription {
   incremental: IncrementalDescription | undefined;
   /** The fewest requests the run makes: one per window (more for reports of several pages). */
   requests: number;
+  /** The output's folder is missing or not a folder: the run refuses before any request (exit 2). */
+  folder: FolderProblem | undefined;
 }
 
 function isDayStart(zone: TimeZone, sec: number): boolean {
@@ -99,8 +104,11 @@ async function incrementalOf(
   incremental: IncrementalPlan,
   id: string,
 ): Promise<{ described: IncrementalDescription; request: RequestPlan | undefined }> {
-  const earlier = earlierJobId(jobIdentity(plan.settings, plan.request.request, plan.output));
+  const identity = jobIdentity(plan.settings, plan.request.request, plan.output);
+  const earlier = earlierJobId(identity);
   const { paths, state } = await findJobState(ctx.cwd, incremental, ctx.user, { id, earlier });
+  if (state === undefined)
+    await refuseOtherOwner(incremental.stateFolder, ctx.user, { identity, id, earlier, incremental: true });
   const range = incrementalRange({
     now: plan.now,
     lastDay: state?.lastDay,
@@ -131,11 +139,16 @@ async function incrementalOf(
   };
 }
 
+function unusedZoneOf(plan: DayPlan): PlanDescription["unusedZone"] {
+  const { tz } = plan.settings;
+  return tz.value === undefined || tz.value === TimeZone.UTC.name ? undefined : { name: tz.value, source: tz.source };
+}
+
 export async function describePlan(
   ctx: { cwd: string; user?: { uid: number } | undefined },
   plan: Readonly<ReportPlan>,
 ): Promise<PlanDescription> {
-  const common = { output: outputOf(plan), format: plan.write?.format.entry.name };
+  const common = { output: outputOf(plan), format: plan.write?.format.entry.name, folder: plan.folder };
   if (plan.kind === "export") {
     const { request, compare } = plan;
     const zone = request.zone;
@@ -149,6 +162,7 @@ export async function describePlan(
       ...common,
       range: spanOf(zone, request.range.from, request.range.to),
       zone: zone.name,
+      unusedZone: undefined,
       windows,
       compared,
       job: undefined,
@@ -156,7 +170,16 @@ export async function describePlan(
       requests: windows.length + (compared?.windows.length ?? 0),
     };
   }
-  const job = jobId(jobIdentity(plan.settings, plan.request.request, plan.output));
+  const identity = jobIdentity(plan.settings, plan.request.request, plan.output);
+  const job = jobId(identity);
+  if (plan.incremental === undefined) {
+    await refuseOtherOwner(plan.stateFolder, ctx.user, {
+      identity,
+      id: job,
+      earlier: earlierJobId(identity),
+      incremental: false,
+    });
+  }
   const found = plan.incremental && (await incrementalOf(ctx, plan, plan.incremental, job));
   const request = found ? found.request : plan.request;
   const windows = request ? windowSpans(TimeZone.UTC, request.windows, request.range) : [];
@@ -164,6 +187,7 @@ export async function describePlan(
     ...common,
     range: request && spanOf(TimeZone.UTC, request.range.from, request.range.to),
     zone: TimeZone.UTC.name,
+    unusedZone: unusedZoneOf(plan),
     windows,
     compared: undefined,
     job,

@@ -8,6 +8,7 @@ import type { FormatOptions } from "../format/formatter";
 import type { TransformPlan } from "../transform/pipeline";
 import type { CompareMode } from "./compare-modes";
 import type { ComparedPeriod } from "./compare-plan";
+import type { FolderProblem } from "./output-folder";
 import type { OutputFormat } from "./output-format";
 import type { DayTargetSpec, OutputSpec } from "./output-spec";
 import type { RequestPlan, RequestWords } from "./request";
@@ -41,6 +42,11 @@ export interface CommonPlan {
   readonly paceFolder: string;
   readonly quiet: boolean;
   readonly verbose: boolean;
+  /**
+   * --dry-run only: the output's folder is missing (or not a folder), which a run refuses before any
+   * request; the dry run shows its plan, then refuses as the run does. A run's plan never holds one.
+   */
+  readonly folder?: FolderProblem | undefined;
 }
 
 /** An export into stdout or one file (a device, a named pipe). */
@@ -64,6 +70,8 @@ export interface DayPlan extends CommonPlan {
   readonly write: FormatPlan | undefined;
   readonly granularity: string;
   readonly incremental: IncrementalPlan | undefined;
+  /** The folder of the jobs' states, where the job that owns this output is found (job-state.ts). */
+  readonly stateFolder: string;
 }
 
 export type ReportPlan = ExportPlan | DayPlan;

@@ -80,3 +80,20 @@ function idOf(job: JobIdentity, metrics: string[] | null): string {
   ]);
   return createHash("sha256").update(canonical).digest("hex").slice(0, 8);
 }
+
+/** What makes job `other` another job than `job`, in words (`base URL http://a/ -> http://b/`). */
+export function identityDifferences(other: JobIdentity, job: JobIdentity): string[] {
+  const words = (value: unknown) => (Array.isArray(value) ? value.join(",") : value === null ? "none" : String(value));
+  const fields: Array<[string, keyof JobIdentity]> = [
+    ["profile", "profile"],
+    ["base URL", "baseUrl"],
+    ["dimensions", "dimensions"],
+    ["metrics", "metrics"],
+    ["granularity", "granularity"],
+    ["campaign", "campaignId"],
+    ["ad", "adId"],
+  ];
+  return fields
+    .filter(([, key]) => words(other[key]) !== words(job[key]))
+    .map(([name, key]) => `${name} ${words(other[key])} -> ${words(job[key])}`);
+}

@@ -1,6 +1,8 @@
 /**
  * Several accounts, each in its own zone (a profile's tz setting), into a file per account named by dates:
  * {from} and {to} in each account's file name are the days that file holds, from one clock for every account.
+ * One file for every account named by {from}/{to}: its days are their one zone's; accounts in different
+ * zones are refused (exit 2), and --dry-run names exactly the file the run writes.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -22,6 +24,7 @@ const PROFILES = configDirWith(
   {
     a: { "api-key": ACME, "base-url": service.url },
     b: { "api-key": GLOBEX, "base-url": service.url, tz: "Pacific/Pago_Pago" },
+    c: { "api-key": ACME, "base-url": service.url, tz: "Pacific/Pago_Pago" },
   },
 );
 
@@ -95,5 +98,58 @@ describe("--profiles with {from}-{to} in --output and a profile in another zone"
       const dates = datesIn(readFileSync(join(dir, name), "utf8"));
       expect([dates[0], dates.at(-1)], name).toEqual([from, to]);
     }
+  });
+});
+
+describe("--profiles with {from}-{to} in one file (no {profile})", () => {
+  const NOW = new Date("2026-10-25T09:30:00Z");
+  const QUERY = ["--dims", "date", "--metrics", "clicks", "-o", "all-{from}-{to}.csv"];
+  const run = (dir: string, profiles: string, extra: string[]) =>
+    runInProcess(["report", "-q", "--profiles", profiles, ...QUERY, ...extra], {
+      now: NOW,
+      cwd: dir,
+      env: { ADREPORT_CONFIG_DIR: PROFILES, TMPDIR: tempDir("adreport-spool-") },
+    });
+  /** The files the dry run says the run writes (--summary json), and the files the run then wrote. */
+  async function plannedAndWritten(profiles: string, extra: string[] = []) {
+    const dir = tempDir();
+    const dry = await run(dir, profiles, [...extra, "--dry-run", "--summary", "json"]);
+    expect(dry.code, dry.stderr).toBe(0);
+    const summary = JSON.parse(dry.stderr.split("\n").findLast((line) => line.startsWith("{")) as string);
+    const planned = new Set(summary.accounts.map((a: { output: { path: string } }) => a.output.path));
+    const result = await run(dir, profiles, extra);
+    expect(result.code, result.stderr).toBe(0);
+    return { planned: [...planned], written: readdirSync(dir), dir };
+  }
+
+  it("accounts in different zones: refused, exit 2, by the dry run and the run alike; nothing sent or written", async () => {
+    const dir = tempDir();
+    const before = service.accessLog.length;
+    const dry = await run(dir, "a,b", ["--dry-run"]);
+    const result = await run(dir, "a,b", []);
+    for (const outcome of [dry, result]) {
+      expect(outcome.code).toBe(2);
+      expect(outcome.stdout).toBe("");
+      expect(outcome.stderr).toBe(
+        "adreport: --output: {from} and {to} name one file by its days, but these accounts count days in different time zones (a: UTC, b: Pacific/Pago_Pago)\n" +
+          "hint: add {profile} to the name (a file per account, each named by its days), or give every account one zone: --tz UTC\n",
+      );
+    }
+    expect(readdirSync(dir)).toEqual([]);
+    expect(service.accessLog.length).toBe(before);
+  });
+
+  it("accounts in one zone (their profiles'): the file is named by that zone's days, as the dry run says", async () => {
+    const { planned, written, dir } = await plannedAndWritten("b,c");
+    expect(written).toEqual(["all-2026-10-17-2026-10-23.csv"]);
+    expect(planned).toEqual(written);
+    const dates = datesIn(readFileSync(join(dir, "all-2026-10-17-2026-10-23.csv"), "utf8"));
+    expect([dates[0], dates.at(-1)]).toEqual(["2026-10-17", "2026-10-23"]);
+  });
+
+  it("one --tz for every account: the dry run names the file the run writes", async () => {
+    const { planned, written } = await plannedAndWritten("a,b", ["--tz", "UTC"]);
+    expect(written).toEqual(["all-2026-10-18-2026-10-24.csv"]);
+    expect(planned).toEqual(written);
   });
 });

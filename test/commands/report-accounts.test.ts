@@ -312,10 +312,12 @@ describe.concurrent("report over several accounts", () => {
     expect(readdirSync(spool)).toEqual([]);
   });
 
-  it("{profile} files into a folder that is not there: exit 1 before any request", async () => {
+  it("{profile} files into a folder that is not there: exit 2 before any request, saying how to make it", async () => {
     const result = await report(UNTOUCHED, ["--all-profiles", "-o", "missing/{profile}.csv"]);
-    expect(result.code).toBe(1);
-    expect(result.stderr).toBe("adreport: cannot write missing/acme.csv: missing: no such folder\n");
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      "adreport: cannot write missing/acme.csv: no such folder\nhint: create it first: mkdir -p missing\n",
+    );
     expect(untouched.accessLog).toEqual([]);
   });
 

@@ -121,6 +121,97 @@ describe("report --dry-run", () => {
     expect(readdirSync(stateDir)).toContain(`${job}.json`);
   });
 
+  it("{date} files into a folder not there yet: the plan, the folder it needs, refused as the run refuses it (exit 2)", async () => {
+    const job = [
+      "report",
+      "--dims",
+      "campaign,date",
+      "-o",
+      "later/{date}.csv",
+      "--incremental",
+      "--start",
+      "2026-10-30",
+    ];
+    const refusal = "adreport: cannot write later/{date}.csv: no such folder\nhint: create it first: mkdir -p later\n";
+    const before = log.length;
+    const result = await demo.run([...job, "--dry-run", "--summary", "json"], NOW);
+    expect(log.length, "requests made by a dry run").toBe(before);
+    expect(result.code, result.stderr).toBe(2);
+    const id = /^job: +([0-9a-f]{8})$/m.exec(result.stdout)?.[1] as string;
+    expect(result.stdout).toBe(
+      [
+        "range:    2026-10-30..2026-11-01 (UTC; from --start 2026-10-30, a first run)",
+        "windows:  1 window: 2026-10-30..2026-11-01",
+        "output:   one file per date bucket, later/{date}.csv (csv)",
+        "folder:   later is not there yet: a run refuses it before any request (create it first: mkdir -p later)",
+        `job:      ${id}`,
+        `state:    ${join(stateDir, `${id}.json`)} (none yet: this is the job's first run)`,
+        `lock:     ${join(stateDir, `${id}.lock`)}`,
+        "requests: at least 1 (one per window)",
+        "",
+      ].join("\n"),
+    );
+    const summary = JSON.parse(result.stderr.split("\n").find((line) => line.startsWith("{")) as string);
+    expect(summary).toMatchObject({
+      dry_run: true,
+      outcome: "refused",
+      error: "cannot write later/{date}.csv: no such folder",
+      job: id,
+    });
+    expect(result.stderr.endsWith(refusal)).toBe(true);
+    expect(existsSync(join(dir, "later"))).toBe(false);
+    // The run refuses it alike, before any request; once the folder is made it writes the planned days.
+    const run = await demo.run(job, NOW);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(refusal);
+    expect(log.length, "requests made by a refused run").toBe(before);
+    mkdirSync(join(dir, "later"));
+    const made = await demo.run([...job, "-q"], NOW);
+    expect(made.code, made.stderr).toBe(0);
+    expect(readdirSync(join(dir, "later")).sort()).toEqual(["2026-10-30.csv", "2026-10-31.csv", "2026-11-01.csv"]);
+    expect(readdirSync(stateDir)).toContain(`${id}.json`);
+  });
+
+  it("{date} in a folder's name: the folder above it must be there; each day's folder is made by the run", async () => {
+    const args = ["report", "--dims", "campaign,date", "--from", "2026-10-30", "--to", "2026-11-01"];
+    const missing = await demo.run([...args, "-o", "byday/{date}/ads.csv", "--dry-run"], NOW);
+    expect(missing.code).toBe(2);
+    expect(missing.stdout).toContain(
+      "folder:   byday is not there yet: a run refuses it before any request (create it first: mkdir -p byday)\n",
+    );
+    expect(missing.stderr).toBe(
+      "adreport: cannot write byday/{date}/ads.csv: no such folder\nhint: create it first: mkdir -p byday\n",
+    );
+    mkdirSync(join(dir, "byday"));
+    expect((await dryRun([...args, "-o", "byday/{date}/ads.csv"])).code).toBe(0);
+    expect(readdirSync(join(dir, "byday"))).toEqual([]);
+    const run = await demo.run([...args, "-o", "byday/{date}/ads.csv", "-q"], NOW);
+    expect(run.code, run.stderr).toBe(0);
+    expect(readdirSync(join(dir, "byday")).sort()).toEqual(["2026-10-30", "2026-10-31", "2026-11-01"]);
+    for (const day of ["2026-10-30", "2026-10-31", "2026-11-01"]) {
+      expect(readdirSync(join(dir, "byday", day))).toEqual(["ads.csv"]);
+    }
+    // A run that fails (a file where a day's folder goes) leaves no folder it made behind.
+    mkdirSync(join(dir, "byday2"));
+    writeFileSync(join(dir, "byday2", "2026-10-31"), "not a folder\n");
+    const failed = await demo.run([...args, "-o", "byday2/{date}/ads.csv", "-q"], NOW);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(/^adreport: cannot write byday2\/2026-10-31\/ads\.csv: /);
+    expect(readdirSync(join(dir, "byday2"))).toEqual(["2026-10-31"]);
+    // Stopped mid-way (SIGTERM): no file and no folder it made is left.
+    mkdirSync(join(dir, "byday3"));
+    await demo.reopen("delay:100ms");
+    try {
+      const stopped = demo.start([...args, "-o", "byday3/{date}/ads.csv", "--page-size", "1", "-v"], NOW);
+      await stopped.waitFor("stderr", /GET .*page=2/);
+      stopped.signal("SIGTERM");
+      expect((await stopped.result).code).toBe(130);
+    } finally {
+      await demo.reopen();
+    }
+    expect(readdirSync(join(dir, "byday3"))).toEqual([]);
+  });
+
   it("a SQLite table, --incremental first run: state and lock named, range from --start; no database file", async () => {
     const args = [...CRON, "-o", "sqlite:ads.db", "--table", "daily", "--start", "2026-10-20"];
     const result = await dryRun([...args, "--summary-file", "plan.json"], NOW, {
@@ -205,7 +296,7 @@ describe("report --dry-run", () => {
       [[...CRON, "-o", "sqlite:x.db", "--from", "-3d"], 2, /drop --from and --to/],
       [[...CRON, "-o", "sqlite:x.db"], 2, /first run of a job needs --start/],
       [["report", "--lookback", "3d"], 2, /--lookback applies to --incremental runs only/],
-      [["report", "-o", "nowhere/x.csv"], 1, /no such folder/],
+      [["report", "-o", "nowhere/x.csv"], 2, /no such folder\nhint: create it first: mkdir -p nowhere\n/],
     ];
     for (const [args, code, message] of refusals) {
       const result = await demo.run([...args, "--dry-run"], NOW, { ADREPORT_CONFIG_DIR: join(dir, "config-refused") });

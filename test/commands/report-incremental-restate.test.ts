@@ -157,7 +157,7 @@ describe("report --incremental: locks", () => {
     expect(summary).not.toHaveProperty("to");
   });
 
-  it("two jobs writing one {date} template take turns: the second refuses while the first runs", async () => {
+  it("two jobs writing one {date} template take turns: the second refuses while the first runs, and after it (the template is the first job's)", async () => {
     const { dir, start, run, reopen } = await newService();
     mkdirSync(join(dir, "out"));
     const now = at("2026-11-02");
@@ -171,8 +171,12 @@ describe("report --incremental: locks", () => {
     );
     expect((await first.result).code).toBe(0);
     await reopen();
+    // Once the first has run, the template is its job's: the other job's first run is refused.
     const after = await run([...CRON, "--start", "2026-10-25", "--metrics", "views,clicks"], now);
-    expect(after.code, after.stderr).toBe(0);
+    expect(after.code, after.stderr).toBe(2);
+    expect(after.stderr).toMatch(
+      /^adreport: job [0-9a-f]{8} would start on \S+\/out\/\{date\}\.csv, which job [0-9a-f]{8} writes .*: it differs in metrics views,spending,clicks,conversions -> views,clicks$/m,
+    );
     expect(readdirSync(join(dir, "config", "state")).filter((n) => n.endsWith(".lock"))).toEqual([]);
   });
 });

@@ -280,8 +280,10 @@ describe("{date} without --incremental, and refusals", () => {
       ],
     ];
     const noFolder = await run(["report", "--dims", "campaign,date", "-o", "nofolder/{date}.csv"], now);
-    expect(noFolder.code, noFolder.stderr).toBe(1);
-    expect(noFolder.stderr).toMatch(/^adreport: cannot write nofolder\/\{date\}\.csv: no such folder$/m);
+    expect(noFolder.code, noFolder.stderr).toBe(2);
+    expect(noFolder.stderr).toMatch(
+      /^adreport: cannot write nofolder\/\{date\}\.csv: no such folder\nhint: create it first: mkdir -p nofolder\n$/m,
+    );
     for (const [args, message] of cases) {
       const result = await run(args, now);
       expect(result.code, `${args.join(" ")}\n${result.stderr}`).toBe(2);

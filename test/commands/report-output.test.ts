@@ -74,11 +74,13 @@ describe("an output that cannot be written: exit 1 with the path and the system'
     expect(readdirSync(folder)).toEqual([]);
   });
 
-  it("a missing folder, and a folder that takes no new files (/proc)", async () => {
-    const missing = join(dir, "no-such-folder", "out.csv");
+  it("a missing folder is input to fix (exit 2, how to make it); a folder that takes no new files (/proc)", async () => {
+    const missing = join(dir, "no such folder", "out.csv");
     const result = await report([...HOURLY, "-o", missing]);
-    expect(result.code).toBe(1);
-    expect(result.stderr).toBe(`adreport: cannot write ${missing}: no such folder\n`);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      `adreport: cannot write ${missing}: no such folder\nhint: create it first: mkdir -p '${join(dir, "no such folder")}'\n`,
+    );
     const proc = await report([...HOURLY, "-o", "/proc/adreport-out.csv"]);
     expect(proc.code).toBe(1);
     expect(proc.stderr).toBe("adreport: cannot write /proc/adreport-out.csv: the folder does not accept new files\n");

@@ -381,6 +381,29 @@ describe("a time zone from the environment", () => {
       /^adreport: warning: the time zone "Asia\/Tokyo" \(environment\) is not used: \{date\} in --output keeps the service's UTC days$/m,
     );
   });
+
+  it("a profile's tz: a {date} cron run stays quiet (no warning each run); --dry-run's range says it is not used", async () => {
+    const { service, dir, run } = await startDemoService({ now: NOW });
+    const config = configDirWith(
+      {},
+      { tokyo: { "api-key": service.keys[0], "base-url": service.url, tz: "Asia/Tokyo" } },
+    );
+    const env = { ADREPORT_CONFIG_DIR: config, ADREPORT_API_KEY: undefined, ADREPORT_BASE_URL: undefined };
+    const cron = ["report", "--profile", "tokyo", "--incremental", "--start", "2026-10-25", "--dims", "campaign,date"];
+    mkdirSync(join(dir, "tokyo"));
+    const dry = await run([...cron, "-o", "tokyo/{date}.csv", "--dry-run"], NOW, env);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stderr).toBe("");
+    expect(dry.stdout).toMatch(
+      /^range: {4}2026-10-25\.\.2026-11-19 \(UTC; Asia\/Tokyo \(profile\) is not used; from --start 2026-10-25, a first run\)$/m,
+    );
+    for (const now of [NOW, new Date("2026-11-21T06:00:00Z")]) {
+      const result = await run([...cron, "-q", "-o", "tokyo/{date}.csv"], now, env);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).toBe("");
+    }
+    expect(readdirSync(join(dir, "tokyo"))).toContain("2026-11-20.csv");
+  });
 });
 
 describe("{date} files named .html", () => {

@@ -3,15 +3,15 @@
  * cannot go with several accounts refused, the request checked, the output checked and its format chosen,
  * and the warnings about the flags printed once.
  */
-import { stat } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
+import { join } from "node:path";
 import { accountEnvironments } from "../../config/account-env";
-import { OutputError, UsageError } from "../../core/errors";
+import { UsageError } from "../../core/errors";
 import { TimeZone } from "../../core/time-zone";
 import type { FanOutPlan } from "../../engine/fan-out";
 import { checkOutput, isStdoutPath } from "../../engine/output";
+import { folderRefusal } from "../../engine/output-folder";
 import { chooseOutputFormat } from "../../engine/output-format";
-import { fillPath, hasDatePlaceholder, isDatabaseOutput } from "../../engine/output-spec";
+import { fillPath, hasDatePlaceholder, isDatabaseOutput, outputFolderProblem } from "../../engine/output-spec";
 import { checkPictureRequest } from "../../engine/picture-options";
 import type { ReportPlan } from "../../engine/plan";
 import { checkRecordFolder, openRecordFolder } from "../../engine/record";
@@ -22,7 +22,7 @@ import type { Context } from "../context";
 import { selectProfiles } from "../shared/profile-selection";
 import { loadSettings, readConfig } from "../shared/settings";
 import type { ReportFlags } from "./flags";
-import { planReport, tzGiven } from "./plan";
+import { planReport, tzGiven, zoneOf } from "./plan";
 import { formatOptionsOf } from "./plan-common";
 import { reportSettingFlags } from "./setting-flags";
 import type { SummaryChoice } from "./summary-out";
@@ -94,14 +94,39 @@ function accountFlags(flags: ReportFlags, profile: string, spoolFile: string | u
   };
 }
 
-/** A file per account goes into a folder that must be there: refused once, before any request. */
-async function checkFolder(ctx: Context, target: string): Promise<void> {
-  const folder = dirname(resolve(ctx.cwd, target));
-  const problem = await stat(folder).then(
-    (found) => (found.isDirectory() ? undefined : "is not a folder"),
-    () => "no such folder",
-  );
-  if (problem !== undefined) throw new OutputError(`cannot write ${target}: ${dirname(target)}: ${problem}`);
+/** One file for every account (no {profile}), named by the range's days ({from}, {to}). */
+function namedByDays(output: string | undefined, database: boolean): boolean {
+  if (output === undefined || database || output.includes("{profile}")) return false;
+  return output.includes("{from}") || output.includes("{to}");
+}
+
+/**
+ * The one zone of every account's days, for a file they share that is named by those days; refused when
+ * the accounts' profiles count days in different zones, whatever the clock says today: a name of one
+ * range cannot tell both, and a cron line would work at one hour and not at another.
+ */
+async function oneZoneOfAccounts(
+  ctx: Context,
+  flags: ReportFlags,
+  names: readonly string[],
+  envFor: (profile: string) => Record<string, string | undefined>,
+): Promise<TimeZone | undefined> {
+  const zones = new Map<string, TimeZone | undefined>();
+  for (const name of names) {
+    const accountSettings = await loadSettings({ ...ctx, env: envFor(name) }, reportSettingFlags(flags, name));
+    zones.set(name, zoneOf(accountSettings));
+  }
+  const distinct = new Set([...zones.values()].map((zone) => (zone ?? TimeZone.UTC).name));
+  if (distinct.size > 1) {
+    const listed = [...zones].map(([name, zone]) => `${name}: ${(zone ?? TimeZone.UTC).name}`).join(", ");
+    throw new UsageError(
+      `--output: {from} and {to} name one file by its days, but these accounts count days in different time zones (${listed})`,
+      {
+        hint: "add {profile} to the name (a file per account, each named by its days), or give every account one zone: --tz UTC",
+      },
+    );
+  }
+  return zones.get(names[0] as string);
 }
 
 /** Everything that can be refused before any request: profiles, flags, the request, the output. */
@@ -115,11 +140,15 @@ export async function planAccounts(ctx: Context, flags: ReportFlags): Promise<Ac
   // A zone from --tz or ADREPORT_TZ is every account's: refused once here. A profile's own is its account's.
   const { tz } = settings;
   const shared = tz.value !== undefined && (tz.source === "flag" || tz.source === "environment");
-  const zone = shared ? TimeZone.open(tz.value as string, tzGiven(tz.source)) : undefined;
-  const now = ctx.now();
-  const request = planRequest(flags, now, settings["page-size"].value, zone);
   // A database target is shared by every account: each replaces its own rows (its profile) in the table.
   const database = isDatabaseOutput(flags.output);
+  const zone = shared
+    ? TimeZone.open(tz.value as string, tzGiven(tz.source))
+    : namedByDays(flags.output, database)
+      ? await oneZoneOfAccounts(ctx, flags, names, envFor)
+      : undefined;
+  const now = ctx.now();
+  const request = planRequest(flags, now, settings["page-size"].value, zone);
   const path =
     flags.output === undefined || isStdoutPath(flags.output) || database
       ? database
@@ -139,7 +168,9 @@ export async function planAccounts(ctx: Context, flags: ReportFlags): Promise<Ac
   if (!database) {
     for (const target of perProfile ? names.map((name) => path?.replaceAll("{profile}", name)) : [path]) {
       await checkOutput(ctx, target);
-      if (perProfile && target !== undefined) await checkFolder(ctx, target);
+      // Every account's file, or the one they share, goes into a folder that must be there: refused once.
+      const problem = target === undefined ? undefined : await outputFolderProblem(ctx.cwd, target);
+      if (problem !== undefined) throw folderRefusal(problem);
     }
   }
   // Each account records into a folder of its own in DIR (accountFlags): DIR is new or empty, as for one.

@@ -3,6 +3,7 @@
  * as a run over those accounts plans it, in the order named.
  */
 import { printable } from "../../core/printable";
+import { folderRefusal } from "../../engine/output-folder";
 import type { Context } from "../context";
 import { type AccountResult, failedAccount, okAccount, runVerdict } from "../shared/account-outcome";
 import { accountStreams, recordingErr } from "./account-io";
@@ -26,6 +27,8 @@ export async function showAccountPlans(ctx: Context, flags: ReportFlags): Promis
     const accountCtx: Context = { ...ctx, env: base.envFor(profile), io: accountStreams(ctx.io, profile, printed) };
     try {
       const description = await described(accountCtx, await base.planFor(accountCtx, profile, undefined));
+      // Refused as its run would be (planAccounts finds every folder first: only one gone since).
+      if (description.folder !== undefined) throw folderRefusal(description.folder);
       ctx.io.out.write(`profile ${profile}:\n${indented(planText(description))}`);
       accounts.push({ profile, ...planObject(description) });
       results.push(okAccount(profile, 0, 0));

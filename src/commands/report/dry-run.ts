@@ -4,6 +4,7 @@
  * the summary goes. Nothing is sent, and no file, folder, table, state or lock is made.
  */
 import { checkOutputFolder, outputError } from "../../engine/output";
+import { folderRefusal } from "../../engine/output-folder";
 import type { ReportPlan } from "../../engine/plan";
 import { describePlan, type PlanDescription } from "../../engine/plan-description";
 import { checkRecordFolder } from "../../engine/record";
@@ -13,7 +14,7 @@ import { type SummaryChoice, writeSummaryObject } from "./summary-out";
 
 export async function described(ctx: Context, plan: Readonly<ReportPlan>): Promise<PlanDescription> {
   if (plan.kind === "export") {
-    await checkOutputFolder(ctx, plan.path);
+    if (plan.folder === undefined) await checkOutputFolder(ctx, plan.path);
     if (plan.record !== undefined) checkRecordFolder(ctx, plan.record);
   }
   const description = await describePlan(ctx, plan);
@@ -28,9 +29,11 @@ export async function writeSummary(ctx: Context, flags: SummaryChoice, object: o
   });
 }
 
-/** One account's plan, shown. */
+/** One account's plan, shown; then refused as the run refuses it, when the run would be (its folder). */
 export async function showPlan(ctx: Context, flags: SummaryChoice, plan: Readonly<ReportPlan>): Promise<void> {
   const description = await described(ctx, plan);
   ctx.io.out.write(planText(description));
   await writeSummary(ctx, flags, { dry_run: true, ...planObject(description) });
+  const { folder } = description;
+  if (folder !== undefined) throw folderRefusal(folder);
 }

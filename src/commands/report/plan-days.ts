@@ -10,8 +10,9 @@ import { UsageError } from "../../core/errors";
 import type { FormatName } from "../../core/formats";
 import { TimeZone } from "../../core/time-zone";
 import { parseLookback } from "../../engine/incremental";
+import { folderRefusal } from "../../engine/output-folder";
 import { chooseOutputFormat, type FormatWords } from "../../engine/output-format";
-import { checkDayFolder, type DayTargetSpec } from "../../engine/output-spec";
+import { type DayTargetSpec, outputFolderProblem } from "../../engine/output-spec";
 import type { DayPlan, FormatPlan } from "../../engine/plan";
 import { planRequest, type RequestWords } from "../../engine/request";
 import type { ShapeWords } from "../../engine/shape";
@@ -70,14 +71,12 @@ function refuseIncompleteDays(toDate: string, now: Date): void {
 }
 
 /** The format of each day's file, chosen by its ending as for one file; the picture formats refused. */
-async function dayFileFormat(
-  cwd: string,
+function dayFileFormat(
   flags: DayWords,
   settings: ResolvedSettings,
   template: string,
   warn: (text: string) => void,
-): Promise<FormatPlan> {
-  await checkDayFolder(cwd, template);
+): FormatPlan {
   const format = chooseOutputFormat(flags, settings, template, false);
   // A picture chosen by the file's ending (x.html) or the format setting, as -f html is refused above.
   if (format.entry.name === "html" || format.entry.name === "chart") {
@@ -97,7 +96,8 @@ async function dayFileFormat(
 }
 
 export async function planDays(
-  place: { cwd: string; now: Date; stateFolder: string; paceFolder: string },
+  /** `describeOnly`: a dry run's plan, which holds a missing folder for the dry run to show, then refuse. */
+  place: { cwd: string; now: Date; stateFolder: string; paceFolder: string; describeOnly?: boolean },
   flags: DayWords,
   settings: ResolvedSettings,
   choice: DayTargetSpec,
@@ -106,10 +106,12 @@ export async function planDays(
   const { now } = place;
   refuseShaping(flags, choice);
   const zone = settings.tz.value;
-  if (zone !== undefined && zone !== TimeZone.UTC.name && flags.tz === undefined) {
-    // --tz is refused; a zone from ADREPORT_TZ or the config would otherwise be dropped without a word.
+  // --tz is refused above. ADREPORT_TZ is a zone chosen for this run, dropped: said on each run. A profile's
+  // or the config file's tz is a standing choice for the reports it shapes; these targets keep UTC days
+  // whatever it says (the docs, and --dry-run's range line), so a cron run of such a profile stays quiet.
+  if (zone !== undefined && zone !== TimeZone.UTC.name && settings.tz.source === "environment") {
     warn(
-      `the time zone ${JSON.stringify(zone)} (${settings.tz.source}) is not used: ${choice.what} keeps the service's UTC days`,
+      `the time zone ${JSON.stringify(zone)} (environment) is not used: ${choice.what} keeps the service's UTC days`,
     );
   }
   const pageSize = settings["page-size"].value;
@@ -131,14 +133,18 @@ export async function planDays(
     throw new UsageError(`${choice.what} writes whole days: --from and --to must be days (YYYY-MM-DD, -Nd, yesterday)`);
   }
   if (!incremental && choice.kind === "days") refuseIncompleteDays(request.toDate, now);
-  const write =
-    choice.kind === "days" ? await dayFileFormat(place.cwd, flags, settings, choice.template, warn) : undefined;
+  const template = choice.kind === "days" ? choice.template : undefined;
+  const problem = template === undefined ? undefined : await outputFolderProblem(place.cwd, template);
+  if (problem !== undefined && place.describeOnly !== true) throw folderRefusal(problem);
+  const write = template === undefined ? undefined : dayFileFormat(flags, settings, template, warn);
   return {
     kind: "days",
     ...commonPlan(flags, { now, settings, apiKey, request, paceFolder: place.paceFolder }),
+    folder: problem,
     output: choice,
     write,
     granularity: request.request.granularity?.toLowerCase() ?? "day",
+    stateFolder: place.stateFolder,
     incremental: incremental
       ? {
           lookbackDays: parseLookback(flags.lookback ?? "3d"),

@@ -1,5 +1,6 @@
 /** A described plan (engine/plan-description.ts) as `report --dry-run` shows it: lines for a person, JSON for a machine. */
 import { printable } from "../../core/printable";
+import { folderRefusal } from "../../engine/output-folder";
 import type { IncrementalDescription, OutputDescription, PlanDescription, Span } from "../../engine/plan-description";
 
 const span = (s: Span) => `${s.from}..${s.to}`;
@@ -35,6 +36,13 @@ function incrementalLines(inc: IncrementalDescription): string[] {
   return lines;
 }
 
+/** A folder the run refuses (exit 2, before any request), and what makes the plan runnable. */
+function folderLine(folder: NonNullable<PlanDescription["folder"]>): string {
+  const what = folder.problem === "no such folder" ? "is not there yet" : "is not a folder";
+  const hint = folderRefusal(folder).hint;
+  return `folder:   ${printable(folder.folder)} ${what}: a run refuses it before any request (${printable(hint ?? "")})`;
+}
+
 /** The plan, one `name: value` line each. */
 export function planText(plan: PlanDescription): string {
   const inc = plan.incremental;
@@ -42,11 +50,13 @@ export function planText(plan: PlanDescription): string {
   if (plan.range === undefined) {
     lines.push(`range:    ${inc?.nothing ?? "nothing to do"}`);
   } else {
-    lines.push(`range:    ${span(plan.range)} (${plan.zone}${inc ? rangeReason(inc) : ""})`);
+    const unused = plan.unusedZone && `; ${printable(plan.unusedZone.name)} (${plan.unusedZone.source}) is not used`;
+    lines.push(`range:    ${span(plan.range)} (${plan.zone}${unused ?? ""}${inc ? rangeReason(inc) : ""})`);
     lines.push(`windows:  ${windowsText(plan.windows)}`);
   }
   if (plan.compared) lines.push(`compared: ${span(plan.compared.range)}, ${windowsText(plan.compared.windows)}`);
   lines.push(`output:   ${outputText(plan.output, plan.format)}`);
+  if (plan.folder) lines.push(folderLine(plan.folder));
   if (plan.job !== undefined) lines.push(`job:      ${plan.job}`);
   if (inc) lines.push(...incrementalLines(inc));
   lines.push(
@@ -71,8 +81,10 @@ function outputObject(output: OutputDescription): object {
 export function planObject(plan: PlanDescription): Record<string, unknown> {
   const inc = plan.incremental;
   const windows = (list: readonly Span[]) => list.map((w) => ({ from: w.from, to: w.to }));
+  const refused = plan.folder && folderRefusal(plan.folder);
   return {
-    outcome: plan.range === undefined ? "nothing to do" : "planned",
+    outcome: refused ? "refused" : plan.range === undefined ? "nothing to do" : "planned",
+    ...(refused ? { error: refused.message } : {}),
     job: plan.job ?? null,
     from: plan.range?.from ?? null,
     to: plan.range?.to ?? null,

@@ -8,6 +8,7 @@ import { UsageError } from "../../core/errors";
 import { TimeZone } from "../../core/time-zone";
 import { planComparedPeriod } from "../../engine/compare-plan";
 import { checkOutput } from "../../engine/output";
+import { folderProblem, folderRefusal } from "../../engine/output-folder";
 import { chooseOutputFormat } from "../../engine/output-format";
 import { fillPath, parseOutputSpec } from "../../engine/output-spec";
 import { checkPictureRequest } from "../../engine/picture-options";
@@ -67,8 +68,9 @@ export async function planReport(
     const place = {
       cwd: ctx.cwd,
       now,
-      stateFolder: flags.incremental === true ? stateFolder(ctx) : "",
+      stateFolder: stateFolder(ctx),
       paceFolder: paceFolder(ctx),
+      describeOnly: flags.dryRun === true,
     };
     return freezePlan(await planDays(place, flags, settings, output, warn));
   }
@@ -80,6 +82,8 @@ export async function planReport(
   };
   const path = output.kind === "file" ? fillPath(output.template, request) : undefined;
   await checkOutput(ctx, path);
+  const problem = path === undefined ? undefined : await folderProblem(ctx.cwd, path);
+  if (problem !== undefined && flags.dryRun !== true) throw folderRefusal(problem);
   const format = chooseOutputFormat(flags, settings, path, ctx.io.outIsTTY);
   const shape = planShape(flags, request, format.entry.name, choices.keepCounters);
   checkPictureRequest(format.entry.name, request);
@@ -94,6 +98,7 @@ export async function planReport(
     shape,
     compare: compare || undefined,
     record: flags.record,
+    folder: problem,
   };
   return freezePlan(plan);
 }

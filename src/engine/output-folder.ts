@@ -1,0 +1,39 @@
+/**
+ * The folder an output goes into, checked before any request: a run never makes it (a typo in -o would
+ * start a new folder of files beside the real one), so a folder that is not there is refused as input,
+ * exit 2, with the command that makes it. Shared by one file, a file per account and {date} files (whose
+ * folders named by {date} are made day by day, day-folders.ts: the folder above them is checked).
+ */
+import { stat } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import { UsageError } from "../core/errors";
+import { shellWord } from "../core/shell-word";
+
+/** An output whose folder a run refuses: the output as given, the folder as given, what is wrong with it. */
+export interface FolderProblem {
+  readonly target: string;
+  readonly folder: string;
+  readonly problem: "no such folder" | "not a folder";
+}
+
+/** The folder `target` goes into (relative to `cwd`) when it is not there, or is not a folder. */
+export async function folderProblem(
+  cwd: string,
+  target: string,
+  folder = dirname(target),
+): Promise<FolderProblem | undefined> {
+  const found = await stat(resolve(cwd, folder)).catch(() => undefined);
+  if (found?.isDirectory()) return undefined;
+  return { target, folder, problem: found ? "not a folder" : "no such folder" };
+}
+
+/** The refusal of a run whose output's folder is missing or not a folder, with what to do about it. */
+export function folderRefusal({ target, folder, problem }: FolderProblem): UsageError {
+  return problem === "no such folder"
+    ? new UsageError(`cannot write ${target}: no such folder`, {
+        hint: `create it first: mkdir -p ${shellWord(folder)}`,
+      })
+    : new UsageError(`cannot write ${target}: ${folder} is not a folder`, {
+        hint: "remove or rename what is there, or change -o",
+      });
+}
