@@ -82,8 +82,8 @@ describe("verify --repair: every day of a table that is gone", () => {
     const job = await jobOf(run);
     rmSync(join(dir, "out"), { recursive: true });
     const refused = await run(["verify", job, "--repair"], NOW);
-    expect(refused.code, refused.stderr).toBe(1);
-    expect(refused.stderr).toContain(`hint: mkdir -p ${join(dir, "out")} && adreport verify ${job} --repair\n`);
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain(`hint: create it first: mkdir -p ${join(dir, "out")}\n`);
     mkdirSync(join(dir, "out"));
     const repaired = await run(["verify", job, "--repair"], NOW);
     expect(repaired.stderr).toMatch(/32 days checked, every one matches; 32 repaired\n/);

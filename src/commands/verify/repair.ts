@@ -1,15 +1,7 @@
-/**
- * `verify --repair`: the days that differ exported again through the job, a run per stretch of consecutive
- * days (the job's lock held by each, its ledger updated, its last day left where it is). Nothing is written
- * before the job's state is known to be the one the runs will read and update (same-job.ts), and a day
- * whose file is not a file (a named pipe, a device) is named and left, never written into.
- */
-import { existsSync } from "node:fs";
 import { stat } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
+import { resolve } from "node:path";
 import { dayOfText, dayText } from "../../core/calendar";
 import { OutputError } from "../../core/errors";
-import { shellWord } from "../../core/shell-word";
 import { runDayExport } from "../../engine/day-export";
 import { bucketEnd } from "../../engine/verify-service";
 import { type DayDifference, differingDays } from "../../engine/verify-target";
@@ -63,15 +55,6 @@ async function notFiles(ctx: Context, state: JobState, days: readonly string[]):
   return found;
 }
 
-/** The folder of a job's day files gone: refused before anything is written, with how to make it again. */
-function withFolderHint(error: unknown, ctx: Context, state: JobState, line: string): unknown {
-  const template = state.job.target;
-  if (!(error instanceof OutputError) || isTableIdentity(template)) return error;
-  const folder = dirname(resolve(ctx.cwd, template));
-  if (folder.includes("{date}") || existsSync(folder)) return error;
-  return new OutputError(error.message, { hint: `mkdir -p ${shellWord(folder)} && ${line}`, cause: error });
-}
-
 /**
  * `service`: the base URL to ask (verify/service-url.ts), found only when a day is to be repaired. `job.named`
  * and `job.line`: the job and the verify line as the user gave them, for hints. Returns the days left.
@@ -91,11 +74,8 @@ export async function repairDays(
   const flags = jobFlags(state, { ...choices, baseUrl: await service() });
   const settings = await loadSettings(ctx, reportSettingFlags(flags));
   const events = stderrEvents(ctx, {});
-  const plan = await planReport(ctx, flags, settings, { now: ctx.now(), warn: events.warning }).catch(
-    (error: unknown) => {
-      throw withFolderHint(error, ctx, state, job.line);
-    },
-  );
+  // A day-file folder gone is refused here by the plan (exit 2, with the mkdir that mends it).
+  const plan = await planReport(ctx, flags, settings, { now: ctx.now(), warn: events.warning });
   if (plan.kind !== "days") throw new Error("a job's plan that is not a run of whole days");
   checkSameJob(ctx, state, job.paths, plan, job.named);
   const unrepaired = await notFiles(ctx, state, wanted);
