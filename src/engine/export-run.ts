@@ -120,6 +120,7 @@ export async function runExport(ctx: EngineContext, plan: ExportPlan, events: En
       await events.summary(summaryObject(summary("ok", rows), undefined));
       const note = emptyNote(counted.rows(), request, compare ? compare.period : undefined, emptyWarning);
       if (note) events.note(note);
+      if (path !== undefined) events.wrote?.(path, counted.rows());
       return { rows };
     },
   );
