@@ -54,12 +54,15 @@ describe("exit codes", () => {
   });
 
   // One list (src/core/exit-codes.ts): the help, the README, the topic and service.md name every code in it.
-  it.each(Object.entries(ExitCode))("exit %s (%s) is in --help, the README, `help exit-codes` and docs/service.md", async (_, code) => {
-    const help = (await runInProcess(["--help"])).stdout.replace(/\s+/g, " ");
-    expect(help).toMatch(new RegExp(`Exit codes:.*[ ,]${code} [a-z]`));
-    const root = join(import.meta.dirname, "..", "..");
-    for (const file of ["README.md", join("docs", "topics", "exit-codes.md"), join("docs", "service.md")]) {
-      expect(readFileSync(join(root, file), "utf8"), file).toMatch(new RegExp(`^ *\\| ${code} +\\| \\S`, "m"));
-    }
-  });
+  it.each(Object.entries(ExitCode))(
+    "exit %s (%s) is in --help, the README, `help exit-codes` and docs/service.md",
+    async (_, code) => {
+      const help = (await runInProcess(["--help"])).stdout.replace(/\s+/g, " ");
+      expect(help).toMatch(new RegExp(`Exit codes:.*[ ,]${code} [a-z]`));
+      const root = join(import.meta.dirname, "..", "..");
+      for (const file of ["README.md", join("docs", "topics", "exit-codes.md"), join("docs", "service.md")]) {
+        expect(readFileSync(join(root, file), "utf8"), file).toMatch(new RegExp(`^ *\\| ${code} +\\| \\S`, "m"));
+      }
+    },
+  );
 });
