@@ -14,6 +14,7 @@ import {
   type RecordedExchange,
   splitTarget,
 } from "../contract";
+import { databaseLabel, isPostgresUrl } from "../core/database-label";
 import { maskKey } from "../core/mask-key";
 import { keyForms } from "./key-forms";
 import { keyFragmentRedactor } from "./key-fragments";
@@ -51,6 +52,40 @@ function redactBytes(bytes: Uint8Array, secrets: readonly string[], fragments: (
   return text === original ? bytes : Buffer.from(text, "latin1");
 }
 
+/** Flags whose value is a secret whatever it is: a key given on the command line. */
+const SECRET_FLAGS = new Set(["--api-key"]);
+
+/** A URL's password (or a user name given alone, a token often) as `***`; any other word as it was. */
+function withoutCredentials(word: string): string {
+  if (!/^[a-z][a-z0-9+.-]*:\/\/[^/]*@/i.test(word)) return word;
+  if (isPostgresUrl(word)) return databaseLabel(word);
+  try {
+    const url = new URL(word);
+    if (url.password !== "") url.password = REDACTED;
+    else url.username = REDACTED;
+    return url.href;
+  } catch {
+    return `${word.slice(0, word.indexOf("://") + 3)}${REDACTED}`;
+  }
+}
+
+/**
+ * The words of a command line as a recording keeps them: the value of --api-key, the key in any form
+ * (`redact`) and a URL's credentials (`--proxy`, a `postgres://` output) are `***`.
+ */
+export function commandWords(argv: readonly string[], redact: (word: string) => string): string[] {
+  return argv.map((word, i) => {
+    const before = argv[i - 1];
+    if (before !== undefined && SECRET_FLAGS.has(before)) return REDACTED;
+    const equals = word.indexOf("=");
+    if (word.startsWith("--") && equals > 0) {
+      const [flag, value] = [word.slice(0, equals), word.slice(equals + 1)];
+      return `${flag}=${SECRET_FLAGS.has(flag) ? REDACTED : withoutCredentials(redact(value))}`;
+    }
+    return withoutCredentials(redact(word));
+  });
+}
+
 export class Recorder {
   private next = 1;
   /** Exchanges the index file lists. */
@@ -63,10 +98,14 @@ export class Recorder {
   private readonly fragments: (text: string) => string;
   /** Header names and values are compared without letter case (a proxy may lower-case them). */
   private readonly inHeader: RegExp | undefined;
+  /** The command line that made the recording, its secrets out; kept in the index. */
+  private readonly command: string[] | undefined;
 
+  /** `argv`: the words after `adreport` of the command line being run. */
   constructor(
     apiKey: string,
     private readonly writer: RecordingWriter,
+    argv?: readonly string[],
   ) {
     const byClient = redactor(apiKey).redact;
     const masked = maskKey(apiKey);
@@ -79,6 +118,7 @@ export class Recorder {
       this.secrets.length === 0
         ? undefined
         : new RegExp(this.secrets.map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "giu");
+    this.command = argv && ["adreport", ...commandWords(argv, (word) => this.redactHeader(word))];
     this.writeIndex();
   }
 
@@ -129,7 +169,7 @@ export class Recorder {
 
   private writeIndex(): void {
     try {
-      this.writer.writeIndex(indexText(this.entries));
+      this.writer.writeIndex(indexText(this.entries, this.command));
     } catch (error) {
       // The run fails with this error; finish() must not raise it again over whatever ended the run.
       this.broken = true;

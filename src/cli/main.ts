@@ -19,7 +19,7 @@ export interface RunHooks {
 }
 
 export async function run(argv: readonly string[], ctx: Context, hooks: RunHooks = {}): Promise<number> {
-  const program = await buildProgram(ctx, argv);
+  const program = await buildProgram({ ...ctx, argv }, argv);
   const { beforeAction } = hooks;
   // On each command, after the hooks the command set itself (its cheap refusals run first).
   for (const command of beforeAction ? program.commands : []) {

@@ -5,9 +5,13 @@
 import { Command, type CommandUnknownOpts, Help } from "@commander-js/extra-typings";
 import type { Context } from "../commands/context";
 import { UsageError } from "../core/errors";
+import { exitCodesInWords } from "../core/exit-codes";
 import { printableLines } from "../core/printable";
+import { quote } from "../core/quote";
+import { nearestWords } from "../core/suggest";
 import { registerCommands } from "./command-list";
 import { HELP_TOPIC_NAMES, isHelpTopic, topicsHelpText } from "./help-topics";
+import { suggestEveryLongName } from "./option-suggestions";
 import { versionLine } from "./version";
 
 const HELP_DESCRIPTION = "show help for this command";
@@ -17,6 +21,7 @@ const HELP_DESCRIPTION = "show help for this command";
  * Without words, every command in full (the generated documents, tests).
  */
 export async function buildProgram(ctx: Context, words?: readonly string[]): Promise<Command> {
+  suggestEveryLongName();
   const program = new Command("adreport")
     .description("Pull advertising statistics from the reporting API and export them.")
     .version(versionLine(ctx.version), "-V, --version", "print the version, and the Node.js and platform it runs on")
@@ -35,19 +40,16 @@ export async function buildProgram(ctx: Context, words?: readonly string[]): Pro
       // Commander's messages quote what was typed, which a script may have taken from anywhere.
       outputError: (text, write) => write(`adreport: ${printableLines(text.replace(/^error: /, "").trimEnd())}\n`),
     })
+    // Made when help is shown, not at every start.
     .addHelpText(
       "after",
-      `
+      () => `
 Examples:
   $ adreport report --from -7d --to yesterday --dims campaign,date
   $ adreport serve demo --db demo.db && adreport serve --db demo.db
   $ adreport keys test
 
-Exit codes: 0 done, 1 failed (an output that could not be written), 2 bad usage or input,
-3 authentication (401), 4 forbidden (403), 5 network/server/rate limit after retries, or data
-changed, 6 partial (some accounts of --profiles/--all-profiles failed, named on stderr), 70 a bug
-in adreport (please report it), 75 busy (another run of the job holds its lock: retry later),
-130 interrupted.
+${filled(`Exit codes: ${exitCodesInWords()}.`, 100)}
 
 ${topicsHelpText()}`,
     );
@@ -56,6 +58,19 @@ ${topicsHelpText()}`,
   describeHelpCommands(program);
   showDefaultVerbOptions(program);
   return program;
+}
+
+/** Text in lines of at most `width` characters, broken between words (commander's boxWrap costs a start 0.3 ms). */
+function filled(text: string, width: number): string {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    if (line !== "" && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === "" ? word : `${line} ${word}`;
+  }
+  return [...lines, line].join("\n");
 }
 
 /**
@@ -82,20 +97,29 @@ function registerHelp(program: Command, ctx: Context): void {
       let command: CommandUnknownOpts = program;
       for (const [i, word] of words.entries()) {
         const next = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
-        if (!next) {
-          const known = command.commands.map((c) => c.name()).filter((name) => name !== "help");
-          const topics = i === 0 ? `; the topics are: ${HELP_TOPIC_NAMES.join(", ")}` : "";
-          throw new UsageError(
-            `unknown ${i === 0 ? "command or topic" : "command"} '${["adreport", ...words.slice(0, i + 1)].join(" ")}'`,
-            {
-              hint: `the commands of ${["adreport", ...words.slice(0, i)].join(" ")} are: ${known.join(", ")}${topics}`,
-            },
-          );
-        }
+        if (!next) throw unknownHelpWord(command, words, i);
         command = next;
       }
       command.outputHelp();
     });
+}
+
+/**
+ * The refusal of `help` for a word that is no command there (and, first, no topic): the one command or
+ * topic near it as a line that runs, else what there is.
+ */
+function unknownHelpWord(command: CommandUnknownOpts, words: readonly string[], i: number): UsageError {
+  const word = words[i] ?? "";
+  const known = command.commands.map((c) => c.name()).filter((name) => name !== "help");
+  const near = nearestWords(word, i === 0 ? [...known, ...HELP_TOPIC_NAMES] : known);
+  const hint =
+    near.length === 1
+      ? `adreport help ${[...words.slice(0, i), near[0]].join(" ")}`
+      : `the commands of ${["adreport", ...words.slice(0, i)].join(" ")} are: ${known.join(", ")}${i === 0 ? `; the topics are: ${HELP_TOPIC_NAMES.join(", ")}` : ""}`;
+  // A first word may have meant a topic, which is no command of adreport: the word alone is quoted.
+  const what =
+    i === 0 ? `command or topic ${quote(word)}` : `command ${quote(["adreport", ...words.slice(0, i + 1)].join(" "))}`;
+  return new UsageError(`unknown ${what}`, { hint });
 }
 
 /** Every command with subcommands has commander's `help [command]`: said in the same words as -h. */

@@ -11,6 +11,8 @@ export interface Context {
    */
   readonly cwd: string;
   readonly version: string;
+  /** The words of the command line being run, after `adreport`: set by run() (main.ts); a recording keeps them. */
+  readonly argv?: readonly string[] | undefined;
   now(): Date;
   /**
    * The user running adreport (POSIX ids), whom the config folder and file must belong to; undefined

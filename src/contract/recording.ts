@@ -60,6 +60,8 @@ const exchangeFileSchema = z.object({
 
 const indexSchema = z.object({
   version: z.literal(RECORDING_VERSION),
+  // Shown, never needed: a recording whose command was edited into something else still replays.
+  command: z.array(z.string()).optional().catch(undefined),
   exchanges: z.array(z.object({ file: z.string().regex(/^\d{4,}\.json$/) }).loose()),
 });
 
@@ -128,8 +130,10 @@ export function indexEntry(exchange: RecordedExchange): IndexEntry {
   };
 }
 
-export function indexText(entries: readonly IndexEntry[]): string {
-  return `${JSON.stringify({ version: RECORDING_VERSION, exchanges: entries }, null, 2)}\n`;
+/** `command`: the words of the command line that made the recording (`adreport report ...`), its secrets out. */
+export function indexText(entries: readonly IndexEntry[], command?: readonly string[]): string {
+  const index = { version: RECORDING_VERSION, ...(command && { command }), exchanges: entries };
+  return `${JSON.stringify(index, null, 2)}\n`;
 }
 
 type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
@@ -147,13 +151,13 @@ function parseJson(text: string): Parsed<unknown> {
   }
 }
 
-/** The files the index lists, in its order. */
-export function parseIndex(text: string): Parsed<string[]> {
+/** The files the index lists, in its order, and the command that made it (absent in older recordings). */
+export function parseIndex(text: string): Parsed<{ files: string[]; command: string[] | undefined }> {
   const json = parseJson(text);
   if (!json.ok) return json;
   const result = indexSchema.safeParse(json.value);
   if (!result.success) return { ok: false, message: firstIssue(result.error) };
-  return { ok: true, value: result.data.exchanges.map((e) => e.file) };
+  return { ok: true, value: { files: result.data.exchanges.map((e) => e.file), command: result.data.command } };
 }
 
 export function parseExchangeFile(text: string): Parsed<RecordedExchange> {

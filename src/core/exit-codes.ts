@@ -1,4 +1,8 @@
-/** Exit codes of docs/service.md §9 (the table there, `--help` and docs/topics/exit-codes.md are written from this list). */
+/**
+ * Exit codes of docs/service.md §9: the one list. `adreport --help` is written from EXIT_CODE_WORDS; the
+ * README's table and docs/topics/exit-codes.md say each in full, and test/commands/exit-codes.test.ts holds
+ * both to this list.
+ */
 export const ExitCode = {
   /** Done. */
   ok: 0,
@@ -25,3 +29,25 @@ export const ExitCode = {
 } as const;
 
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** Each code in a few words, in order, for the end of `adreport --help`. */
+export const EXIT_CODE_WORDS: Readonly<Record<ExitCodeValue, string>> = {
+  [ExitCode.ok]: "done",
+  [ExitCode.failed]: "failed (an output that could not be written)",
+  [ExitCode.usage]: "bad usage or input",
+  [ExitCode.auth]: "authentication (401)",
+  [ExitCode.forbidden]: "forbidden (403)",
+  [ExitCode.unavailable]: "network/server/rate limit after retries, or data changed",
+  [ExitCode.partial]: "partial (some accounts of --profiles/--all-profiles failed, named on stderr)",
+  [ExitCode.differs]: "verify found differences (one line a day on stdout)",
+  [ExitCode.internal]: "a bug in adreport (please report it)",
+  [ExitCode.busy]: "busy (another run of the job holds its lock: retry later)",
+  [ExitCode.interrupted]: "interrupted",
+};
+
+/** `0 done, 1 failed (...), ...`: every code of ExitCode, in order. */
+export function exitCodesInWords(): string {
+  return Object.values(ExitCode)
+    .map((code) => `${code} ${EXIT_CODE_WORDS[code]}`)
+    .join(", ");
+}

@@ -11,6 +11,8 @@ export interface EngineContext {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly cwd: string;
   readonly version: string;
+  /** The words of the command line being run, after `adreport` (a recording keeps them). */
+  readonly argv?: readonly string[] | undefined;
   now(): Date;
   readonly user?: { uid: number; gid: number } | undefined;
   sqliteAddon(): object | undefined;

@@ -18,6 +18,11 @@ export interface EngineEvents {
   note(text: string): void;
   /** A day of a run of whole days that differs from what the last run wrote: `adreport: <day>: <what>`. */
   dayChanged(day: string, what: string): void;
+  /**
+   * An export into one file (`-o FILE`) is in place, holding `rows` rows: shown on a terminal as dlt does
+   * (`wrote 1,234 rows to report.csv`), or not at all.
+   */
+  wrote?(path: string, rows: number): void;
   /** The display of this run's progress, opened when the requests start. */
   progress(options: { quiet: boolean; verbose: boolean }): Promise<ProgressSink>;
   /** How the run ended (--summary), once, done or failed; a failure to write it fails the run. */

@@ -125,6 +125,7 @@ export async function runExport(ctx: EngineContext, plan: ExportPlan, events: En
       if (note) events.note(note);
       const before = compare && counted.rows() > 0 ? coverage.note(request, compare.period) : "";
       if (before) events.note(before);
+      if (path !== undefined) events.wrote?.(path, counted.rows());
       return { rows };
     },
   );

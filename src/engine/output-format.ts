@@ -17,7 +17,10 @@ export interface FormatWords {
 
 export interface OutputFormat {
   entry: FormatEntry;
-  /** CSV shaped for spreadsheet programs: --spreadsheet, or the setting when the format is CSV. */
+  /**
+   * CSV shaped for spreadsheet programs: --spreadsheet wherever it goes, or the setting when the CSV goes
+   * to a file (`-o FILE`, day files).
+   */
   spreadsheet: boolean;
   /** Lines for stderr, after `adreport: warning: `. */
   warnings: string[];
@@ -65,5 +68,9 @@ export function chooseOutputFormat(
       );
     }
   }
-  return { entry, spreadsheet: entry.name === "csv" && settings.spreadsheet.value, warnings };
+  // The setting is for the files a spreadsheet opens: CSV read by a pipeline (stdout) stays plain unless
+  // --spreadsheet itself is given (issue 35).
+  const spreadsheet =
+    entry.name === "csv" && settings.spreadsheet.value && (flags.spreadsheet === true || path !== undefined);
+  return { entry, spreadsheet, warnings };
 }

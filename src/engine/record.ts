@@ -25,7 +25,7 @@ export function checkRecordFolder(ctx: Pick<EngineContext, "cwd">, dir: string):
   }
 }
 
-export function openRecorder(ctx: Pick<EngineContext, "cwd">, dir: string, apiKey: string): Recorder {
+export function openRecorder(ctx: Pick<EngineContext, "cwd" | "argv">, dir: string, apiKey: string): Recorder {
   const folder = openRecordFolder(ctx, dir);
   const write = (name: string, text: string) => {
     try {
@@ -34,8 +34,5 @@ export function openRecorder(ctx: Pick<EngineContext, "cwd">, dir: string, apiKe
       throw new OutputError(`--record: cannot write ${dir}/${name}: ${reasonInWords(error)}`, { cause: error });
     }
   };
-  return new Recorder(apiKey, {
-    writeExchange: write,
-    writeIndex: (text) => write("index.json", text),
-  });
+  return new Recorder(apiKey, { writeExchange: write, writeIndex: (text) => write("index.json", text) }, ctx.argv);
 }

@@ -31,6 +31,11 @@ export interface FormatOptions {
   spreadsheet: boolean;
   /** Table: colour in headers. Decided for the stream written to: never for a file. */
   color: boolean;
+  /**
+   * json: the whole request's range as the service was asked for it (ISO 8601), into `meta` beside what the
+   * service said; absent where one range would not be true of the rows (day files, several accounts merged).
+   */
+  range?: { from: string; to: string } | undefined;
   /** html: the query, for the page's header (the command's own words for it). */
   query?: string;
   /** html: when the export was made (ctx.now()). */

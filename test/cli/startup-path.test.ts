@@ -97,6 +97,8 @@ const START_UP: readonly (readonly [args: readonly string[], code: number])[] = 
   [["report", "--concurrency", "0"], 2],
   [["report", "--tz", "Mars/Base"], 2],
   [["report", "--timeout", "5x"], 2],
+  [["report", "--dim", "campaign"], 2],
+  [["report", "--format", "xlsx"], 2],
 ];
 
 /** Lines the front answers, beyond START_UP: help of every command, suggestions, refused values. */
@@ -108,7 +110,9 @@ const ANSWERED: readonly (readonly string[])[] = [
   ["help", "report"],
   ["help", "serve", "key", "issue"],
   ["help", "nonsense"],
+  ["help", "format"],
   ["help", "keys", "nonsense"],
+  ["help", "keys", "tset"],
   ["keys", "--help"],
   ["keys", "add", "--help"],
   ["config", "--help"],

@@ -55,6 +55,26 @@ describe("config", () => {
     expect((await cli(["config", "get", "page-size"], config)).stdout).toBe("1000\n");
   });
 
+  // issue 35: the box table went into pipes too.
+  it("list: a box on a terminal; into a pipe, `setting<TAB>value<TAB>from` lines without a header", async () => {
+    const config = newConfigDir();
+    await cli(["keys", "add", "acme"], config, { input: KEY });
+    expect((await cli(["config", "set", "delimiter", "tab"], config)).code).toBe(0);
+    const piped = await cli(["config", "list"], config);
+    expect(piped.code, piped.stderr).toBe(0);
+    const lines = piped.stdout.trimEnd().split("\n");
+    expect(lines).toHaveLength(SETTING_NAMES.length + 1);
+    expect(lines).toContain("page-size\t1000\tdefault");
+    expect(lines).toContain("delimiter\ttab\tconfig file");
+    expect(lines).toContain("tz\t\tdefault");
+    expect(lines).toContain("api-key\tadr_S3cr…fghi\tprofile");
+    for (const line of lines) expect(line.split("\t")).toHaveLength(3);
+    expect(piped.stdout).not.toMatch(/[┌│─]/);
+    const boxed = await cli(["config", "list"], config, { outIsTTY: true });
+    expect(boxed.stdout).toMatch(/^┌.*\n│ setting +│ value +│ from +│\n/);
+    expect(boxed.stdout).toMatch(/│ tz +│ \(none\) +│ default +│/);
+  });
+
   it.each([
     [["config", "set", "colour", "red"], `unknown setting "colour"; the settings are: ${SETTING_NAMES.join(", ")}`],
     [["config", "set", "format", "xml"], `format: expected one of ${FORMAT_NAMES.join(", ")}`],

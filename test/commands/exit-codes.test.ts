@@ -2,9 +2,10 @@
  * The exit codes of docs/service.md §9 where they part from "failed" (1): a bug is 70 with a request to
  * report it, a job whose lock another run holds is 75 (cron wrappers retry it), a system error is 1.
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { ExitCode } from "../../src/core/exit-codes";
 import { runInProcess } from "../helpers/run-cli-in-process";
 import { tempDir } from "../helpers/temp";
 
@@ -51,4 +52,17 @@ describe("exit codes", () => {
     expect(help).toContain("75 busy (another run of the job holds its lock: retry later)");
     expect(help).not.toContain("unexpected");
   });
+
+  // One list (src/core/exit-codes.ts): the help, the README, the topic and service.md name every code in it.
+  it.each(Object.entries(ExitCode))(
+    "exit %s (%s) is in --help, the README, `help exit-codes` and docs/service.md",
+    async (_, code) => {
+      const help = (await runInProcess(["--help"])).stdout.replace(/\s+/g, " ");
+      expect(help).toMatch(new RegExp(`Exit codes:.*[ ,]${code} [a-z]`));
+      const root = join(import.meta.dirname, "..", "..");
+      for (const file of ["README.md", join("docs", "topics", "exit-codes.md"), join("docs", "service.md")]) {
+        expect(readFileSync(join(root, file), "utf8"), file).toMatch(new RegExp(`^ *\\| ${code} +\\| \\S`, "m"));
+      }
+    },
+  );
 });

@@ -57,11 +57,23 @@ describe("adreport help <topic>", () => {
     const help = await runInProcess(["--help"]);
     expect(help.stdout).toContain("Help topics (adreport help <topic>):");
     for (const topic of HELP_TOPIC_NAMES) expect(help.stdout).toMatch(new RegExp(`^  ${topic} +\\S`, "m"));
-    const unknown = await runInProcess(["help", "formatz"]);
+    const unknown = await runInProcess(["help", "nonsense"]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toBe(
-      `adreport: unknown command or topic 'adreport formatz'\nhint: the commands of adreport are: report, keys, config, serve, state, verify, completion; the topics are: ${HELP_TOPIC_NAMES.join(", ")}\n`,
+      `adreport: unknown command or topic "nonsense"\nhint: the commands of adreport are: report, keys, config, serve, state, verify, completion; the topics are: ${HELP_TOPIC_NAMES.join(", ")}\n`,
     );
+  });
+
+  // issue 35: `help format` said `unknown command or topic 'adreport format'` and listed everything.
+  it.each([
+    [["help", "format"], 'unknown command or topic "format"', "adreport help formats"],
+    [["help", "reprot"], 'unknown command or topic "reprot"', "adreport help report"],
+    [["help", "exit-code"], 'unknown command or topic "exit-code"', "adreport help exit-codes"],
+  ])("`adreport %j` names the one near it as a line that runs", async (args, message, hint) => {
+    const result = await runInProcess(args);
+    expect(result).toMatchObject({ code: 2, stdout: "", stderr: `adreport: ${message}\nhint: ${hint}\n` });
+    const suggested = await runInProcess(hint.split(" ").slice(1));
+    expect(suggested.code).toBe(0);
   });
 
   it("the top-level example asks for the default end, yesterday", async () => {
@@ -86,6 +98,40 @@ describe("the rest of the surface", () => {
     expect(flag.stderr).toContain("(Did you mean --from?)");
   });
 
+  // issue 35: commander looks only at an option's last long name (--dimensions of `--dims, --dimensions`).
+  it.each([
+    [["report", "--dim", "campaign"], "--dim", "--dims"],
+    [["report", "--dim=campaign"], "--dim=campaign", "--dims"],
+    [["report", "--dimension", "campaign"], "--dimension", "--dimensions"],
+    [["report", "--spredsheet"], "--spredsheet", "--spreadsheet"],
+  ])("`adreport %j` suggests every long name", async (args, typed, near) => {
+    const result = await runInProcess(args);
+    expect(result).toMatchObject({
+      code: 2,
+      stdout: "",
+      stderr: `adreport: unknown option '${typed}'\n(Did you mean ${near}?)\n`,
+    });
+  });
+
+  it("an unknown option with nothing near it gets no suggestion", async () => {
+    const result = await runInProcess(["report", "--zzzzzzzz"]);
+    expect(result).toMatchObject({ code: 2, stderr: "adreport: unknown option '--zzzzzzzz'\n" });
+  });
+
+  // issue 35: commander's own words were `option '-f, --format <format>' argument 'xlsx' is invalid. Allowed ...`
+  it.each([
+    [["report", "--format", "xlsx"], 'unknown format "xlsx"'],
+    [["report", "-f", "jsno", "--dims", "campaign"], 'unknown format "jsno" (did you mean json?)'],
+    [["report", "--format=CSV"], 'unknown format "CSV" (did you mean csv?)'],
+  ])("`adreport %j` is our one line listing the formats", async (args, message) => {
+    const result = await runInProcess(args);
+    expect(result).toMatchObject({
+      code: 2,
+      stdout: "",
+      stderr: `adreport: ${message}; the formats are table, csv, tsv, json, ndjson, html, chart\n`,
+    });
+  });
+
   it.each([
     [["help", "report"], "Usage: adreport report [options]"],
     [["help", "serve", "key", "issue"], "Usage: adreport serve key issue [options]"],
@@ -99,8 +145,10 @@ describe("the rest of the surface", () => {
   it("`adreport help` of an unknown command: exit 2 and the commands there are", async () => {
     const result = await runInProcess(["help", "serve", "kee"]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe(
-      "adreport: unknown command 'adreport serve kee'\nhint: the commands of adreport serve are: start, init, load, demo, openapi, replay, key, ip\n",
+    expect(result.stderr).toBe('adreport: unknown command "adreport serve kee"\nhint: adreport help serve key\n');
+    const far = await runInProcess(["help", "serve", "nonsense"]);
+    expect(far.stderr).toBe(
+      'adreport: unknown command "adreport serve nonsense"\nhint: the commands of adreport serve are: start, init, load, demo, openapi, replay, key, ip\n',
     );
   });
 

@@ -167,6 +167,27 @@ describe("record and replay", () => {
     }
   });
 
+  // issue 35: a recording did not keep the command that made it.
+  it("keeps the command that made it, its secrets out, and the replay says it", async () => {
+    const odd = await oddService();
+    const dir = join(tempDir(), "rec with space");
+    const report = reportArgs(odd.server.url, "csv");
+    const args = [...report, "--api-key", KEY, "-q", "--record", dir];
+    const result = await runInProcess(args, { env: {} });
+    expect(result.code, result.stderr).toBe(0);
+    const indexText = readFileSync(join(dir, "index.json"), "utf8");
+    expect(indexText).not.toContain(KEY);
+    const index = JSON.parse(indexText) as { command: string[] };
+    expect(index.command).toEqual(["adreport", ...args.map((word) => (word === KEY ? "***" : word))]);
+    const replay = await serveInProcess(["replay", dir]);
+    const said = await replay.run.waitFor("stderr", /recorded by: .*\n/);
+    expect(said).toContain(
+      `adreport serve: recorded by: adreport ${report.join(" ")} --api-key '***' -q --record '${dir}'\n`,
+    );
+    expect(said).not.toContain(KEY);
+    await replay.stop();
+  });
+
   it("answers a request it has not recorded with 404 JSON naming the nearest recorded one", async () => {
     const odd = await oddService();
     const dir = join(tempDir(), "rec");

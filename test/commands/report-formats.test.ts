@@ -92,17 +92,23 @@ describe("--spreadsheet", () => {
     expect(text).toContain("\r\n5,Été 🌞 plain,500,5.25\r\n");
   });
 
-  it("comes from the spreadsheet setting for CSV, and --no-spreadsheet overrides it", async () => {
+  it("comes from the spreadsheet setting for CSV files, and --no-spreadsheet overrides it", async () => {
     const config = join(dir, "spreadsheet-config");
     const set = await runInProcess(["config", "set", "spreadsheet", "true"], { env: { ADREPORT_CONFIG_DIR: config } });
     expect(set.code).toBe(0);
-    const withSetting = await report(["--dims", "campaign", "--format", "csv"], { ADREPORT_CONFIG_DIR: config });
-    expect(withSetting.stdout.startsWith("\uFEFF")).toBe(true);
-    expect(withSetting.stdout).toContain("'-20% sale");
-    const overridden = await report(["--dims", "campaign", "--format", "csv", "--no-spreadsheet"], {
+    const sheet = join(tempDir(), "sheet.csv");
+    const withSetting = await report(["--dims", "campaign", "-o", sheet], { ADREPORT_CONFIG_DIR: config });
+    expect(withSetting.code, withSetting.stderr).toBe(0);
+    expect(readFileSync(sheet, "utf8").startsWith("\uFEFF")).toBe(true);
+    expect(readFileSync(sheet, "utf8")).toContain("'-20% sale");
+    // CSV on stdout is what a pipeline reads: the setting leaves it plain (issue 35).
+    const piped = await report(["--dims", "campaign", "--format", "csv"], { ADREPORT_CONFIG_DIR: config });
+    expect(piped.stdout).toContain("\n4,-20% sale,");
+    const overridden = await report(["--dims", "campaign", "-o", sheet, "--no-spreadsheet"], {
       ADREPORT_CONFIG_DIR: config,
     });
-    expect(overridden.stdout).toContain("\n4,-20% sale,");
+    expect(overridden.code, overridden.stderr).toBe(0);
+    expect(readFileSync(sheet, "utf8")).toContain("\n4,-20% sale,");
     const json = await report(["--dims", "campaign", "--format", "json"], { ADREPORT_CONFIG_DIR: config });
     expect(json.code).toBe(0);
     expect(json.stderr).toBe("");

@@ -14,6 +14,7 @@ import { startFakeService } from "../helpers/fake-service";
 import { runOnTerminal } from "../helpers/pty";
 import { referenceRows } from "../helpers/reference";
 import { type CliResult, cliCommand, runCli } from "../helpers/spawn-cli";
+import { tempDir } from "../helpers/temp";
 
 const {
   service,
@@ -172,6 +173,20 @@ describe.concurrent("on a terminal", () => {
     // The spinner is cleared before the table is printed, and draws nothing after it.
     expect(screen.slice(screen.indexOf("┌"))).not.toContain("rows\u001b");
     expect(screen.slice(screen.indexOf("└"))).not.toContain("page");
+  });
+
+  // issue 35: `-o FILE` said nothing on success; on a terminal it says what it wrote, after the spinner.
+  it("-o FILE ends with the rows it wrote, the spinner cleared before; -q says nothing", async () => {
+    const file = join(tempDir("adreport-wrote-"), "week.csv");
+    const args = ["--from", "2026-10-25", "--to", "2026-10-31", "--dims", "campaign", "-o", file];
+    const { screen, code } = await onTerminal(100, args);
+    expect(code).toBe(0);
+    expect(readFileSync(file, "utf8").trimEnd().split("\n")).toHaveLength(3);
+    expect(screen).toContain(`adreport: wrote 2 rows to ${file}`);
+    expect(screen.slice(screen.indexOf("adreport: wrote"))).not.toContain("page");
+    const quiet = await onTerminal(100, [...args, "-q"]);
+    expect(quiet.code).toBe(0);
+    expect(quiet.screen).not.toContain("wrote");
   });
 
   it("does not hang on a terminal that reports no width", async () => {

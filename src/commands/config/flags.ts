@@ -35,7 +35,9 @@ export function declareUnset(config: Command) {
 export function declareList(config: Command) {
   return config
     .command("list")
-    .description("every setting, its value and where it comes from (flag, environment, profile, config file, default)")
+    .description(
+      "every setting, its value and where it comes from (flag, environment, profile, config file, default): a table on a terminal, tab-separated lines elsewhere",
+    )
     .option("--profile <name>", "as seen with this profile")
     .option("--base-url <url>", "as seen with this flag")
     .addOption(recordFormatOption("table"))

@@ -5,6 +5,7 @@ import { UsageError } from "../../core/errors";
 import { maskKey } from "../../core/mask-key";
 import type { Context } from "../context";
 import { recordFormat, recordsText } from "../shared/records";
+import { rowsForPeople } from "../shared/rows-for-people";
 import { configFile, loadSettings, readConfig } from "../shared/settings";
 import type { ConfigGetOptions, ConfigListOptions, ConfigSetOptions, ConfigUnsetOptions } from "./flags";
 
@@ -77,10 +78,8 @@ export async function runConfigList(ctx: Context, options: ConfigListOptions): P
     ctx.io.out.write(recordsText(format, rows));
     return;
   }
-  const { default: Table } = await import("cli-table3");
-  const table = new Table({ head: ["setting", "value", "from"], style: { head: [], border: [] } });
-  for (const row of rows) table.push([row.setting, row.value || "(none)", row.source]);
-  ctx.io.out.write(`${table.toString()}\n`);
+  const cells = rows.map((row) => [row.setting, row.value, row.source]);
+  ctx.io.out.write(await rowsForPeople(ctx, ["setting", "value", "from"], cells, (cell) => cell || "(none)"));
 }
 
 export async function runConfigPath(ctx: Context): Promise<void> {

@@ -5,7 +5,7 @@ import { DERIVED_METRICS } from "../../core/derived-metrics";
 import { DATE_FORMATS, FORMAT_NAMES } from "../../core/formats";
 import { COMPARE_MODES } from "../../engine/compare-modes";
 import type { OptionsOf } from "../shared/declared";
-import { collect, integerOption } from "../shared/parse";
+import { collect, integerOption, nameOption } from "../shared/parse";
 
 export function declareReport(program: Command) {
   return program
@@ -60,7 +60,9 @@ export function declareReport(program: Command) {
       new Option(
         "-f, --format <format>",
         "output format (default: table on a terminal, else csv); html: one page with charts and a sortable table; chart: a line chart of the first metric over dates for a terminal",
-      ).choices(FORMAT_NAMES),
+      )
+        .choices(FORMAT_NAMES)
+        .argParser(nameOption("format", FORMAT_NAMES)),
     )
     .option(
       "-o, --output <file>",

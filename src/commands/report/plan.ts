@@ -4,6 +4,7 @@
  */
 import type { ResolvedSettings } from "../../config/resolve";
 import { requireApiKey } from "../../config/resolve";
+import { formatDateTime } from "../../core/calendar";
 import { UsageError } from "../../core/errors";
 import { TimeZone } from "../../core/time-zone";
 import { planComparedPeriod } from "../../engine/compare-plan";
@@ -94,7 +95,14 @@ export async function planReport(
     ...commonPlan(flags, { now, settings, apiKey, request, paceFolder: paceFolder(ctx) }),
     output,
     path,
-    write: { format, options: formatOptionsOf(ctx, flags, { settings, format, path, request, now }) },
+    write: {
+      format,
+      options: {
+        ...formatOptionsOf(ctx, flags, { settings, format, path, request, now }),
+        // The instants the service counts (a bare date's `to` is its last second), as A1 writes them.
+        range: { from: formatDateTime(request.range.from), to: formatDateTime(request.range.to) },
+      },
+    },
     shape,
     compare: compare || undefined,
     record: flags.record,
@@ -111,7 +119,7 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
     );
   }
   const settings = await loadSettings(ctx, reportSettingFlags(flags));
-  const events = stderrEvents(ctx, flags);
+  const events = stderrEvents(ctx, flags, flags.quiet !== true);
   const plan = await planReport(ctx, flags, settings, { now: ctx.now(), warn: events.warning });
   if (flags.dryRun === true) return (await import("./dry-run")).showPlan(ctx, flags, plan);
   await (await import("../../engine/run")).runPlan(ctx, plan, events);

@@ -3,6 +3,9 @@
  * rule.
  */
 import { InvalidArgumentError } from "@commander-js/extra-typings";
+import { UsageError } from "../../core/errors";
+import { quote } from "../../core/quote";
+import { didYouMean } from "../../core/suggest";
 import { readWholeNumber } from "../../core/whole-number";
 
 export function integerOption(min: number, max = Number.MAX_SAFE_INTEGER) {
@@ -41,5 +44,21 @@ export function secondsOption(min: number, max: number) {
       throw new InvalidArgumentError(`expected seconds from ${min} to ${max}.`);
     }
     return value;
+  };
+}
+
+/**
+ * One of `names`, or our own one-line refusal naming them all (commander's speaks of the option's whole
+ * definition: `option '-f, --format <format>' argument 'xlsx' is invalid`). Goes after `.choices()`, whose
+ * list the help and the shell completion still show.
+ */
+export function nameOption<Name extends string>(what: string, names: readonly Name[]) {
+  return (text: string): Name => {
+    const found = names.find((name) => name === text);
+    if (found !== undefined) return found;
+    const near = didYouMean(text, names);
+    throw new UsageError(
+      `unknown ${what} ${quote(text)}${near ? ` (${near})` : ""}; the ${what}s are ${names.join(", ")}`,
+    );
   };
 }

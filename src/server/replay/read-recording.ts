@@ -47,6 +47,8 @@ export interface Recording {
   answered: RecordedExchange[];
   /** Exchanges the recording kept no answer of (a connection lost, a timeout). */
   unanswered: number;
+  /** The command line that made it (`adreport report ...`, its secrets `***`); older recordings have none. */
+  command: string[] | undefined;
 }
 
 export function readRecording(dir: string): Recording {
@@ -54,7 +56,7 @@ export function readRecording(dir: string): Recording {
   if (!index.ok) throw new RecordingError(`${join(dir, RECORDING_INDEX)}: ${index.message}`);
   // Every exchange file, by number: a long run rewrites its index only now and then, and a run that died
   // may have left exchanges the index does not list yet. The same request's answers keep their order.
-  const listed = new Set(index.value);
+  const listed = new Set(index.value.files);
   const files = readdirSync(dir)
     .filter((name) => /^\d{4,}\.json$/.test(name))
     .sort((a, b) => Number.parseInt(a, 10) - Number.parseInt(b, 10));
@@ -78,5 +80,5 @@ export function readRecording(dir: string): Recording {
     if (response) answered.push(exchange.value);
     else unanswered += 1;
   }
-  return { answered, unanswered };
+  return { answered, unanswered, command: index.value.command };
 }

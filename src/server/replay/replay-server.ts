@@ -25,6 +25,8 @@ export interface RunningReplay {
   requests: number;
   /** Exchanges of the recording without an answer (not replayed). */
   unanswered: number;
+  /** The command line that made the recording, when it says. */
+  command: string[] | undefined;
   close(): Promise<void>;
 }
 
@@ -110,6 +112,7 @@ export async function startReplay(options: ReplayOptions): Promise<RunningReplay
     url: `http://${host}:${port}`,
     requests: table.size,
     unanswered: recording.unanswered,
+    command: recording.command,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -1,8 +1,11 @@
 /** The recorder: whatever a service sends back, the key (whole, URL-encoded or masked) never reaches a file. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { Recorder } from "../../../src/api/record";
+import { commandWords, Recorder } from "../../../src/api/record";
+import { redactor } from "../../../src/api/redact";
 import { maskKey } from "../../../src/core/mask-key";
+
+const KEY_FOR_WORDS = "adr_w0rdsW0rdsw0rdsW0rdsw0rdsW0rds";
 
 function recorderFor(key: string) {
   const files = new Map<string, string>();
@@ -79,5 +82,42 @@ describe("the recorder", () => {
     recorder.begin("GET", "/v1/report", {}).answered(401, [], Buffer.from(body));
     const file = JSON.parse(files.get("0001.json") ?? "{}") as { response: { body: string } };
     expect(file.response.body).toBe('{"error":{"message":"key ***… (***) is bad"}}');
+  });
+});
+
+// issue 35: the index keeps the command line that made the recording, every secret in it `***`.
+describe("commandWords", () => {
+  const redact = redactor(KEY_FOR_WORDS).redact;
+  it.each([
+    [
+      ["report", "--api-key", "anything"],
+      ["report", "--api-key", "***"],
+    ],
+    [
+      ["report", "--api-key=anything"],
+      ["report", "--api-key=***"],
+    ],
+    [
+      ["report", "--base-url", `https://x.example/?k=${KEY_FOR_WORDS}`],
+      ["report", "--base-url", "https://x.example/?k=***"],
+    ],
+    [
+      ["report", "-o", "postgres://ads:s3cret@db.example/ads"],
+      ["report", "-o", "postgres://ads:***@db.example/ads"],
+    ],
+    [
+      ["config", "set", "proxy", "http://u:pw@proxy:3128"],
+      ["config", "set", "proxy", "http://u:***@proxy:3128/"],
+    ],
+    [
+      ["report", "--base-url=http://token@host"],
+      ["report", "--base-url=http://***@host/"],
+    ],
+    [
+      ["report", "--dims", "campaign", "-o", "a b.csv"],
+      ["report", "--dims", "campaign", "-o", "a b.csv"],
+    ],
+  ])("%j is kept as %j", (argv, kept) => {
+    expect(commandWords(argv, redact)).toEqual(kept);
   });
 });

@@ -16,7 +16,9 @@ function settings(format?: "csv" | "json", spreadsheet = false) {
   };
 }
 
-function choose(flags: Partial<ReportFlags>, path?: string, configured = settings()) {
+type Configured = Parameters<typeof chooseOutputFormat>[1];
+
+function choose(flags: Partial<ReportFlags>, path?: string, configured: Configured = settings()) {
   return chooseOutputFormat({ ...FLAGS, ...flags }, configured, path, false);
 }
 
@@ -46,8 +48,9 @@ describe("chooseOutputFormat", () => {
     }
   });
 
-  it("applies the spreadsheet setting to CSV only, silently", () => {
-    expect(choose({ format: "csv" }, undefined, settings(undefined, true)).spreadsheet).toBe(true);
+  it("applies the spreadsheet setting to CSV files only, silently", () => {
+    expect(choose({ format: "csv" }, "out.csv", settings(undefined, true)).spreadsheet).toBe(true);
+    expect(choose({}, "out/{date}.csv", settings(undefined, true)).spreadsheet).toBe(true);
     expect(choose({ format: "json" }, undefined, settings(undefined, true))).toMatchObject({
       spreadsheet: false,
       warnings: [],
@@ -55,6 +58,20 @@ describe("chooseOutputFormat", () => {
     expect(choose({ format: "csv", spreadsheet: false }, undefined, settings(undefined, false)).spreadsheet).toBe(
       false,
     );
+  });
+
+  // issue 35: a setting for spreadsheet files must not change what a pipeline reads.
+  it("leaves CSV on stdout plain under the setting; --spreadsheet shapes it there", () => {
+    expect(choose({ format: "csv" }, undefined, settings(undefined, true))).toMatchObject({
+      entry: { name: "csv" },
+      spreadsheet: false,
+    });
+    expect(choose({}, undefined, settings(undefined, true)).spreadsheet).toBe(false);
+    const fromProfile: Configured = { ...settings(), spreadsheet: { value: true, source: "profile" as const } };
+    expect(choose({}, undefined, fromProfile).spreadsheet).toBe(false);
+    expect(choose({}, "out.csv", fromProfile).spreadsheet).toBe(true);
+    const flag: Configured = { ...settings(), spreadsheet: { value: true, source: "flag" as const } };
+    expect(choose({ spreadsheet: true }, undefined, flag).spreadsheet).toBe(true);
   });
 
   it("warns when --bom or --delimiter is given for a format other than CSV", () => {
