@@ -37,16 +37,21 @@ export async function main(): Promise<void> {
     process.stderr.write("adreport: internal error: the command stopped before it finished; nothing may be complete\n");
     process.exitCode = ExitCode.internal;
   });
-  const { run } = await import("./main");
-  process.exitCode = await run(argv, ctx, { beforeAction: settleHeap });
+  // Loaded side by side: each `await import()` in a row costs a round of Node's module loader (issue 35).
+  const [{ run }, memory] = await Promise.all([import("./main"), boundsHeap(argv) ? import("./memory") : undefined]);
+  process.exitCode = await run(argv, ctx, {
+    // Applied once the command's flags have parsed, so that its refusals change nothing.
+    beforeAction: (command) => {
+      if (boundsHeap(command)) memory?.boundHeap();
+    },
+  });
   finished = true;
 }
 
 /**
  * Exports, and `serve`, whose rendered pages are garbage of the same kind: unbounded, their memory grows
- * far above what is alive (src/cli/memory.ts). Applied once such a command's flags have parsed, so that
- * its --help and commander's refusals load nothing of it.
+ * far above what is alive (src/cli/memory.ts).
  */
-async function settleHeap(command: readonly string[]): Promise<void> {
-  if (command[0] === "report" || command[0] === "serve") (await import("./memory")).boundHeap();
+function boundsHeap(words: readonly string[]): boolean {
+  return words[0] === "report" || words[0] === "serve";
 }

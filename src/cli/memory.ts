@@ -3,8 +3,12 @@
  * --cache-mb. An export allocates a few KB of short-lived objects per row (parsed rows, CSV cells), and
  * `serve` as much per page it renders, so V8 would grow its young generation
  * to its largest (2 x 16 MB) and let the old generation, where what survives two collections goes, grow
- * well past what is alive. Here the young generation stops growing at 2 x 2 MB and the old generation
+ * well past what is alive. Here the young generation stops growing at 2 x 8 MB and the old generation
  * grows by a quarter of what is alive after each full collection, at a small cost in collection time.
+ *
+ * Not smaller (issue 35): each young collection copies what is still in use, a page or two in flight (over
+ * a megabyte), so collections four times as often, at 2 x 2 MB, took a 1M-row CSV export 1.8x the CPU of
+ * no bound at all, for 84 MB at peak against 90 MB here (bench/README.md, "Figures behind choices").
  *
  * `--max-semi-space-size` is read only when V8 starts (and the single binary has no node command line to
  * put it on), but the growth factor is read each time the young generation grows: it becomes 1 once the
@@ -13,7 +17,7 @@
 import { PerformanceObserver } from "node:perf_hooks";
 import { getHeapSpaceStatistics, setFlagsFromString } from "node:v8";
 
-const YOUNG_GENERATION_BYTES = 4 * 1024 * 1024;
+const YOUNG_GENERATION_BYTES = 16 * 1024 * 1024;
 const OLD_GENERATION_GROWTH_PERCENT = 25;
 
 function youngGenerationBytes(): number {
