@@ -171,6 +171,51 @@ export async function measureExportFloor(server: ServeForBench, runs = 5): Promi
   }
 }
 
+/** A one-page report: 2026-10's totals by campaign (50 rows of one advertiser of the 5,000-ad set). */
+export const ONE_PAGE_REPORT = {
+  from: "2026-10-01",
+  to: "2026-10-31",
+  metrics: "views,spending,clicks,conversions",
+  dimensions: "campaign",
+};
+
+export interface OneReport {
+  /** `adreport report` of ONE_PAGE_REPORT as CSV into /dev/null, process start to exit. */
+  reportMs: number;
+  /**
+   * The floor: bench/fetch-loop.mjs asking `serve` for the same page and parsing it, in its own process (Node's
+   * start-up, its HTTP client, the page, JSON.parse): what any Node client of the service pays at the least.
+   */
+  fetchMs: number;
+  reportCpuMs: number;
+  fetchCpuMs: number;
+}
+
+/**
+ * A real small report end to end against `server` (issue 35), against the floor of OneReport: `runs`
+ * interleaved pairs after a warm-up of each (which also has `serve` keep the report), medians.
+ */
+export async function measureOneReport(server: ServeForBench, runs = 7): Promise<OneReport> {
+  const args = [...toArgs(ONE_PAGE_REPORT), "--format", "csv"];
+  const fetchOne = () => sequentialFetch(server.url, server.key, ONE_PAGE_REPORT);
+  await fetchOne();
+  await exportToNull(args, server.env);
+  const fetches: Timed[] = [];
+  const reports: Timed[] = [];
+  for (let i = 0; i < runs; i += 1) {
+    // Alternating which goes first, so neither always follows the other's traces in the caches.
+    if (i % 2 === 0) fetches.push(await fetchOne());
+    reports.push(await exportToNull(args, server.env));
+    if (i % 2 === 1) fetches.push(await fetchOne());
+  }
+  return {
+    reportMs: median(reports.map((t) => t.ms)),
+    fetchMs: median(fetches.map((t) => t.ms)),
+    reportCpuMs: median(reports.map((t) => t.cpuMs)),
+    fetchCpuMs: median(fetches.map((t) => t.cpuMs)),
+  };
+}
+
 export interface ExportRss {
   rows: number;
   peakMb: number;
