@@ -42,9 +42,15 @@ function exportToNull(args: readonly string[], env: Record<string, string>): Pro
 }
 
 /** The plain baseline (bench/fetch-loop.mjs): one page after another with fetch, in its own process. */
-function sequentialFetch(base: string, key: string, params: Record<string, string>, pages?: number): Promise<Timed> {
+function sequentialFetch(
+  base: string,
+  key: string,
+  params: Record<string, string>,
+  pages?: number,
+  write?: "ndjson",
+): Promise<Timed> {
   const query = new URLSearchParams(params).toString();
-  const extra = pages === undefined ? [] : [String(pages)];
+  const extra = [...(pages === undefined ? (write ? ["all"] : []) : [String(pages)]), ...(write ? [write] : [])];
   return timedChild([join(ROOT, "bench", "fetch-loop.mjs"), base, key, query, ...extra]);
 }
 
@@ -93,6 +99,11 @@ export interface ExportFloor {
    * work a client that checks the pages it exports does, done plainly.
    */
   parsingMs: number;
+  /**
+   * The same loop writing each page's rows as NDJSON (JSON.stringify of each row): a plain client that
+   * exports the pages it checks, the floor of `export.ndjson_vs_plain_export` (issue 35).
+   */
+  plainExportMs: number;
   exportMs: number;
   /** exportMs / loopMs: the figure. */
   ratio: number;
@@ -145,10 +156,13 @@ export async function measureExportFloor(server: ServeForBench, runs = 5): Promi
     await exportToNull(args, env);
     const loop: Timed[] = [];
     const parsing: Timed[] = [];
+    const plain: Timed[] = [];
     const ours: Timed[] = [];
+    await sequentialFetch(replay.url, server.key, FLOOR_REPORT, undefined, "ndjson");
     for (let i = 0; i < runs; i += 1) {
       loop.push(await sequentialFetch(replay.url, server.key, FLOOR_REPORT, pages));
       parsing.push(await sequentialFetch(replay.url, server.key, FLOOR_REPORT));
+      plain.push(await sequentialFetch(replay.url, server.key, FLOOR_REPORT, undefined, "ndjson"));
       ours.push(await exportToNull(args, env));
     }
     const loopMs = median(loop.map((t) => t.ms));
@@ -160,6 +174,7 @@ export async function measureExportFloor(server: ServeForBench, runs = 5): Promi
       rows,
       loopMs,
       parsingMs,
+      plainExportMs: median(plain.map((t) => t.ms)),
       exportMs,
       ratio: exportMs / loopMs,
       loopCpuMs,

@@ -213,7 +213,9 @@ function cpuMs(pid: number | undefined): number {
   const self = (own.user + own.system) / 1000;
   if (pid === undefined) return Number.NaN;
   // Fields 14 and 15 of /proc/PID/stat, after the command's name in parentheses: clock ticks of 10 ms.
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ");
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8")
+    .replace(/^.*\) /, "")
+    .split(" ");
   return self + (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
