@@ -54,7 +54,7 @@ export async function main(reachedAction?: readonly string[]): Promise<void> {
  * its --help and commander's refusals load nothing of it.
  */
 async function settleHeap(command: readonly string[]): Promise<void> {
-  if (boundsHeap(command)) (await import("./memory")).boundHeap();
+  if (boundsHeap(command)) (await import("./memory")).boundHeap(command[0] === "serve" ? "serve" : "export");
 }
 
 function boundsHeap(command: readonly string[]): boolean {

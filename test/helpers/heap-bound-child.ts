@@ -1,5 +1,5 @@
 /**
- * `node --import tsx heap-bound-child.ts`: applies the heap bound of exports (src/cli/memory.ts), then
+ * `node --import tsx heap-bound-child.ts [export|serve]`: applies that heap bound (src/cli/memory.ts), then
  * allocates as an export does (a page of rows kept while the next one is made, garbage by the megabyte) and
  * prints the largest young generation V8 reached, in bytes, as JSON on stdout.
  */
@@ -9,7 +9,7 @@ import { boundHeap } from "../../src/cli/memory";
 const youngBytes = () => getHeapSpaceStatistics().find((space) => space.space_name === "new_space")?.space_size ?? 0;
 
 async function main(): Promise<void> {
-  boundHeap();
+  boundHeap(process.argv[2] === "serve" ? "serve" : "export");
   let largest = 0;
   let page: object[] = [];
   for (let round = 0; round < 1500; round += 1) {
