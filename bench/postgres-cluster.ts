@@ -12,7 +12,7 @@ function installed(): boolean {
 }
 
 export async function startBenchCluster(
-  options: { durable?: boolean; keepIn?: string } = {},
+  options: { durable?: boolean; keepIn?: string; settings?: readonly string[] } = {},
 ): Promise<PostgresCluster | string> {
   if (!installed() && process.getuid?.() === 0) {
     try {

@@ -42,9 +42,15 @@ function exportToNull(args: readonly string[], env: Record<string, string>): Pro
 }
 
 /** The plain baseline (bench/fetch-loop.mjs): one page after another with fetch, in its own process. */
-function sequentialFetch(base: string, key: string, params: Record<string, string>, pages?: number): Promise<Timed> {
+function sequentialFetch(
+  base: string,
+  key: string,
+  params: Record<string, string>,
+  pages?: number,
+  write?: "ndjson",
+): Promise<Timed> {
   const query = new URLSearchParams(params).toString();
-  const extra = pages === undefined ? [] : [String(pages)];
+  const extra = [...(pages === undefined ? (write ? ["all"] : []) : [String(pages)]), ...(write ? [write] : [])];
   return timedChild([join(ROOT, "bench", "fetch-loop.mjs"), base, key, query, ...extra]);
 }
 
@@ -93,6 +99,11 @@ export interface ExportFloor {
    * work a client that checks the pages it exports does, done plainly.
    */
   parsingMs: number;
+  /**
+   * The same loop writing each page's rows as NDJSON (JSON.stringify of each row): a plain client that
+   * exports the pages it checks, the floor of `export.ndjson_vs_plain_export` (issue 35).
+   */
+  plainExportMs: number;
   exportMs: number;
   /** exportMs / loopMs: the figure. */
   ratio: number;
@@ -145,10 +156,13 @@ export async function measureExportFloor(server: ServeForBench, runs = 5): Promi
     await exportToNull(args, env);
     const loop: Timed[] = [];
     const parsing: Timed[] = [];
+    const plain: Timed[] = [];
     const ours: Timed[] = [];
+    await sequentialFetch(replay.url, server.key, FLOOR_REPORT, undefined, "ndjson");
     for (let i = 0; i < runs; i += 1) {
       loop.push(await sequentialFetch(replay.url, server.key, FLOOR_REPORT, pages));
       parsing.push(await sequentialFetch(replay.url, server.key, FLOOR_REPORT));
+      plain.push(await sequentialFetch(replay.url, server.key, FLOOR_REPORT, undefined, "ndjson"));
       ours.push(await exportToNull(args, env));
     }
     const loopMs = median(loop.map((t) => t.ms));
@@ -160,6 +174,7 @@ export async function measureExportFloor(server: ServeForBench, runs = 5): Promi
       rows,
       loopMs,
       parsingMs,
+      plainExportMs: median(plain.map((t) => t.ms)),
       exportMs,
       ratio: exportMs / loopMs,
       loopCpuMs,
@@ -169,6 +184,51 @@ export async function measureExportFloor(server: ServeForBench, runs = 5): Promi
   } finally {
     await replay.stop();
   }
+}
+
+/** A one-page report: 2026-10's totals by campaign (50 rows of one advertiser of the 5,000-ad set). */
+export const ONE_PAGE_REPORT = {
+  from: "2026-10-01",
+  to: "2026-10-31",
+  metrics: "views,spending,clicks,conversions",
+  dimensions: "campaign",
+};
+
+export interface OneReport {
+  /** `adreport report` of ONE_PAGE_REPORT as CSV into /dev/null, process start to exit. */
+  reportMs: number;
+  /**
+   * The floor: bench/fetch-loop.mjs asking `serve` for the same page and parsing it, in its own process (Node's
+   * start-up, its HTTP client, the page, JSON.parse): what any Node client of the service pays at the least.
+   */
+  fetchMs: number;
+  reportCpuMs: number;
+  fetchCpuMs: number;
+}
+
+/**
+ * A real small report end to end against `server` (issue 35), against the floor of OneReport: `runs`
+ * interleaved pairs after a warm-up of each (which also has `serve` keep the report), medians.
+ */
+export async function measureOneReport(server: ServeForBench, runs = 7): Promise<OneReport> {
+  const args = [...toArgs(ONE_PAGE_REPORT), "--format", "csv"];
+  const fetchOne = () => sequentialFetch(server.url, server.key, ONE_PAGE_REPORT);
+  await fetchOne();
+  await exportToNull(args, server.env);
+  const fetches: Timed[] = [];
+  const reports: Timed[] = [];
+  for (let i = 0; i < runs; i += 1) {
+    // Alternating which goes first, so neither always follows the other's traces in the caches.
+    if (i % 2 === 0) fetches.push(await fetchOne());
+    reports.push(await exportToNull(args, server.env));
+    if (i % 2 === 1) fetches.push(await fetchOne());
+  }
+  return {
+    reportMs: median(reports.map((t) => t.ms)),
+    fetchMs: median(fetches.map((t) => t.ms)),
+    reportCpuMs: median(reports.map((t) => t.cpuMs)),
+    fetchCpuMs: median(fetches.map((t) => t.cpuMs)),
+  };
 }
 
 export interface ExportRss {

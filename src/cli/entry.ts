@@ -7,7 +7,8 @@ import { reasonInWords } from "../io/errno-words";
 import { systemContext } from "./system-context";
 import { asksVersionOnly, versionLine } from "./version";
 
-export async function main(): Promise<void> {
+/** `reachedAction`: the command whose action the front reached before it handed the line over (front.ts). */
+export async function main(reachedAction?: readonly string[]): Promise<void> {
   const argv = process.argv.slice(2);
   const ctx = systemContext();
   let stdoutFailure: Error | undefined;
@@ -37,7 +38,12 @@ export async function main(): Promise<void> {
     process.stderr.write("adreport: internal error: the command stopped before it finished; nothing may be complete\n");
     process.exitCode = ExitCode.internal;
   });
-  const { run } = await import("./main");
+  // A line the front parsed up to an action (bin/adreport says which) loads that action's modules beside
+  // main's: each `await import()` one after another is a round of Node's module loader (issue 35). Run
+  // alone (the single binary, tests), the full build loads them only once the flags have parsed.
+  // A module that fails to load here fails again where the action imports it, and is reported there.
+  const early = reachedAction && loadAction(reachedAction).catch(() => undefined);
+  const [{ run }] = await Promise.all([import("./main"), early]);
   process.exitCode = await run(argv, ctx, { beforeAction: settleHeap });
   finished = true;
 }
@@ -48,5 +54,17 @@ export async function main(): Promise<void> {
  * its --help and commander's refusals load nothing of it.
  */
 async function settleHeap(command: readonly string[]): Promise<void> {
-  if (command[0] === "report" || command[0] === "serve") (await import("./memory")).boundHeap();
+  if (boundsHeap(command)) (await import("./memory")).boundHeap(command[0] === "serve" ? "serve" : "export");
+}
+
+function boundsHeap(command: readonly string[]): boolean {
+  return command[0] === "report" || command[0] === "serve";
+}
+
+/** The modules an action the front reached will load first: the heap bound and, for `report`, the export. */
+async function loadAction(command: readonly string[]): Promise<void> {
+  await Promise.all([
+    boundsHeap(command) ? import("./memory") : undefined,
+    command.length === 1 && command[0] === "report" ? import("../commands/report/plan") : undefined,
+  ]);
 }

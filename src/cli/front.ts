@@ -36,8 +36,21 @@ function buffer(fd: 1 | 2, written: Written): Writable {
   });
 }
 
+/** The words of the command whose action the last line handed over reached (its flags parsed and checked). */
+let reached: readonly string[] | undefined;
+
+/**
+ * `["report"]` when the line handed over is one the front parsed up to `report`'s action: the full build
+ * can load that action's modules beside its own start (entry.ts). Undefined when it handed over for
+ * anything else.
+ */
+export function reachedAction(): readonly string[] | undefined {
+  return reached;
+}
+
 /** The exit code of a command line the front answered, or undefined when the full build must run it. */
 export async function answer(argv: readonly string[]): Promise<number | undefined> {
+  reached = undefined;
   const system = systemContext();
   if (asksVersionOnly(argv)) return answered([[1, `${versionLine(system.version)}\n`]], ExitCode.ok);
   const written: Written = [];
@@ -65,8 +78,10 @@ export async function answer(argv: readonly string[]): Promise<number | undefine
   try {
     code = await run(argv, ctx, {
       // `help report` only writes what `report --help` does; every other action does work.
-      beforeAction: ([command]) => {
-        if (command !== "help") throw new HandOver();
+      beforeAction: (command) => {
+        if (command[0] === "help") return;
+        reached = command;
+        throw new HandOver();
       },
       rethrow: isHandOver,
     });

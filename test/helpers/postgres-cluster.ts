@@ -59,10 +59,13 @@ let counter = 0;
 export async function startPostgres({
   durable = false,
   keepIn,
+  settings = [],
   root = "/usr/lib/postgresql",
 }: {
   durable?: boolean;
   keepIn?: string;
+  /** More server settings, `name=value` each (a benchmark's `shared_preload_libraries=pg_stat_statements`). */
+  settings?: readonly string[];
   /** Where Debian keeps PostgreSQL's versions (another folder for a test of a machine without them). */
   root?: string;
 } = {}): Promise<PostgresCluster | string> {
@@ -99,7 +102,8 @@ export async function startPostgres({
       run("initdb", ["-D", data, "-U", "adreport", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"]);
     }
     const fast = durable ? "" : " -c fsync=off -c synchronous_commit=off -c full_page_writes=off";
-    const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1${fast}`;
+    const more = settings.map((setting) => ` -c ${setting}`).join("");
+    const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1${fast}${more}`;
     run("pg_ctl", ["-D", data, "-o", options, "-l", join(dir, "log"), "-w", "-t", "60", "start"]);
   } catch (error) {
     forget();

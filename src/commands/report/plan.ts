@@ -15,6 +15,7 @@ import { fillPath, parseOutputSpec } from "../../engine/output-spec";
 import { checkPictureRequest } from "../../engine/picture-options";
 import { type ExportPlan, freezePlan, type ReportPlan } from "../../engine/plan";
 import { planRequest } from "../../engine/request";
+import { runPlan } from "../../engine/run";
 import { planShape } from "../../engine/shape";
 import { requestWarnings } from "../../engine/warnings";
 import type { Context } from "../context";
@@ -122,5 +123,5 @@ export async function runReport(ctx: Context, flags: ReportFlags): Promise<void>
   const events = stderrEvents(ctx, flags, flags.quiet !== true);
   const plan = await planReport(ctx, flags, settings, { now: ctx.now(), warn: events.warning });
   if (flags.dryRun === true) return (await import("./dry-run")).showPlan(ctx, flags, plan);
-  await (await import("../../engine/run")).runPlan(ctx, plan, events);
+  await runPlan(ctx, plan, events);
 }
