@@ -101,8 +101,9 @@ describe("verify --repair of a job whose table was renamed by hand", () => {
     const jobs = JSON.parse((await run(["state", "list", "--format", "json"], now)).stdout) as Array<{ job: string }>;
     const repair = await run(["verify", jobs[0]?.job as string, "--repair"], now);
     expect(repair.stderr).not.toMatch(/already exists/);
-    expect(repair.stderr).toMatch(/^adreport: repairing 2026-10-28$/m);
-    expect(repair.code, repair.stderr).not.toBe(1);
+    expect(repair.stderr).toMatch(/^adreport: repairing 2026-10-28\.\.2026-11-01$/m);
+    expect(repair.stderr).toMatch(/5 days checked, every one matches; 5 repaired$/m);
+    expect(repair.code, repair.stderr).toBe(0);
     expect(await queryPostgres(url, "SELECT indexname FROM pg_indexes WHERE tablename = 'acme_daily'")).toHaveLength(1);
   });
 });
