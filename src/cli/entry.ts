@@ -7,8 +7,14 @@ import { reasonInWords } from "../io/errno-words";
 import { systemContext } from "./system-context";
 import { asksVersionOnly, versionLine } from "./version";
 
-/** `reachedAction`: the command whose action the front reached before it handed the line over (front.ts). */
-export async function main(reachedAction?: readonly string[]): Promise<void> {
+/**
+ * `reachedAction`: the command whose action the front reached before it handed the line over, and
+ * `reachedFlags` the flags it parsed for that action (front.ts).
+ */
+export async function main(
+  reachedAction?: readonly string[],
+  reachedFlags?: Readonly<Record<string, unknown>>,
+): Promise<void> {
   const argv = process.argv.slice(2);
   const ctx = systemContext();
   let stdoutFailure: Error | undefined;
@@ -43,8 +49,15 @@ export async function main(reachedAction?: readonly string[]): Promise<void> {
   // alone (the single binary, tests), the full build loads them only once the flags have parsed.
   // A module that fails to load here fails again where the action imports it, and is reported there.
   const early = reachedAction && loadAction(reachedAction).catch(() => undefined);
-  const [{ run }] = await Promise.all([import("./main"), early]);
-  process.exitCode = await run(argv, ctx, { beforeAction: settleHeap });
+  if (isReport(reachedAction) && reachedFlags !== undefined) {
+    // The front parsed and checked this line with the same code: its flags run the action as they are,
+    // without commander and the flag definitions loaded and the line parsed a second time (issue 35).
+    const [{ runParsedReport }] = await Promise.all([import("./parsed-report"), early]);
+    process.exitCode = await runParsedReport(argv, ctx, reachedFlags, settleHeap);
+  } else {
+    const [{ run }] = await Promise.all([import("./main"), early]);
+    process.exitCode = await run(argv, ctx, { beforeAction: settleHeap });
+  }
   finished = true;
 }
 
@@ -61,10 +74,14 @@ function boundsHeap(command: readonly string[]): boolean {
   return command[0] === "report" || command[0] === "serve";
 }
 
+function isReport(command: readonly string[] | undefined): boolean {
+  return command?.length === 1 && command[0] === "report";
+}
+
 /** The modules an action the front reached will load first: the heap bound and, for `report`, the export. */
 async function loadAction(command: readonly string[]): Promise<void> {
   await Promise.all([
     boundsHeap(command) ? import("./memory") : undefined,
-    command.length === 1 && command[0] === "report" ? import("../commands/report/plan") : undefined,
+    isReport(command) ? import("../commands/report/plan") : undefined,
   ]);
 }

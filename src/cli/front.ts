@@ -38,6 +38,8 @@ function buffer(fd: 1 | 2, written: Written): Writable {
 
 /** The words of the command whose action the last line handed over reached (its flags parsed and checked). */
 let reached: readonly string[] | undefined;
+/** That command's flags, as its action would receive them. */
+let reachedWith: Readonly<Record<string, unknown>> | undefined;
 
 /**
  * `["report"]` when the line handed over is one the front parsed up to `report`'s action: the full build
@@ -48,9 +50,18 @@ export function reachedAction(): readonly string[] | undefined {
   return reached;
 }
 
+/**
+ * The flags of the action reachedAction() names, parsed and checked by the same code as the full build's:
+ * for `report`, the full build runs the action with them instead of parsing the line again (entry.ts).
+ */
+export function reachedFlags(): Readonly<Record<string, unknown>> | undefined {
+  return reachedWith;
+}
+
 /** The exit code of a command line the front answered, or undefined when the full build must run it. */
 export async function answer(argv: readonly string[]): Promise<number | undefined> {
   reached = undefined;
+  reachedWith = undefined;
   const system = systemContext();
   if (asksVersionOnly(argv)) return answered([[1, `${versionLine(system.version)}\n`]], ExitCode.ok);
   const written: Written = [];
@@ -78,9 +89,10 @@ export async function answer(argv: readonly string[]): Promise<number | undefine
   try {
     code = await run(argv, ctx, {
       // `help report` only writes what `report --help` does; every other action does work.
-      beforeAction: (command) => {
+      beforeAction: (command, flags) => {
         if (command[0] === "help") return;
         reached = command;
+        reachedWith = flags;
         throw new HandOver();
       },
       rethrow: isHandOver,

@@ -212,6 +212,16 @@ describe.skipIf(process.env.ADREPORT_TEST_BIN !== undefined)("what a start loads
     expect(defined.sort()).toEqual([...named]);
   });
 
+  it("runs a report line the front parsed with its flags, without commander or the flag definitions a second time", () => {
+    // No key anywhere: the action runs (the full build's part) and refuses, as it would after a parse of its own.
+    const loaded = runLogged(["report", "--dims", "campaign", "--from", "2026-10-01", "--to", "2026-10-31"]);
+    expect(loaded.stderr).toMatch(/^adreport: no API key\nhint: /);
+    expect(loaded.code).toBe(3);
+    expect(loaded.sources.some((source) => source.endsWith("src/commands/report/action.ts"))).toBe(true);
+    expect(loaded.sources.filter((source) => source.includes("node_modules/commander/"))).toEqual([]);
+    expect(loaded.sources.filter((source) => /\bsrc\/commands\/report\/(flags|command)\.ts$/.test(source))).toEqual([]);
+  });
+
   it("hands a command that does work to the full build, which loads its libraries (the check itself works)", () => {
     const loaded = runLogged(["completion", "bash"]);
     expect(loaded.code).toBe(0);

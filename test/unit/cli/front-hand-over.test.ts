@@ -4,7 +4,7 @@
  * line it answered or handed over for any other reason.
  */
 import { describe, expect, it } from "vitest";
-import { answer, reachedAction } from "../../../src/cli/front";
+import { answer, reachedAction, reachedFlags } from "../../../src/cli/front";
 
 describe("the action the front reached", () => {
   it("names report when a report line's flags parsed and passed their checks", async () => {
@@ -12,6 +12,8 @@ describe("the action the front reached", () => {
       undefined,
     );
     expect(reachedAction()).toEqual(["report"]);
+    // What report's action receives: the full build runs it with these instead of parsing the line again.
+    expect(reachedFlags()).toMatchObject({ dimensions: "campaign", from: "2026-10-01", to: "2026-10-31" });
   });
 
   it("names a subcommand by all its words", async () => {
@@ -23,6 +25,7 @@ describe("the action the front reached", () => {
     await answer(["report", "--dims", "campaign"]);
     expect(await answer(["report", "--format", "nope"])).toBe(2);
     expect(reachedAction()).toBe(undefined);
+    expect(reachedFlags()).toBe(undefined);
     expect(await answer(["--version"])).toBe(0);
     expect(reachedAction()).toBe(undefined);
   });
