@@ -48,5 +48,7 @@ export async function main(): Promise<void> {
  * its --help and commander's refusals load nothing of it.
  */
 async function settleHeap(command: readonly string[]): Promise<void> {
-  if (command[0] === "report" || command[0] === "serve") (await import("./memory")).boundHeap();
+  if (command[0] !== "report" && command[0] !== "serve") return;
+  const server = command[0] === "serve" && (command[1] === "start" || command[1] === "replay");
+  (await import("./memory")).boundHeap({ server });
 }
