@@ -67,7 +67,9 @@ export async function main(
  * its --help and commander's refusals load nothing of it.
  */
 async function settleHeap(command: readonly string[]): Promise<void> {
-  if (boundsHeap(command)) (await import("./memory")).boundHeap(command[0] === "serve" ? "serve" : "export");
+  if (!boundsHeap(command)) return;
+  const server = command[0] === "serve" && (command[1] === "start" || command[1] === "replay");
+  (await import("./memory")).boundHeap(command[0] === "serve" ? "serve" : "export", { server });
 }
 
 function boundsHeap(command: readonly string[]): boolean {

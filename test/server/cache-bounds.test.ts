@@ -58,7 +58,9 @@ describe.each(await testBackends())("on $name", (backend) => {
         expect(result.status).toBe(200);
       }
       const usage = s.usage();
-      expect(usage.budget).toBe(BUDGET);
+      // The caches fill 3/4 of it: the rest is for what the allocator keeps of the memory they churn.
+      expect(usage.budget).toBeLessThanOrEqual(BUDGET * 0.75);
+      expect(usage.budget).toBeGreaterThanOrEqual(BUDGET * 0.7);
       expect(usage.bytes).toBeLessThanOrEqual(BUDGET);
       // Each empty page costs its key and a fixed overhead: far fewer than 800 fit in a quarter megabyte.
       expect(usage.pages).toBeLessThan(800);

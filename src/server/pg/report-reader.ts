@@ -6,7 +6,7 @@
  */
 import type pg from "pg";
 import type { ReportQuery } from "../../contract";
-import { type ComputedReport, pagedBySeeking } from "../report/computed-reports";
+import { type ComputedReport, pagedBySeeking, wholeReport } from "../report/computed-reports";
 import { PageMap, type PageSpan } from "../report/page-map";
 import {
   type PostgresStatement,
@@ -28,8 +28,10 @@ export async function computeReport(pool: pg.Pool, query: ReportQuery, advertise
     return { total: map.total, map, version: result[0]?.[0] as number | undefined };
   }
   const result = await rows(pool, postgresWholeStatement(query, advertiserId));
-  const json = result.map((r) => r[1] as string);
-  return { total: json.length, rows: json, version: result[0]?.[0] as number | undefined };
+  return wholeReport(
+    result.map((r) => r[1] as string),
+    result[0]?.[0] as number | undefined,
+  );
 }
 
 /** A page of an entity report and the data version it was read from. */

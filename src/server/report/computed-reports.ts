@@ -6,11 +6,10 @@
  * Nothing here holds a large report's rows, so no report is ever aggregated whole again for a page.
  */
 import type { ReportQuery } from "../../contract";
-import { ByteBudgetCache, stringBytes } from "./cache";
+import { ByteBudgetCache } from "./cache";
+import { HeldRows } from "./held-rows";
 import type { PageMap, PageSpan } from "./page-map";
 
-/** What a kept row costs besides its characters: V8's string header and its slot in the array. */
-const ROW_OVERHEAD_BYTES = 32;
 /**
  * Rows a page of an entity report reads at least: a smaller page reads this many and keeps those after it
  * (within the budget), so a caller paging 10 rows at a time costs one query per 1,000 rows, not per page.
@@ -20,7 +19,7 @@ export const READ_AHEAD_ROWS = 1000;
 /** Rows of an entity report read ahead of the page that asked, from row `start` on. */
 export interface ReadAhead {
   start: number;
-  rows: readonly string[];
+  rows: HeldRows;
 }
 
 /** The page after the one last asked of an entity report, read while its client took that one in. */
@@ -36,7 +35,7 @@ export interface ComputedReport {
   /** An entity report: where each page starts. */
   map?: PageMap | undefined;
   /** A report without an entity: its rows' JSON, in order. */
-  rows?: readonly string[] | undefined;
+  rows?: HeldRows | undefined;
   /** The data version it was computed from, where the backend reads one with it (PostgreSQL). */
   version?: number | undefined;
   /** An entity report: the rows last read ahead. */
@@ -63,10 +62,13 @@ function heldRows(report: ComputedReport): number {
 }
 
 export function reportBytes(report: ComputedReport): number {
-  let bytes = report.map?.bytes ?? 0;
-  for (const row of report.rows ?? []) bytes += stringBytes(row) + ROW_OVERHEAD_BYTES;
-  for (const row of report.ahead?.rows ?? []) bytes += stringBytes(row) + ROW_OVERHEAD_BYTES;
-  return bytes + (report.next?.rows.byteLength ?? 0);
+  const held = (report.rows?.byteSize ?? 0) + (report.ahead?.rows.byteSize ?? 0);
+  return (report.map?.bytes ?? 0) + held + (report.next?.rows.byteLength ?? 0);
+}
+
+/** A report computed whole: its rows, held outside V8's heap. */
+export function wholeReport(rows: readonly string[], version?: number): ComputedReport {
+  return { total: rows.length, rows: HeldRows.of(rows), version };
 }
 
 export function planPage(report: ComputedReport, start: number, count: number): PagePlan {
@@ -117,7 +119,7 @@ export class ComputedReports {
    */
   keepAhead(key: string, report: ComputedReport, start: number, rows: readonly string[]): void {
     if (this.cache.get(key) !== report) return;
-    this.hold(key, { ...report, ahead: { start, rows } });
+    this.hold(key, { ...report, ahead: { start, rows: HeldRows.of(rows) } });
   }
 
   /** The page read before it was asked, kept with the report `key` while it is kept and the budget allows. */

@@ -54,10 +54,11 @@ function notAdreportDatabase(path: string, advice = "create one with `adreport s
 
 /**
  * What SQLite may hold for `serve` outside `--cache-mb`: its page cache, and as much again for a sort before
- * it spills to a temporary file. This build's default is 16 MB (and a sort as much), which `serve`'s
- * documented memory margin did not count.
+ * it spills to a temporary file (1 MB at least). This build's default is 16 MB (and a sort as much), which
+ * `serve`'s documented memory margin did not count; at 4 MB, a flood of distinct reports peaked 2-3 MB
+ * higher than at 1 MB (bench/serve-abuse.ts). The file's pages stay in the system's cache either way.
  */
-export const SERVE_PAGE_CACHE_KB = 4096;
+export const SERVE_PAGE_CACHE_KB = 1024;
 
 /** Opens a database for `serve`: read-only, so serving never changes a byte of it. */
 export function openForReading(path: string, nativeBinding?: NativeBinding): Db {

@@ -3,7 +3,7 @@
  * (report/computed-reports.ts), and a page of it read from the entities it spans.
  */
 import type { ReportQuery } from "../../contract";
-import { type ComputedReport, pagedBySeeking } from "../report/computed-reports";
+import { type ComputedReport, pagedBySeeking, wholeReport } from "../report/computed-reports";
 import { PageMap, type PageSpan } from "../report/page-map";
 import { entityCountSql, entityPageSql, wholeReportSql } from "../sql/report-seek-sql";
 import type { Connection } from "./live-connection";
@@ -29,8 +29,7 @@ export function computeReport(c: Connection, query: ReportQuery, advertiserId: n
     return { total: map.total, map };
   }
   const plan = wholeReportSql(query, advertiserId);
-  const rows = plan ? (prepared(c, plan.sql, false).all(plan.params) as string[]) : [];
-  return { total: rows.length, rows };
+  return wholeReport(plan ? (prepared(c, plan.sql, false).all(plan.params) as string[]) : []);
 }
 
 /** The rows of a page of an entity report: those of the entities it spans, from its first row on. */

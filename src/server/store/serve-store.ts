@@ -20,6 +20,13 @@ import type { CacheUsage, ReportPage, ServeStore, StoredKey } from "./types";
 const PAGE_ATTEMPTS = 3;
 /** Pages looked for and not yet remembered, at most (see cachedPage). */
 const MAX_PAGES_UNDER_WAY = 10_000;
+/**
+ * The share of `--cache-mb` the caches fill. The rest pays for what the C allocator keeps of the buffers they
+ * free and take again (evicted pages and rows, and every page rendered on its way out): after 20 s of distinct
+ * reports at --cache-mb 64, malloc_trim(0) gave back 13 MB of `serve`'s memory, 6 MB at --cache-mb 0; at 7/8
+ * a 40 s flood still peaked 3 MB past the documented bound at 64 (bench/serve-abuse.ts, varied).
+ */
+const FILLED_SHARE = 3 / 4;
 
 export interface CacheOptions {
   /** Bytes the computed reports and the rendered pages may hold together. */
@@ -43,10 +50,11 @@ class Kept {
   readonly reports: ComputedReports;
 
   constructor(options: CacheOptions) {
+    const filled = Math.floor(options.cacheBytes * FILLED_SHARE);
     // Pages are cheap to rebuild from a kept report, so reports get most of the budget.
-    const pageBytes = Math.floor(options.cacheBytes / 4);
+    const pageBytes = Math.floor(filled / 4);
     this.pages = new ByteBudgetCache<Buffer>(pageBytes, bufferBytes);
-    this.reports = new ComputedReports(options.cacheBytes - pageBytes, options.cacheRows);
+    this.reports = new ComputedReports(filled - pageBytes, options.cacheRows);
   }
 
   forget(): void {
