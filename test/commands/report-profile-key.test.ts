@@ -135,6 +135,23 @@ describe("a named profile sends its own key, whatever the environment holds", ()
   });
 });
 
+describe("a profile name left over from another task", () => {
+  it("ADREPORT_PROFILE or a default naming a removed profile: the hint sets the name aside before adding it", async () => {
+    const config = configDirWith({ profile: "gone" }, { globex: { "api-key": GLOBEX, "base-url": service.url } });
+    const fromEnv = await run(["report", ...RANGE], config, { ADREPORT_PROFILE: "deleted" });
+    expect(fromEnv.code).toBe(2);
+    expect(fromEnv.stderr).toBe(
+      'adreport: no profile named "deleted" (from environment); known: globex\n' +
+        "hint: unset ADREPORT_PROFILE, or add it with: adreport keys add deleted\n",
+    );
+    const fromFile = await run(["report", ...RANGE], config);
+    expect(fromFile.code).toBe(2);
+    expect(fromFile.stderr).toContain(
+      "hint: make another the default: adreport keys use globex; or add it with: adreport keys add gone\n",
+    );
+  });
+});
+
 describe("a key from the environment belongs to no profile", () => {
   it("with a default profile set: the environment's account, stored under no profile's name, and said", async () => {
     const db = join(tempDir(), "agency.db");
