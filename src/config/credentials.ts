@@ -11,7 +11,7 @@
  *
  * A key that belongs to no profile runs with no profile's settings, and its rows and jobs carry no profile
  * name, so a profile's name never labels another account's data. `--base-url` is a flag and always wins;
- * otherwise the environment's address outranks a profile that was not named (contract: flag > environment
+ * otherwise the environment's address outranks a profile that was not named, said when it differs (contract: flag > environment
  * > profile). Runs over several profiles name each one (2); config/account-env.ts only says it once for all.
  */
 import { UsageError } from "../core/errors";

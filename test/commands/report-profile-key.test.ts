@@ -135,6 +135,23 @@ describe("a named profile sends its own key, whatever the environment holds", ()
   });
 });
 
+describe("the default profile's key and ADREPORT_BASE_URL", () => {
+  it("sent to the environment's address (it outranks a profile not named), with a word that it is not its own", async () => {
+    const config = configDirWith({ profile: "globex" }, { globex: { "api-key": GLOBEX, "base-url": service.url } });
+    const result = await run(["report", ...RANGE], config, { ADREPORT_BASE_URL: trap.url });
+    expect(result.stderr).toContain(
+      "adreport: warning: the default profile globex's base-url is not used: its key goes to ADREPORT_BASE_URL (--profile globex uses its own base-url)\n",
+    );
+    const named = await run(["report", ...RANGE, "-f", "csv"], config, {
+      ADREPORT_BASE_URL: trap.url,
+      ADREPORT_PROFILE: "globex",
+    });
+    expect(named.code, named.stderr).toBe(0);
+    const same = await run(["report", ...RANGE, "-f", "csv"], config, { ADREPORT_BASE_URL: `${service.url}/` });
+    expect(same.stderr).toBe("");
+  });
+});
+
 describe("a profile name left over from another task", () => {
   it("ADREPORT_PROFILE or a default naming a removed profile: the hint sets the name aside before adding it", async () => {
     const config = configDirWith({ profile: "gone" }, { globex: { "api-key": GLOBEX, "base-url": service.url } });
