@@ -1,14 +1,4 @@
-import { printable } from "./printable";
-
-/**
- * A word of a command line printed in a hint, so the hint runs as printed: single-quoted when the shell
- * would split or expand it; with a control character (a line break in a file name), in bash's `$'...'`,
- * whose escapes are the ones the printed message shows (a single-quoted one would be printed escaped, and
- * run as a backslash and an `n`).
- */
+/** A word of a command line printed in a hint, so the hint runs as printed: single-quoted when the shell would split or expand it. */
 export function shellWord(word: string): string {
-  if (/^[A-Za-z0-9_./:@%+=,-]+$/.test(word)) return word;
-  const escaped = printable(word);
-  if (escaped === word) return `'${word.replaceAll("'", `'\\''`)}'`;
-  return `$'${printable(word.replaceAll("\\", "\\\\").replaceAll("'", "\\'"))}'`;
+  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
