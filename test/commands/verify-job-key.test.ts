@@ -81,5 +81,9 @@ describe("verify: the key a job's days are asked with", () => {
     const repair = await run(["verify", job, "--repair", "--against-service"], cwd, { ...env, ADREPORT_API_KEY: ACME });
     expect(repair.code, repair.stderr).toBe(0);
     expect(repair.stderr.match(/ADREPORT_API_KEY is not used/g)).toHaveLength(1);
+    // Named by the job, not by a --profile the user never typed.
+    expect(repair.stderr).toContain(
+      "adreport: warning: ADREPORT_API_KEY is not used: profile globex (named by the job) uses its own key\n",
+    );
   }, 60_000);
 });

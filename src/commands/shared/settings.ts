@@ -37,9 +37,13 @@ export function warnUnused(ctx: Context, settings: ResolvedSettings): void {
  * Every setting in effect for a command, from its flags, the environment and the config file; what was set
  * and is not used is said on stderr.
  */
-export async function loadSettings(ctx: Context, flags: Layers["flags"]): Promise<ResolvedSettings> {
+export async function loadSettings(
+  ctx: Context,
+  flags: Layers["flags"],
+  options: { profileOfJob?: boolean } = {},
+): Promise<ResolvedSettings> {
   const { file, data } = await readConfig(ctx);
-  const settings = resolveSettings({ flags, env: ctx.env, file: data, filePath: file.path });
+  const settings = resolveSettings({ flags, env: ctx.env, file: data, filePath: file.path, ...options });
   warnUnused(ctx, settings);
   return settings;
 }

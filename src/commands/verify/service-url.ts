@@ -12,7 +12,7 @@ import type { JobState } from "../../state/store";
 import type { Context } from "../context";
 import { reportSettingFlags } from "../report/setting-flags";
 import { loadSettings } from "../shared/settings";
-import { type JobFlagChoices, jobFlags } from "./job-flags";
+import { JOB_SETTINGS, type JobFlagChoices, jobFlags } from "./job-flags";
 
 /** One service: the same report endpoint (`http://h:1/` and `http://h:1` are one). */
 export function sameService(a: string, b: string): boolean {
@@ -56,7 +56,7 @@ export async function serviceUrl(
   const made = state.job.baseUrl;
   if (choices.baseUrl !== undefined) {
     // Checked by the setting's rule before it is shown (a URL with a password in it is refused, not printed).
-    const settings = await loadSettings(ctx, reportSettingFlags(jobFlags(state, choices)));
+    const settings = await loadSettings(ctx, reportSettingFlags(jobFlags(state, choices)), JOB_SETTINGS);
     const named = checkKeyOwner(state, settings, command)["base-url"].value;
     if (!sameService(named, made)) {
       ctx.io.err.write(
@@ -66,7 +66,9 @@ export async function serviceUrl(
     return named;
   }
   const flags = { ...jobFlags(state, choices), baseUrl: undefined };
-  const current = checkKeyOwner(state, await loadSettings(ctx, reportSettingFlags(flags)), command)["base-url"];
+  const current = checkKeyOwner(state, await loadSettings(ctx, reportSettingFlags(flags), JOB_SETTINGS), command)[
+    "base-url"
+  ];
   if (sameService(current.value, made)) return made;
   const profile = state.job.profile;
   const who =
