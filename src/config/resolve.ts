@@ -122,7 +122,13 @@ export function requireApiKey(settings: ResolvedSettings): string {
   }
   const problem = keyTextProblem(key);
   if (problem !== undefined) {
-    throw new UsageError(`${keyOwnerText(keyOwnerOf(profile, settings["api-key"].source))}: ${problem}`);
+    const source = settings["api-key"].source;
+    // A key left in the environment with a space or a line break (a file's CRLF) says how to set it aside.
+    const hint =
+      source === "environment"
+        ? { hint: "set ADREPORT_API_KEY to the key alone, or unset ADREPORT_API_KEY to use a profile's key" }
+        : {};
+    throw new UsageError(`${keyOwnerText(keyOwnerOf(profile, source))}: ${problem}`, hint);
   }
   return key;
 }

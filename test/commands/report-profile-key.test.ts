@@ -152,6 +152,22 @@ describe("the default profile's key and ADREPORT_BASE_URL", () => {
   });
 });
 
+describe("a key left in the environment with a space or a line break", () => {
+  it.each([
+    ["a space alone", " "],
+    ["a key and a CR", `${ACME}\r`],
+    ["a space and a key", ` ${ACME}`],
+  ])("%s: exit 2, saying how to set it aside", async (_what, key) => {
+    const config = configDirWith({}, { globex: { "api-key": GLOBEX, "base-url": service.url } });
+    const result = await run(["report", ...RANGE, "--base-url", trap.url], config, { ADREPORT_API_KEY: key });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^adreport: the key in ADREPORT_API_KEY: the key contains /);
+    expect(result.stderr).toContain(
+      "hint: set ADREPORT_API_KEY to the key alone, or unset ADREPORT_API_KEY to use a profile's key\n",
+    );
+  });
+});
+
 describe("a profile name left over from another task", () => {
   it("ADREPORT_PROFILE or a default naming a removed profile: the hint sets the name aside before adding it", async () => {
     const config = configDirWith({ profile: "gone" }, { globex: { "api-key": GLOBEX, "base-url": service.url } });

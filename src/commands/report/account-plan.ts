@@ -39,7 +39,7 @@ function refuseMixedFlags(flags: ReportFlags): void {
   }
   if (flags.apiKey !== undefined) {
     throw new UsageError(`--api-key cannot be used with ${which}: a key sees one advertiser account`, {
-      hint: "store each account's key in a profile: adreport keys add <profile>",
+      hint: "drop --api-key: each account sends its profile's own key (adreport keys list)",
     });
   }
 }
