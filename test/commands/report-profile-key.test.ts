@@ -168,6 +168,25 @@ describe("a key left in the environment with a space or a line break", () => {
   });
 });
 
+describe("an address with a password in it", () => {
+  it("ADREPORT_BASE_URL or --base-url: refused for what it is, the password never shown", async () => {
+    const config = configDirWith({}, {});
+    const env = await run(["report", ...RANGE], config, {
+      ADREPORT_API_KEY: ACME,
+      ADREPORT_BASE_URL: "http://me:s3cret@127.0.0.1:9",
+    });
+    expect(env.code).toBe(2);
+    expect(env.stderr).toBe(
+      "adreport: ADREPORT_BASE_URL: a base URL carries no user name or password (the key travels in a header)\n",
+    );
+    const flag = await run(["report", ...RANGE, "--base-url", "http://me:s3cret@127.0.0.1:9"], config, {
+      ADREPORT_API_KEY: ACME,
+    });
+    expect(flag.stderr).toContain("--base-url: a base URL carries no user name or password");
+    expect(flag.stderr).not.toContain("s3cret");
+  });
+});
+
 describe("a profile name left over from another task", () => {
   it("ADREPORT_PROFILE or a default naming a removed profile: the hint sets the name aside before adding it", async () => {
     const config = configDirWith({ profile: "gone" }, { globex: { "api-key": GLOBEX, "base-url": service.url } });
