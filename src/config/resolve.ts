@@ -59,7 +59,7 @@ function resolveProfileName(layers: Layers): { value: string | undefined; source
     chosen = { value: checked("profile", file.settings.profile, `${layers.filePath}: profile`), source: "config file" };
   }
   if (chosen.value !== undefined && !Object.hasOwn(file.profiles, chosen.value)) {
-    throw noProfileError(chosen.value, Object.keys(file.profiles), chosen.source);
+    throw noProfileError(chosen.value, Object.keys(file.profiles), chosen.source === "job" ? "the job" : chosen.source);
   }
   return chosen;
 }

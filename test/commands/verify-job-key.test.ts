@@ -85,5 +85,13 @@ describe("verify: the key a job's days are asked with", () => {
     expect(repair.stderr).toContain(
       "adreport: warning: ADREPORT_API_KEY is not used: profile globex (named by the job) uses its own key\n",
     );
+
+    const gone = await run(["keys", "remove", "globex"], cwd, env);
+    expect(gone.code, gone.stderr).toBe(0);
+    const removed = await run(["verify", job, "--against-service"], cwd, env);
+    expect(removed.code).toBe(2);
+    expect(removed.stderr).toBe(
+      'adreport: no profile named "globex" (from the job); none is set up yet\nhint: add it with: adreport keys add globex\n',
+    );
   }, 60_000);
 });
