@@ -101,7 +101,9 @@ describe("the rest of the surface", () => {
   // issue 35: commander looks only at an option's last long name (--dimensions of `--dims, --dimensions`).
   it.each([
     [["report", "--dim", "campaign"], "--dim", "--dims"],
-    [["report", "--dim=campaign"], "--dim=campaign", "--dims"],
+    // The value after `=` is never shown: it may be a key given to a mistyped --api-key.
+    [["report", "--dim=campaign"], "--dim=***", "--dims"],
+    [["report", "--api-k=adr_secretsecretsecret"], "--api-k=***", "--api-key"],
     [["report", "--dimension", "campaign"], "--dimension", "--dimensions"],
     [["report", "--spredsheet"], "--spredsheet", "--spreadsheet"],
   ])("`adreport %j` suggests every long name", async (args, typed, near) => {
