@@ -103,7 +103,7 @@ describe("the rest of the surface", () => {
     [["report", "--dim", "campaign"], "--dim", "--dims"],
     // The value after `=` is never shown: it may be a key given to a mistyped --api-key.
     [["report", "--dim=campaign"], "--dim=***", "--dims"],
-    [["report", "--api-k=adr_secretsecretsecret"], "--api-k=***", "--api-key"],
+    [["report", "--api-ky=adr_secretsecretsecret"], "--api-ky=***", "--api-key"],
     [["report", "--dimension", "campaign"], "--dimension", "--dimensions"],
     [["report", "--spredsheet"], "--spredsheet", "--spreadsheet"],
   ])("`adreport %j` suggests every long name", async (args, typed, near) => {
