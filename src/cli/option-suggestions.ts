@@ -43,9 +43,12 @@ export function suggestEveryLongName(): void {
       return commanders.call(this, flag);
     }
     // `--dim=campaign` is the word `dim`.
-    const near = nearestWords(flag.slice(2).split("=")[0] ?? "", longNames(this)).map((name) => `--${name}`);
+    const name = flag.split("=")[0] ?? flag;
+    const near = nearestWords(name.slice(2), longNames(this)).map((long) => `--${long}`);
     const suggestion =
       near.length === 0 ? "" : `\n(Did you mean ${near.length === 1 ? near[0] : `one of ${near.join(", ")}`}?)`;
-    this.error(`error: unknown option '${flag}'${suggestion}`, { code: "commander.unknownOption" });
+    // The value is not shown: `--api-k=KEY` (a mistyped --api-key) would print the key.
+    const shown = name === flag ? flag : `${name}=***`;
+    this.error(`error: unknown option '${shown}'${suggestion}`, { code: "commander.unknownOption" });
   };
 }

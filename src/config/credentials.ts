@@ -11,8 +11,8 @@
  *
  * A key that belongs to no profile runs with no profile's settings, and its rows and jobs carry no profile
  * name, so a profile's name never labels another account's data. `--base-url` is a flag and always wins;
- * otherwise the environment's address outranks a profile that was not named (contract: flag > environment
- * > profile). Runs over several profiles name each one (2); config/account-env.ts only says it once for all.
+ * otherwise the environment's address outranks a profile that was not named, with a warning when it
+ * differs (contract: flag > environment > profile). Runs over several profiles name each one (2); config/account-env.ts only says it once for all.
  */
 import { UsageError } from "../core/errors";
 import type { ProfileData } from "./file";
@@ -20,7 +20,7 @@ import type { ProfileData } from "./file";
 type Environment = Readonly<Record<string, string | undefined>>;
 
 /** Where the profile's name came from (config/resolve.ts decides it: flag > environment > config file). */
-export type NameSource = "flag" | "environment" | "config file" | "default";
+export type NameSource = "flag" | "job" | "environment" | "config file" | "default";
 
 /** Who the key in use belongs to, for the words of a message or hint about it. */
 export type KeyOwner =
@@ -49,6 +49,7 @@ export function ownBaseUrl(profile: ProfileData | undefined): string | undefined
 }
 
 function namedBy(source: NameSource): string {
+  if (source === "job") return "the job";
   return source === "flag" ? "--profile" : "ADREPORT_PROFILE";
 }
 
@@ -79,7 +80,7 @@ export function chooseCredentials(input: {
     if (envKey !== undefined) warnings.push("ADREPORT_API_KEY is not used: the key given with --api-key wins");
     return { profile: undefined, key: { value: flagKey, source: "flag" }, profileUrlFirst: false, warnings };
   }
-  if (name !== undefined && (nameSource === "flag" || nameSource === "environment")) {
+  if (name !== undefined && (nameSource === "flag" || nameSource === "job" || nameSource === "environment")) {
     const profile = profiles[name];
     const by = namedBy(nameSource);
     if (envKey !== undefined) {
@@ -107,6 +108,15 @@ export function chooseCredentials(input: {
     return { profile: undefined, key: { value: envKey, source: "environment" }, profileUrlFirst: false, warnings };
   }
   const own = name === undefined ? undefined : text(profiles[name]?.["api-key"]);
+  const ownUrl = name === undefined ? undefined : ownBaseUrl(profiles[name]);
+  const envUrl = text(env.ADREPORT_BASE_URL);
+  const elsewhere = ownUrl !== undefined && envUrl !== undefined && !sameUrl(ownUrl, envUrl);
+  if (own !== undefined && elsewhere && input.flagUrl === undefined) {
+    // Its key goes to an address that is not its own: said, since that address may be another account's.
+    warnings.push(
+      `the default profile ${name}'s base-url is not used: its key goes to ADREPORT_BASE_URL (--profile ${name} uses its own base-url)`,
+    );
+  }
   return {
     profile: name,
     key: own === undefined ? { value: undefined, source: "default" } : { value: own, source: "profile" },

@@ -19,9 +19,17 @@ export function checkProfileName(name: string): string {
 export function noProfileError(name: string, known: readonly string[], source?: string): UsageError {
   const from = source === undefined ? "" : ` (from ${source})`;
   const others = known.length > 0 ? `known: ${known.join(", ")}` : "none is set up yet";
-  return new UsageError(`no profile named ${JSON.stringify(name)}${from}; ${others}`, {
-    hint: PROFILE_NAME.test(name) ? `add it with: adreport keys add ${name}` : "add one with: adreport keys add NAME",
-  });
+  const add = PROFILE_NAME.test(name)
+    ? `add it with: adreport keys add ${name}`
+    : "add one with: adreport keys add NAME";
+  // A name left in the environment, or a default whose profile was removed by hand, is rarely one to add.
+  const instead =
+    source === "environment"
+      ? "unset ADREPORT_PROFILE, or "
+      : source === "config file" && known[0] !== undefined
+        ? `make another the default: adreport keys use ${known[0]}; or `
+        : "";
+  return new UsageError(`no profile named ${JSON.stringify(name)}${from}; ${others}`, { hint: `${instead}${add}` });
 }
 
 export function profileNamed(data: ConfigData, name: string): ProfileData {

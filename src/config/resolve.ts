@@ -9,7 +9,7 @@ import type { ConfigData, ProfileData } from "./file";
 import { keyTextProblem, noProfileError } from "./profiles";
 import { checkSetting, PROFILE_SETTING_NAMES, SETTINGS, type SettingName, type SettingValue } from "./settings";
 
-type Source = "flag" | "environment" | "profile" | "config file" | "default";
+type Source = "flag" | "job" | "environment" | "profile" | "config file" | "default";
 
 interface Resolved<T> {
   value: T;
@@ -23,6 +23,8 @@ export interface Layers {
   file: ConfigData;
   /** Where the file is, for messages. */
   filePath: string;
+  /** The profile flag was a job's own (verify), not typed: for the words of what it sets aside. */
+  profileOfJob?: boolean;
 }
 
 /** A setting with a default always has a value; one without may have none. */
@@ -48,14 +50,16 @@ function checked<K extends SettingName>(name: K, value: unknown, where: string):
 function resolveProfileName(layers: Layers): { value: string | undefined; source: NameSource } {
   const { flags, env, file } = layers;
   let chosen: { value: string | undefined; source: NameSource } = { value: undefined, source: "default" };
-  if (flags.profile !== undefined) chosen = { value: checked("profile", flags.profile, "--profile"), source: "flag" };
-  else if (env.ADREPORT_PROFILE)
+  if (flags.profile !== undefined) {
+    const source = layers.profileOfJob === true ? "job" : "flag";
+    chosen = { value: checked("profile", flags.profile, "--profile"), source };
+  } else if (env.ADREPORT_PROFILE)
     chosen = { value: checked("profile", env.ADREPORT_PROFILE, "ADREPORT_PROFILE"), source: "environment" };
   else if (file.settings.profile !== undefined) {
     chosen = { value: checked("profile", file.settings.profile, `${layers.filePath}: profile`), source: "config file" };
   }
   if (chosen.value !== undefined && !Object.hasOwn(file.profiles, chosen.value)) {
-    throw noProfileError(chosen.value, Object.keys(file.profiles), chosen.source);
+    throw noProfileError(chosen.value, Object.keys(file.profiles), chosen.source === "job" ? "the job" : chosen.source);
   }
   return chosen;
 }
@@ -118,7 +122,13 @@ export function requireApiKey(settings: ResolvedSettings): string {
   }
   const problem = keyTextProblem(key);
   if (problem !== undefined) {
-    throw new UsageError(`${keyOwnerText(keyOwnerOf(profile, settings["api-key"].source))}: ${problem}`);
+    const source = settings["api-key"].source;
+    // A key left in the environment with a space or a line break (a file's CRLF) says how to set it aside.
+    const hint =
+      source === "environment"
+        ? { hint: "set ADREPORT_API_KEY to the key alone, or unset ADREPORT_API_KEY to use a profile's key" }
+        : {};
+    throw new UsageError(`${keyOwnerText(keyOwnerOf(profile, source))}: ${problem}`, hint);
   }
   return key;
 }

@@ -45,7 +45,15 @@ const proxyUrl = z.string().refine((text) => {
 
 const httpUrl = z
   .string()
-  .refine((text) => parseBaseUrl(text).ok, "expected an http(s) URL such as https://reports.example.com")
+  .refine((text) => parseBaseUrl(text).ok, {
+    // A user name or password is refused for what it is (never shown), not as a URL that is not http(s).
+    error: (issue) => {
+      const parsed = typeof issue.input === "string" ? parseBaseUrl(issue.input) : undefined;
+      return parsed !== undefined && !parsed.ok && parsed.problem === "has-credentials"
+        ? "a base URL carries no user name or password (the key travels in a header)"
+        : "expected an http(s) URL such as https://reports.example.com";
+    },
+  })
   .transform((text) => text.replace(/\/+$/, ""));
 
 export const SETTINGS = {

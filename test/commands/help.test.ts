@@ -101,7 +101,8 @@ describe("the rest of the surface", () => {
   // issue 35: commander looks only at an option's last long name (--dimensions of `--dims, --dimensions`).
   it.each([
     [["report", "--dim", "campaign"], "--dim", "--dims"],
-    [["report", "--dim=campaign"], "--dim=campaign", "--dims"],
+    // The value after `=` is never shown: it may be a key given to a mistyped --api-key.
+    [["report", "--dim=campaign"], "--dim=***", "--dims"],
     [["report", "--dimension", "campaign"], "--dimension", "--dimensions"],
     [["report", "--spredsheet"], "--spredsheet", "--spreadsheet"],
   ])("`adreport %j` suggests every long name", async (args, typed, near) => {
@@ -111,6 +112,11 @@ describe("the rest of the surface", () => {
       stdout: "",
       stderr: `adreport: unknown option '${typed}'\n(Did you mean ${near}?)\n`,
     });
+  });
+
+  it("an unknown option's value is not shown: it may be a key given to a mistyped --api-key", async () => {
+    const result = await runInProcess(["report", "--api-ky=adr_secretsecretsecret"]);
+    expect(result).toMatchObject({ code: 2, stderr: "adreport: unknown option '--api-ky=***'\n" });
   });
 
   it("an unknown option with nothing near it gets no suggestion", async () => {

@@ -153,3 +153,22 @@ describe("--profiles with {from}-{to} in one file (no {profile})", () => {
     expect(planned).toEqual(written);
   });
 });
+
+describe("--profiles into day targets with ADREPORT_TZ left over", () => {
+  it.each([
+    ["a database target", "sqlite:all.db"],
+    ["{date} files", "{profile}-{date}.csv"],
+  ])("%s: the zone set aside is said once for the run, not once an account", async (_what, output) => {
+    const result = await runInProcess(
+      ["report", "-q", "--profiles", "a,b", "--dims", "campaign,date", "--from", "2026-10-20", "-o", output],
+      {
+        now: new Date("2026-10-25T09:30:00Z"),
+        cwd: tempDir(),
+        env: { ADREPORT_CONFIG_DIR: PROFILES, ADREPORT_TZ: "Europe/Berlin", TMPDIR: tempDir("adreport-spool-") },
+      },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/^adreport: warning: the time zone "Europe\/Berlin" \(environment\) is not used: /);
+    expect(result.stderr.split("\n").filter((line) => line !== "")).toHaveLength(1);
+  });
+});

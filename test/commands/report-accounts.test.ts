@@ -284,7 +284,10 @@ describe.concurrent("report over several accounts", () => {
     [["--profiles", "acme,nope"], 'no profile named "nope" (from --profiles); known: acme, cafe, globex'],
     [["--profiles", "acme", "--profile", "acme"], "--profile and --profiles cannot be combined"],
     [["--profiles", "acme", "--all-profiles"], "--profiles and --all-profiles cannot be combined"],
-    [["--all-profiles", "--api-key", "adr_x"], "--api-key cannot be used with --all-profiles"],
+    [
+      ["--all-profiles", "--api-key", "adr_x"],
+      "--api-key cannot be used with --all-profiles: a key sees one advertiser account\nhint: drop --api-key: each account sends its profile's own key (adreport keys list)\n",
+    ],
     [["--all-profiles", "--account-concurrency", "0"], "expected a whole number from 1 to 32"],
     [["--all-profiles", "--dims", "nope"], "--dims"],
     [["--account-concurrency", "2"], "--account-concurrency goes with --profiles or --all-profiles"],

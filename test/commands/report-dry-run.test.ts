@@ -357,5 +357,22 @@ describe("report --dry-run --profiles", () => {
     });
     expect(service.accessLog).toEqual([]);
     expect(existsSync(join(cwd, "accounts.db"))).toBe(false);
+
+    // A flag every account refuses: each account's line, its hint once, as the run says it.
+    const refused = await runInProcess(
+      [
+        "report",
+        "--profiles",
+        "acme,globex",
+        "--dims",
+        "campaign,date",
+        "-o",
+        "sqlite:accounts.db",
+        "--dry-run",
+      ].concat(["--incremental", "--start", "2026-10-01", "--from", "2026-10-05"]),
+      { env: { ADREPORT_CONFIG_DIR: config }, now: NOW, cwd },
+    );
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.match(/^hint: /gm)).toHaveLength(1);
   });
 });

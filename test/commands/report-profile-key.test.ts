@@ -135,6 +135,75 @@ describe("a named profile sends its own key, whatever the environment holds", ()
   });
 });
 
+describe("the default profile's key and ADREPORT_BASE_URL", () => {
+  it("sent to the environment's address (it outranks a profile not named), with a word that it is not its own", async () => {
+    const config = configDirWith({ profile: "globex" }, { globex: { "api-key": GLOBEX, "base-url": service.url } });
+    const result = await run(["report", ...RANGE], config, { ADREPORT_BASE_URL: trap.url });
+    expect(result.stderr).toContain(
+      "adreport: warning: the default profile globex's base-url is not used: its key goes to ADREPORT_BASE_URL (--profile globex uses its own base-url)\n",
+    );
+    const named = await run(["report", ...RANGE, "-f", "csv"], config, {
+      ADREPORT_BASE_URL: trap.url,
+      ADREPORT_PROFILE: "globex",
+    });
+    expect(named.code, named.stderr).toBe(0);
+    const same = await run(["report", ...RANGE, "-f", "csv"], config, { ADREPORT_BASE_URL: `${service.url}/` });
+    expect(same.stderr).toBe("");
+  });
+});
+
+describe("a key left in the environment with a space or a line break", () => {
+  it.each([
+    ["a space alone", " "],
+    ["a key and a CR", `${ACME}\r`],
+    ["a space and a key", ` ${ACME}`],
+  ])("%s: exit 2, saying how to set it aside", async (_what, key) => {
+    const config = configDirWith({}, { globex: { "api-key": GLOBEX, "base-url": service.url } });
+    const result = await run(["report", ...RANGE, "--base-url", trap.url], config, { ADREPORT_API_KEY: key });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^adreport: the key in ADREPORT_API_KEY: the key contains /);
+    expect(result.stderr).toContain(
+      "hint: set ADREPORT_API_KEY to the key alone, or unset ADREPORT_API_KEY to use a profile's key\n",
+    );
+  });
+});
+
+describe("an address with a password in it", () => {
+  it("ADREPORT_BASE_URL or --base-url: refused for what it is, the password never shown", async () => {
+    const config = configDirWith({}, {});
+    const env = await run(["report", ...RANGE], config, {
+      ADREPORT_API_KEY: ACME,
+      ADREPORT_BASE_URL: "http://me:s3cret@127.0.0.1:9",
+    });
+    expect(env.code).toBe(2);
+    expect(env.stderr).toBe(
+      "adreport: ADREPORT_BASE_URL: a base URL carries no user name or password (the key travels in a header)\n",
+    );
+    const flag = await run(["report", ...RANGE, "--base-url", "http://me:s3cret@127.0.0.1:9"], config, {
+      ADREPORT_API_KEY: ACME,
+    });
+    expect(flag.stderr).toContain("--base-url: a base URL carries no user name or password");
+    expect(flag.stderr).not.toContain("s3cret");
+  });
+});
+
+describe("a profile name left over from another task", () => {
+  it("ADREPORT_PROFILE or a default naming a removed profile: the hint sets the name aside before adding it", async () => {
+    const config = configDirWith({ profile: "gone" }, { globex: { "api-key": GLOBEX, "base-url": service.url } });
+    const fromEnv = await run(["report", ...RANGE], config, { ADREPORT_PROFILE: "deleted" });
+    expect(fromEnv.code).toBe(2);
+    expect(fromEnv.stderr).toBe(
+      'adreport: no profile named "deleted" (from environment); known: globex\n' +
+        "hint: unset ADREPORT_PROFILE, or add it with: adreport keys add deleted\n",
+    );
+    const fromFile = await run(["report", ...RANGE], config);
+    expect(fromFile.code).toBe(2);
+    expect(fromFile.stderr).toContain(
+      "hint: make another the default: adreport keys use globex; or add it with: adreport keys add gone\n",
+    );
+  });
+});
+
 describe("a key from the environment belongs to no profile", () => {
   it("with a default profile set: the environment's account, stored under no profile's name, and said", async () => {
     const db = join(tempDir(), "agency.db");

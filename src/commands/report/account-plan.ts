@@ -39,7 +39,7 @@ function refuseMixedFlags(flags: ReportFlags): void {
   }
   if (flags.apiKey !== undefined) {
     throw new UsageError(`--api-key cannot be used with ${which}: a key sees one advertiser account`, {
-      hint: "store each account's key in a profile: adreport keys add <profile>",
+      hint: "drop --api-key: each account sends its profile's own key (adreport keys list)",
     });
   }
 }
@@ -178,8 +178,15 @@ export async function planAccounts(ctx: Context, flags: ReportFlags): Promise<Ac
   const format = chooseOutputFormat(flags, settings, firstPath, ctx.io.outIsTTY);
   planShape({ ...flags, fields: fieldsOverAccounts(flags.fields).account }, request, format.entry.name);
   checkPictureRequest(format.entry.name, request);
-  for (const warning of [...requestWarnings(flags, request.request), ...format.warnings])
-    ctx.io.err.write(`adreport: warning: ${warning}\n`);
+  // The plan's warnings come from the flags, the format and the environment (ADREPORT_TZ), every account's
+  // alike: said once for the run, here or by the first account's plan, not once an account.
+  const warned = new Set<string>();
+  const warnOnce = (text: string) => {
+    if (warned.has(text)) return;
+    warned.add(text);
+    ctx.io.err.write(`adreport: warning: ${text}\n`);
+  };
+  for (const warning of [...requestWarnings(flags, request.request), ...format.warnings]) warnOnce(warning);
   if (flags.allowPartial === true && (perProfile || path === undefined)) {
     ctx.io.err.write(
       `adreport: warning: --allow-partial does nothing here: ${perProfile ? "each account writes its own file" : "standard output is written as accounts end"}\n`,
@@ -200,8 +207,7 @@ export async function planAccounts(ctx: Context, flags: ReportFlags): Promise<Ac
   async function planFor(accountCtx: Context, profile: string, spoolFile: string | undefined) {
     const own = accountFlags(flags, profile, spoolFile);
     const accountSettings = await loadSettings(accountCtx, reportSettingFlags(own));
-    const warn = (text: string) => accountCtx.io.err.write(`adreport: warning: ${text}\n`);
-    return planReport(accountCtx, own, accountSettings, { now, keepCounters, profile, warn });
+    return planReport(accountCtx, own, accountSettings, { now, keepCounters, profile, warn: warnOnce });
   }
   return { now, names, fanOut, quiet: flags.quiet === true, summary: flags, envFor, planFor };
 }

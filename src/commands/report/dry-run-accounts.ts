@@ -20,6 +20,7 @@ const indented = (text: string) => text.replace(/^(?=.)/gm, "  ");
  */
 export async function showAccountPlans(ctx: Context, flags: ReportFlags): Promise<void> {
   const printed = new Set<string>();
+  const hints = new Set<string>();
   const base = await planAccounts(recordingErr(ctx, printed), flags);
   const results: AccountResult[] = [];
   const accounts: object[] = [];
@@ -36,7 +37,10 @@ export async function showAccountPlans(ctx: Context, flags: ReportFlags): Promis
       const failed = failedAccount(profile, error, 0);
       const message = printable(failed.error ?? "");
       ctx.io.out.write(`profile ${profile}:\n  ${failed.outcome}: ${message}\n`);
-      ctx.io.err.write(`adreport: ${profile}: ${message}\n${failed.hint ? `hint: ${printable(failed.hint)}\n` : ""}`);
+      // Each hint once, as the run says them: a flag's refusal is every account's.
+      const hint = failed.hint === undefined || hints.has(failed.hint) ? "" : `hint: ${printable(failed.hint)}\n`;
+      if (failed.hint !== undefined) hints.add(failed.hint);
+      ctx.io.err.write(`adreport: ${profile}: ${message}\n${hint}`);
       accounts.push({ profile, outcome: failed.outcome, error: failed.error });
       results.push(failed);
     }

@@ -13,6 +13,9 @@ export interface JobFlagChoices {
   baseUrl?: string | undefined;
 }
 
+/** Settings loaded with a job's flags: its profile was named by the job, not typed (for the warnings' words). */
+export const JOB_SETTINGS = { profileOfJob: true } as const;
+
 export function jobFlags(state: JobState, choices: JobFlagChoices): ReportFlags {
   const { job } = state;
   const table = isTableIdentity(job.target) ? tableOfJob(state, choices.db) : undefined;

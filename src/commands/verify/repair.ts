@@ -13,7 +13,7 @@ import { planReport } from "../report/plan";
 import { stderrEvents } from "../report/render";
 import { reportSettingFlags } from "../report/setting-flags";
 import { loadSettings } from "../shared/settings";
-import { type JobFlagChoices, jobFlags } from "./job-flags";
+import { JOB_SETTINGS, type JobFlagChoices, jobFlags } from "./job-flags";
 import { checkSameJob } from "./same-job";
 
 /** A day (or a stretch `from..to`) `--repair` left as it was, and why. */
@@ -72,7 +72,7 @@ export async function repairDays(
   const wanted = differingDays(differences).filter((day) => day >= first && day <= state.lastDay);
   if (wanted.length === 0) return [];
   const flags = jobFlags(state, { ...choices, baseUrl: await service() });
-  const settings = await loadSettings(ctx, reportSettingFlags(flags));
+  const settings = await loadSettings(ctx, reportSettingFlags(flags), JOB_SETTINGS);
   const events = stderrEvents(ctx, {});
   // A day-file folder gone is refused here by the plan (exit 2, with the mkdir that mends it).
   const plan = await planReport(ctx, flags, settings, { now: ctx.now(), warn: events.warning });

@@ -25,7 +25,7 @@ import { pathsOf, stateAt } from "../shared/job-state";
 import { loadSettings } from "../shared/settings";
 import { type VerifyChoices, verifyChoices } from "./choices";
 import type { VerifyOptions } from "./flags";
-import { type JobFlagChoices, jobFlags } from "./job-flags";
+import { JOB_SETTINGS, type JobFlagChoices, jobFlags } from "./job-flags";
 import { repairDays, type Unrepaired } from "./repair";
 import { serviceUrl } from "./service-url";
 
@@ -57,7 +57,7 @@ async function differencesOf(
   const place = { cwd: ctx.cwd, sqliteAddon: ctx.sqliteAddon(), tableUrl: choices.db };
   const differences = await verifyTarget(state, window, place);
   if (choices.baseUrl !== undefined) {
-    const settings = await loadSettings(ctx, reportSettingFlags(jobFlags(state, choices)));
+    const settings = await loadSettings(ctx, reportSettingFlags(jobFlags(state, choices)), JOB_SETTINGS);
     const totals = await serviceTotals(ctx, settings, requireApiKey(settings), state, window);
     differences.push(...serviceDifferences(state, window, totals));
   }

@@ -3,15 +3,16 @@
  * (state/job.ts), but the key is its profile's (or, with no profile, the environment's), and the URL that key
  * is for may have moved since the job was made: then the key goes to neither URL until --base-url names one.
  */
+import type { ResolvedSettings } from "../../config/resolve";
 import { parseBaseUrl, reportEndpoint } from "../../contract/endpoint";
-import { UsageError } from "../../core/errors";
+import { AuthError, UsageError } from "../../core/errors";
 import { printable } from "../../core/printable";
 import { shellWord } from "../../core/shell-word";
 import type { JobState } from "../../state/store";
 import type { Context } from "../context";
 import { reportSettingFlags } from "../report/setting-flags";
 import { loadSettings } from "../shared/settings";
-import { type JobFlagChoices, jobFlags } from "./job-flags";
+import { JOB_SETTINGS, type JobFlagChoices, jobFlags } from "./job-flags";
 
 /** One service: the same report endpoint (`http://h:1/` and `http://h:1` are one). */
 export function sameService(a: string, b: string): boolean {
@@ -28,6 +29,21 @@ const SOURCE_WORDS: Record<string, string> = {
 };
 
 /**
+ * A job of no profile was made with a key of no profile (ADREPORT_API_KEY or --api-key): the default
+ * profile's key, or ADREPORT_PROFILE's, is another account's, whose totals and rows are not the job's.
+ */
+function checkKeyOwner(state: JobState, settings: ResolvedSettings, command: string): ResolvedSettings {
+  const profile = settings.profile.value;
+  if (state.job.profile !== null || profile === undefined) return settings;
+  const by = settings.profile.source === "environment" ? "named by ADREPORT_PROFILE" : "the default profile";
+  throw new AuthError(
+    `job ${state.id} was made with a key of no profile (ADREPORT_API_KEY or --api-key): ` +
+      `profile ${profile}'s key (${by}) is another account's and is not sent for it`,
+    { hint: `export ADREPORT_API_KEY with the key the job was made with, then run: ${command}` },
+  );
+}
+
+/**
  * `command`: the verify line as the user ran it, for the hint. Returns the base URL to ask; with --base-url,
  * says on stderr when it is not the job's.
  */
@@ -40,7 +56,8 @@ export async function serviceUrl(
   const made = state.job.baseUrl;
   if (choices.baseUrl !== undefined) {
     // Checked by the setting's rule before it is shown (a URL with a password in it is refused, not printed).
-    const named = (await loadSettings(ctx, reportSettingFlags(jobFlags(state, choices))))["base-url"].value;
+    const settings = await loadSettings(ctx, reportSettingFlags(jobFlags(state, choices)), JOB_SETTINGS);
+    const named = checkKeyOwner(state, settings, command)["base-url"].value;
     if (!sameService(named, made)) {
       ctx.io.err.write(
         `adreport: job ${state.id} was made against ${printable(made)}; asking ${printable(named)} (--base-url)\n`,
@@ -49,7 +66,9 @@ export async function serviceUrl(
     return named;
   }
   const flags = { ...jobFlags(state, choices), baseUrl: undefined };
-  const current = (await loadSettings(ctx, reportSettingFlags(flags)))["base-url"];
+  const current = checkKeyOwner(state, await loadSettings(ctx, reportSettingFlags(flags), JOB_SETTINGS), command)[
+    "base-url"
+  ];
   if (sameService(current.value, made)) return made;
   const profile = state.job.profile;
   const who =
