@@ -31,7 +31,8 @@ export async function folderProblem(
 export function folderRefusal({ target, folder, problem }: FolderProblem): UsageError {
   return problem === "no such folder"
     ? new UsageError(`cannot write ${target}: no such folder`, {
-        hint: `create it first: mkdir -p ${shellWord(folder)}`,
+        // A folder named with a leading dash would be read by mkdir as an option.
+        hint: `create it first: mkdir -p ${shellWord(folder.startsWith("-") ? `./${folder}` : folder)}`,
       })
     : new UsageError(`cannot write ${target}: ${folder} is not a folder`, {
         hint: "remove or rename what is there, or change -o",
