@@ -45,6 +45,12 @@ export async function checkOutputTarget(path: string, cwd: string): Promise<Stat
   return existing;
 }
 
+/** True when PATH is a named pipe, a device or a socket: a stream some program reads, not a file it opens. */
+export async function isStreamTarget(path: string, cwd: string): Promise<boolean> {
+  const found = await stat(resolve(cwd, path)).catch(() => undefined);
+  return found !== undefined && (found.isFIFO() || found.isCharacterDevice() || found.isSocket());
+}
+
 /**
  * `/dev/stdout`, `/dev/fd/N`, `/proc/self/fd/N`: a descriptor someone opened for us (`> out.csv`); the
  * file behind it is theirs to name, so it is written through, not replaced. Follows the links one by one:

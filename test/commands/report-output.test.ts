@@ -89,7 +89,7 @@ describe("an output that cannot be written: exit 1 with the path and the system'
   it("the hint for a missing folder runs as printed in bash, whatever the folder's name", async () => {
     const cwd = join(dir, "hostile-folders");
     mkdirSync(cwd);
-    for (const name of ["-lead", "a b/it's \"q\"", "new\nline", "back\\slash\ttab"]) {
+    for (const name of ["-lead", 'a b/it\'s "q"', "new\nline", "back\\slash\ttab"]) {
       const target = `${name}/x.csv`;
       const refused = await report([...HOURLY, "-o", target], { cwd });
       expect(refused.code, name).toBe(2);
