@@ -17,10 +17,11 @@ export function formatWait(ms: number): string {
   return Number.isFinite(days) ? `${days} days` : "for ever";
 }
 
-/** ` (until 2026-11-26 06:00 UTC)`, or nothing for a time no calendar holds. */
+/** ` (until 2026-11-26 06:00 UTC)`, or nothing for a time no calendar holds or past the year 9999. */
 function untilText(ms: number): string {
   const until = new Date(ms);
-  return Number.isNaN(until.getTime()) ? "" : ` (until ${until.toISOString().slice(0, 16).replace("T", " ")} UTC)`;
+  const shown = !Number.isNaN(until.getTime()) && until.getUTCFullYear() <= 9999;
+  return shown ? ` (until ${until.toISOString().slice(0, 16).replace("T", " ")} UTC)` : "";
 }
 
 export interface WaitLimits {

@@ -51,6 +51,7 @@ describe("a quota the rate-limit fields say is spent", () => {
       /36[56] days/,
     ],
     ["the IETF field with t=99999999999", { ratelimit: '"default";r=0;t=99999999999' }, /days/],
+    ["the IETF field with t=999999999999", { ratelimit: '"default";r=0;t=999999999999' }, /days/],
     [
       "the IETF fields with a policy of a second and t=99999999999",
       { "ratelimit-policy": '"default";q=10;w=1', ratelimit: '"default";r=0;t=99999999999' },
@@ -88,5 +89,20 @@ describe("a quota the rate-limit fields say is spent", () => {
       /^adreport: waiting 6 s \(until \d\d:\d\d:\d\d UTC\): its RateLimit fields say none is left$/m,
     );
     expect(run.stderr.trim().split("\n")).toHaveLength(1);
+  }, 20_000);
+
+  it("X-RateLimit-Reset as a Unix time in milliseconds is that instant, not 50,000 years", async () => {
+    // None left for 6 s after the first page, as GitHub-like services say it, in milliseconds.
+    const spent = (): Fields => ({
+      "x-ratelimit-limit": "100",
+      "x-ratelimit-remaining": "0",
+      "x-ratelimit-reset": String(Date.now() + 6000),
+    });
+    const run = await report((page) => (page === 1 ? spent() : {}), ["--max-time", "20s"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.trim().split("\n")).toHaveLength(100);
+    expect(run.stderr).toMatch(
+      /^adreport: waiting 6 s \(until \d\d:\d\d:\d\d UTC\): its RateLimit fields say none is left$/m,
+    );
   }, 20_000);
 });
