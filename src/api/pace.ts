@@ -258,11 +258,10 @@ export class Pacer {
     onWait: ((event: WaitEvent) => void) | undefined,
   ): Promise<void> {
     const waitMs = until - now;
-    if (waitMs >= LONG_WAIT_MS) {
-      onWait?.({ kind: "wait", source, waitMs, until, reason });
-      // The key's other runs are told what the service said before this one waits long for it.
-      await this.share(now);
-    }
+    // Every wait is told (--verbose says each; otherwise only a long one is said).
+    if (waitMs > 0) onWait?.({ kind: "wait", source, waitMs, until, reason });
+    // The key's other runs are told what the service said before this one waits long for it.
+    if (waitMs >= LONG_WAIT_MS) await this.share(now);
     this.stats.waitedMs += waitMs;
     await this.sleep(waitMs, signal);
     this.slept = until;

@@ -105,4 +105,19 @@ describe("a quota the rate-limit fields say is spent", () => {
       /^adreport: waiting 6 s \(until \d\d:\d\d:\d\d UTC\): its RateLimit fields say none is left$/m,
     );
   }, 20_000);
+
+  it("with --verbose a short wait is said too, to the tenth of a second; without it, not", async () => {
+    const spent: Fields = { "ratelimit-remaining": "0", "ratelimit-reset": "2" };
+    service = await startFakeService({ rows: 100, headers: (request) => (request.page === 1 ? spent : {}) });
+    const env = { ADREPORT_CONFIG_DIR: tempDir(), ADREPORT_API_KEY: KEY, ADREPORT_BASE_URL: service.url };
+    const args = ["report", "--dims", "campaign", "--format", "ndjson", "--page-size", "10"];
+    const verbose = await runInProcess([...args, "-v"], { env });
+    expect(verbose.code, verbose.stderr).toBe(0);
+    expect(verbose.stderr).toMatch(
+      /^adreport: waiting [12]\.\d s \(until \d\d:\d\d:\d\d UTC\): its RateLimit fields say none is left$/m,
+    );
+    const quiet = await runInProcess([...args, "-q"], { env });
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stderr).toBe("");
+  }, 20_000);
 });
