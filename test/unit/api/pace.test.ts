@@ -10,8 +10,10 @@ import {
   boundState,
   EMPTY_PACE,
   MemoryPaceLedger,
+  type PaceLedger,
   reserveSlot,
   type SharedPace,
+  type TurnRequest,
   takeTurn,
 } from "../../../src/core/pace-slot";
 
@@ -253,6 +255,33 @@ describe("Pacer: every wait follows the one rule (core/wait.ts)", () => {
       "service 2000: the service answered 429",
       "sleep 2000",
     ]);
+  });
+});
+
+describe("what a run tells the key's other runs", () => {
+  it("only what the service said and the requests sent, never the turns it reserved ahead", async () => {
+    const shared: TurnRequest[] = [];
+    const memory = new MemoryPaceLedger();
+    const ledger: PaceLedger = {
+      take: (request) => memory.take(request),
+      share: (request) => {
+        shared.push(request);
+        return memory.share(request);
+      },
+    };
+    // Time stands still and a wait never ends: the pages waiting for their turn stay reserved, not sent.
+    const pacer = new Pacer({ ledger, now: () => T0, sleep: () => new Promise<void>(() => {}) });
+    const policy = { "ratelimit-policy": '"default";q=1;w=5' };
+    pacer.answered(await pacer.grant(), 200, policy);
+    const second = await pacer.grant();
+    for (let i = 0; i < 3; i += 1) void pacer.grant();
+    // The second page's answer: none left of 1 request every 5 s. Three pages wait, none of them sent.
+    pacer.answered(second, 200, { ...policy, ratelimit: '"default";r=0;t=5' });
+    // A run whose --max-time has nearly passed gives up, and tells the others what it knew first.
+    await expect(pacer.grant(undefined, T0 + 1000)).rejects.toBeInstanceOf(QuotaError);
+    const interval = 5000 * 1.02;
+    expect(shared.length).toBeGreaterThan(0);
+    for (const request of shared) expect(request.floor).toBeLessThanOrEqual(T0 + interval);
   });
 });
 
