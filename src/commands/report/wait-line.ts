@@ -11,8 +11,14 @@ import { LONG_WAIT_MS } from "../../core/wait";
 
 export function waitLine(event: WaitEvent): string {
   const until = new Date(event.until).toISOString().slice(11, 19);
-  // A short wait (said with --verbose) to the tenth of a second: `waiting 1 s` for 40 ms would mislead.
-  const wait = event.waitMs < LONG_WAIT_MS ? `${(event.waitMs / 1000).toFixed(1)} s` : formatWait(event.waitMs);
+  // A short wait (said with --verbose) to the tenth of a second, under one in ms: `waiting 1 s` for 40 ms
+  // would mislead.
+  const wait =
+    event.waitMs < 1000
+      ? `${Math.ceil(event.waitMs)} ms`
+      : event.waitMs < LONG_WAIT_MS
+        ? `${(event.waitMs / 1000).toFixed(1)} s`
+        : formatWait(event.waitMs);
   return `adreport: waiting ${wait} (until ${until} UTC): ${printable(event.reason)}\n`;
 }
 
