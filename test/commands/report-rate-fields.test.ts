@@ -120,4 +120,16 @@ describe("a quota the rate-limit fields say is spent", () => {
     expect(quiet.code, quiet.stderr).toBe(0);
     expect(quiet.stderr).toBe("");
   }, 20_000);
+
+  it("a service that answers 429 to every try ends the run with exit 5 and what to do about it", async () => {
+    service = await startFakeService({ rows: 100, fault: () => "429-retry-after-0" });
+    const env = { ADREPORT_CONFIG_DIR: tempDir(), ADREPORT_API_KEY: KEY, ADREPORT_BASE_URL: service.url };
+    const run = await runInProcess(["report", "-q", "--dims", "campaign", "--retries", "1"], { env });
+    expect(run.code).toBe(5);
+    expect(run.stderr).toBe(
+      "adreport: the service answered 429: slow down (page 1: gave up after 2 attempts)\n" +
+        "hint: run the export again later; to stay under the service's limit, lower --concurrency or set --rate (2/s)\n",
+    );
+    expect(service.total()).toBe(2);
+  });
 });
