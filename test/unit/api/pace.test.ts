@@ -133,6 +133,17 @@ describe("Pacer", () => {
     expect(clock.t - T0).toBe(2000);
   });
 
+  it.each([
+    ["1.5", 1500],
+    ["5, 10", 5000],
+    [" 3 ", 3000],
+  ])("reads Retry-After %j as seconds (never as a date of 2001, which is no wait at all)", async (value, wait) => {
+    const { pacer, grant, clock } = clocked();
+    pacer.answered(await grant(), 429, { "retry-after": value });
+    await grant();
+    expect(clock.t - T0).toBe(wait);
+  });
+
   it("a wait past the deadline throws QuotaError at once (exit 5), saying how long the service asked for", async () => {
     const { pacer, grant, clock } = clocked();
     pacer.answered(await grant(), 429, { "retry-after": "120" });
