@@ -156,6 +156,15 @@ describe("Pacer", () => {
     expect(clock.t).toBe(T0);
   });
 
+  it("a wait and a time left that round alike are said in tenths, not as `1 s, longer than the 1 s left`", async () => {
+    const { pacer, grant } = clocked();
+    pacer.answered(await grant(), 429, { "retry-after": "1.4" });
+    const error = await pacer.grant(undefined, T0 + 1100).catch((e: unknown) => e);
+    expect((error as QuotaError).message).toMatch(
+      /asks to wait 1\.4 s .*, longer than the 1\.1 s left of the time allowed$/,
+    );
+  });
+
   it("a spent daily quota is said to be one, without waiting for it", async () => {
     const { pacer, grant } = clocked();
     pacer.answered(await grant(), 200, {
