@@ -86,6 +86,19 @@ describe("an output that cannot be written: exit 1 with the path and the system'
     expect(proc.stderr).toBe("adreport: cannot write /proc/adreport-out.csv: the folder does not accept new files\n");
   });
 
+  it("a file where a folder of the path should be is input to fix too (exit 2), naming that file", async () => {
+    const file = join(dir, "a-file.csv");
+    writeFileSync(file, "");
+    for (const target of [join(file, "out.csv"), join(file, "deeper", "out.csv"), join(file, "{date}", "out.csv")]) {
+      const result = await report([...HOURLY, "-o", target]);
+      expect(result.code, target).toBe(2);
+      expect(result.stderr).toBe(
+        `adreport: cannot write ${target}: ${file} is not a folder\nhint: remove or rename what is there, or change -o\n`,
+      );
+    }
+    expect(readFileSync(file, "utf8")).toBe("");
+  });
+
   it("the hint for a missing folder runs as printed in bash, whatever the folder's name", async () => {
     const cwd = join(dir, "hostile-folders");
     mkdirSync(cwd);
