@@ -37,6 +37,8 @@ export interface PacerOptions {
 /** A granted request, handed back to `answered()`. */
 export interface PaceTicket {
   readonly seq: number;
+  /** How many requests had been sent when this one was (it included). */
+  readonly sent: number;
 }
 
 export interface PaceStats {
@@ -95,8 +97,13 @@ export class Pacer {
   private limit: Limit | undefined;
   private issued = 0;
   private observedSeq = 0;
-  /** The schedule is at least this (a count of what the service says remains). */
+  /** The schedule is at least this (a count of what the service says remains, less the turns reserved). */
   private floor = 0;
+  /**
+   * The same count less only the requests sent since: what the key's other runs are told. The turns this
+   * run reserved ahead are its own; shared, they would hold the others after this run ended (issue 35).
+   */
+  private sentFloor = 0;
   /** Nothing is sent before this (a Retry-After, a spent quota); why, for the message. */
   private holdUntil = 0;
   private holdReason = "";
@@ -149,7 +156,7 @@ export class Pacer {
           if (shared === undefined || shared.sendAt <= now) {
             this.lastSent = now;
             this.stats.requests += 1;
-            return { seq: turn.seq };
+            return { seq: turn.seq, sent: this.stats.requests };
           }
           // Another run of the key (or one that ended) used the turn: the key's pace holds this one.
           const wait = shared.sendAt - now;
@@ -206,8 +213,11 @@ export class Pacer {
         // The bucket holds `left` tokens now: the schedule moves to where that is so (a token bucket refills
         // as it goes, so none left means one interval to wait, not the whole window).
         const limit = this.limit;
-        if (limit !== undefined) this.floor = Math.max(this.floor, now + (limit.burst - left) * limit.intervalMs);
-        else if (left < 1) this.hold(now + 1000, "no requests left of the quota", false);
+        if (limit !== undefined) {
+          this.floor = Math.max(this.floor, now + (limit.burst - left) * limit.intervalMs);
+          const leftOfSent = signal.remaining - (this.stats.requests - ticket.sent);
+          this.sentFloor = Math.max(this.sentFloor, now + (limit.burst - leftOfSent) * limit.intervalMs);
+        } else if (left < 1) this.hold(now + 1000, "no requests left of the quota", false);
       }
       if (signal.spentMs !== undefined) this.hold(now + signal.spentMs, "its RateLimit fields say none is left", false);
     }
@@ -258,11 +268,10 @@ export class Pacer {
     onWait: ((event: WaitEvent) => void) | undefined,
   ): Promise<void> {
     const waitMs = until - now;
-    if (waitMs >= LONG_WAIT_MS) {
-      onWait?.({ kind: "wait", source, waitMs, until, reason });
-      // The key's other runs are told what the service said before this one waits long for it.
-      await this.share(now);
-    }
+    // Every wait is told (--verbose says each; otherwise only a long one is said).
+    if (waitMs > 0) onWait?.({ kind: "wait", source, waitMs, until, reason });
+    // The key's other runs are told what the service said before this one waits long for it.
+    if (waitMs >= LONG_WAIT_MS) await this.share(now);
     this.stats.waitedMs += waitMs;
     await this.sleep(waitMs, signal);
     this.slept = until;
@@ -270,17 +279,17 @@ export class Pacer {
 
   /** Tells the key's other runs what the service said, when there is something new (before a long wait). */
   private async share(now: number): Promise<void> {
-    if (this.ledger === undefined || (this.floor <= this.sharedFloor && this.holdUntil <= this.sharedHold)) return;
-    this.sharedFloor = this.floor;
+    if (this.ledger === undefined || (this.sentFloor <= this.sharedFloor && this.holdUntil <= this.sharedHold)) return;
+    this.sharedFloor = this.sentFloor;
     this.sharedHold = this.holdUntil;
     await this.ledger.share(this.turnRequest(now));
   }
 
   private turnRequest(now: number): TurnRequest {
     const limit = this.limit ?? { intervalMs: this.adaptive.intervalMs(), burst: 1 };
-    this.sharedFloor = Math.max(this.sharedFloor, this.floor);
+    this.sharedFloor = Math.max(this.sharedFloor, this.sentFloor);
     this.sharedHold = Math.max(this.sharedHold, this.holdUntil);
-    return { now, intervalMs: limit.intervalMs, burst: limit.burst, floor: this.floor, hold: this.holdUntil };
+    return { now, intervalMs: limit.intervalMs, burst: limit.burst, floor: this.sentFloor, hold: this.holdUntil };
   }
 
   private paceWhat(): string {

@@ -17,10 +17,11 @@ export function formatWait(ms: number): string {
   return Number.isFinite(days) ? `${days} days` : "for ever";
 }
 
-/** ` (until 2026-11-26 06:00 UTC)`, or nothing for a time no calendar holds. */
+/** ` (until 2026-11-26 06:00 UTC)`, or nothing for a time no calendar holds or past the year 9999. */
 function untilText(ms: number): string {
   const until = new Date(ms);
-  return Number.isNaN(until.getTime()) ? "" : ` (until ${until.toISOString().slice(0, 16).replace("T", " ")} UTC)`;
+  const shown = !Number.isNaN(until.getTime()) && until.getUTCFullYear() <= 9999;
+  return shown ? ` (until ${until.toISOString().slice(0, 16).replace("T", " ")} UTC)` : "";
 }
 
 export interface WaitLimits {
@@ -56,11 +57,16 @@ export function quotaGiveUp(
   const pastDeadline = left !== undefined && waitMs > left;
   if (!spent && !pastDeadline && !tooLong) return undefined;
   const shown = spent || tooLong ? pace : waitMs;
-  const asked = `${asks} ${formatWait(shown)}${untilText(limits.nowMs + shown)}`;
+  const leftMs = Math.max(0, left ?? 0);
+  const byDeadline = !spent && pastDeadline && !tooLong;
+  // `1 s, longer than the 1 s left` reads as a contradiction: two waits rounded alike are said in tenths.
+  const tenths = byDeadline && formatWait(shown) === formatWait(leftMs);
+  const said = (ms: number) => (tenths ? `${(Math.ceil(ms / 100) / 10).toFixed(1)} s` : formatWait(ms));
+  const asked = `${asks} ${said(shown)}${untilText(limits.nowMs + shown)}`;
   const message = spent
     ? `the daily quota is spent (${what}); ${asked}`
-    : pastDeadline && !tooLong
-      ? `${what}; ${asked}, longer than the ${formatWait(Math.max(0, left ?? 0))} left of the time allowed`
+    : byDeadline
+      ? `${what}; ${asked}, longer than the ${tenths ? `${(Math.floor(leftMs / 100) / 10).toFixed(1)} s` : formatWait(leftMs)} left of the time allowed`
       : `${what}; ${asked}`;
   return new QuotaError(message, shown, spent, {
     hint: spent ? "run the export again once the quota is renewed" : "run the export again later",

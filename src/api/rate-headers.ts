@@ -57,9 +57,16 @@ function number(value: string | undefined): number | undefined {
   return Number.isFinite(n) ? n : undefined;
 }
 
-/** Seconds until a reset; a value that can only be a Unix time (X-RateLimit-Reset often is) as such. */
+/** A Unix time in milliseconds lies this near the clock; as seconds or a Unix time in seconds, far beyond. */
+const MS_CLOCK_SPAN = 366 * 86_400_000;
+
+/**
+ * Seconds until a reset; a value that can only be a Unix time (X-RateLimit-Reset often is) as such, in
+ * seconds, or in milliseconds when it is within a year of the clock as such.
+ */
 function resetMsOf(value: number | undefined, nowMs: number): number | undefined {
   if (value === undefined) return undefined;
+  if (Math.abs(value - nowMs) < MS_CLOCK_SPAN) return Math.max(0, value - nowMs);
   return value > 1_000_000_000 ? Math.max(0, value * 1000 - nowMs) : value * 1000;
 }
 

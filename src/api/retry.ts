@@ -30,7 +30,11 @@ function backoffMs(policy: BackoffPolicy, attempt: number, random: () => number)
 export function retryAfterMs(header: string | string[] | undefined, nowMs: number): number | undefined {
   const value = Array.isArray(header) ? header[0] : header;
   if (value === undefined || value.trim() === "") return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  // Seconds; with a fraction (not the RFC's, but meant as such), or the first of two fields joined.
+  const first = value.split(",")[0]?.trim() ?? "";
+  if (/^\d+(\.\d+)?$/.test(first)) return Math.ceil(Number(first) * 1000);
+  // A date names its month: V8 would read `1.5` or `-5` as a day of 2001, a wait of nothing.
+  if (!/[a-z]/i.test(value)) return undefined;
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
 }

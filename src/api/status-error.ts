@@ -52,10 +52,15 @@ export function statusError(answer: Answer, base: URL, redactor: Redactor, nowMs
   const { status, headers } = answer;
   const detail = errorDetail(answer, redactor);
   if (RETRIABLE_STATUSES.has(status)) {
+    // After the last try, what the user can do about it (the message says how many tries were made).
+    const hint =
+      status === 429
+        ? "run the export again later; to stay under the service's limit, lower --concurrency or set --rate (2/s)"
+        : "run the export again later";
     return new Retriable(
       `the service answered ${status}: ${detail.message}`,
       retryAfterMs(headers["retry-after"], nowMs),
-      undefined,
+      (text) => new UnavailableError(text, { hint }),
       DAILY_CODE.test(detail.code ?? ""),
     );
   }

@@ -1,6 +1,6 @@
 /**
- * A wait before a request long enough for a person to notice (core/wait.ts LONG_WAIT_MS), told before it
- * starts: the command says it on stderr, whatever the progress display.
+ * A wait before a request, told before it starts: the command says it on stderr when it is long enough for
+ * a person to notice (core/wait.ts LONG_WAIT_MS), whatever the progress display; with --verbose, each one.
  */
 export interface WaitEvent {
   kind: "wait";

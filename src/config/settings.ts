@@ -138,7 +138,7 @@ export const SETTINGS = {
       .transform((v) => v === true || v === "true"),
     env: undefined,
     default: false,
-    help: "CSV files (-o FILE) for spreadsheet programs: byte-order mark, CRLF, cells that would run as formulas prefixed with '; CSV on stdout stays plain (--spreadsheet shapes it there too)",
+    help: "CSV files (-o FILE) for spreadsheet programs: byte-order mark, CRLF, cells that would run as formulas prefixed with '; CSV on stdout or into a named pipe stays plain (--spreadsheet shapes it there too)",
   },
   tz: {
     schema: ruled(z.string(), zoneRule),

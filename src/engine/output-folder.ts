@@ -22,16 +22,25 @@ export async function folderProblem(
   target: string,
   folder = dirname(target),
 ): Promise<FolderProblem | undefined> {
-  const found = await stat(resolve(cwd, folder)).catch(() => undefined);
-  if (found?.isDirectory()) return undefined;
-  return { target, folder, problem: found ? "not a folder" : "no such folder" };
+  const found = await stat(resolve(cwd, folder)).catch((error: NodeJS.ErrnoException) => error.code);
+  if (typeof found !== "string") return found?.isDirectory() ? undefined : { target, folder, problem: "not a folder" };
+  if (found !== "ENOTDIR") return { target, folder, problem: "no such folder" };
+  // A file on the way (`report.csv/x.csv`): `mkdir -p` would fail on it, so it is the one named.
+  let part = dirname(folder);
+  while (part !== dirname(part) && !(await isFile(resolve(cwd, part)))) part = dirname(part);
+  return { target, folder: part, problem: "not a folder" };
+}
+
+async function isFile(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => undefined))?.isDirectory() === false;
 }
 
 /** The refusal of a run whose output's folder is missing or not a folder, with what to do about it. */
 export function folderRefusal({ target, folder, problem }: FolderProblem): UsageError {
   return problem === "no such folder"
     ? new UsageError(`cannot write ${target}: no such folder`, {
-        hint: `create it first: mkdir -p ${shellWord(folder)}`,
+        // A folder named with a leading dash would be read by mkdir as an option.
+        hint: `create it first: mkdir -p ${shellWord(folder.startsWith("-") ? `./${folder}` : folder)}`,
       })
     : new UsageError(`cannot write ${target}: ${folder} is not a folder`, {
         hint: "remove or rename what is there, or change -o",

@@ -31,6 +31,8 @@ export function chooseOutputFormat(
   settings: Pick<ResolvedSettings, "format" | "spreadsheet">,
   path: string | undefined,
   stdoutIsTTY: boolean,
+  /** PATH is a named pipe or a device (`-o /dev/stdout` into a pipe): a pipeline reads it, not a spreadsheet. */
+  pathIsStream = false,
 ): OutputFormat {
   // Guessing would write comma CSV into out.xlsx and exit 0: an unknown ending needs a format named.
   if (path !== undefined && flags.format === undefined && flags.spreadsheet !== true && !formatForFile(path)) {
@@ -68,9 +70,11 @@ export function chooseOutputFormat(
       );
     }
   }
-  // The setting is for the files a spreadsheet opens: CSV read by a pipeline (stdout) stays plain unless
-  // --spreadsheet itself is given (issue 35).
+  // The setting is for the files a spreadsheet opens: CSV read by a pipeline (stdout, a named pipe, a
+  // device) stays plain unless --spreadsheet itself is given (issue 35).
   const spreadsheet =
-    entry.name === "csv" && settings.spreadsheet.value && (flags.spreadsheet === true || path !== undefined);
+    entry.name === "csv" &&
+    settings.spreadsheet.value &&
+    (flags.spreadsheet === true || (path !== undefined && !pathIsStream));
   return { entry, spreadsheet, warnings };
 }

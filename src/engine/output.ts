@@ -7,7 +7,7 @@
 
 import { OutputError } from "../core/errors";
 import { fileSink } from "../io/file-sink";
-import { checkOutputTarget, checkReplaceable } from "../io/output-target";
+import { checkOutputTarget, checkReplaceable, isStreamTarget } from "../io/output-target";
 import { type Sink, SinkError, STDOUT_NAME, stdoutSink } from "../io/sink";
 import type { EngineContext } from "./context";
 
@@ -19,6 +19,11 @@ export function isStdoutPath(path: string | undefined): boolean {
 /** Refuses at once a target no export can go into (a folder, a disk), before any other check or request. */
 export function checkOutput(ctx: Pick<EngineContext, "cwd">, path: string | undefined): Promise<void> {
   return refusedEarly(ctx, path, checkOutputTarget);
+}
+
+/** True when `-o PATH` is a named pipe or a device that a program reads (stdout as `-` is not a path). */
+export async function isStreamOutput(ctx: Pick<EngineContext, "cwd">, path: string | undefined): Promise<boolean> {
+  return path !== undefined && !isStdoutPath(path) && (await isStreamTarget(path, ctx.cwd));
 }
 
 /** What opening the output would refuse (its folder missing or closed to new files), found without opening it. */

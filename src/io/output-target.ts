@@ -35,7 +35,8 @@ export function isOurStdout(target: Stats): boolean {
  */
 export async function checkOutputTarget(path: string, cwd: string): Promise<Stats | undefined> {
   const existing = await stat(resolve(cwd, path)).catch((error: unknown) => {
-    if (errnoCode(error) === "ENOENT") return undefined;
+    // Nothing there (a file on the way, ENOTDIR, is the folder check's to refuse: exit 2).
+    if (errnoCode(error) === "ENOENT" || errnoCode(error) === "ENOTDIR") return undefined;
     throw SinkError.from(path, error);
   });
   if (existing?.isDirectory()) throw new SinkError(path, "is a folder", { code: "EISDIR" });
@@ -43,6 +44,12 @@ export async function checkOutputTarget(path: string, cwd: string): Promise<Stat
   if (existing?.isSocket() && !isOurStdout(existing))
     throw new SinkError(path, "is a socket, not a file to export into");
   return existing;
+}
+
+/** True when PATH is a named pipe, a device or a socket: a stream some program reads, not a file it opens. */
+export async function isStreamTarget(path: string, cwd: string): Promise<boolean> {
+  const found = await stat(resolve(cwd, path)).catch(() => undefined);
+  return found !== undefined && (found.isFIFO() || found.isCharacterDevice() || found.isSocket());
 }
 
 /**

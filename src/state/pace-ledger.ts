@@ -202,7 +202,8 @@ export class FilePaceLedger implements PaceLedger {
     } catch {
       // Released meanwhile.
     }
-    if (age > STALE_LOCK_MS) removeQuietly(this.lock);
+    // One from the future too: left by a run killed before the clock was set back, it would never age.
+    if (Math.abs(age) > STALE_LOCK_MS) removeQuietly(this.lock);
     return "busy";
   }
 

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startDemoService } from "../helpers/demo-service";
 import { runInProcess } from "../helpers/run-cli-in-process";
+import { makeFifo, pipeReader } from "../helpers/sinks";
 import { tempDir } from "../helpers/temp";
 
 const { dir, env: ENV } = await startDemoService();
@@ -39,6 +40,20 @@ describe("`config set spreadsheet true`", async () => {
     const file = readFileSync(join(dir, "sheet.csv"), "utf8");
     expect(file.startsWith(BOM)).toBe(true);
     expect(file).toContain("\r\n");
+  });
+
+  it("leaves CSV into a named pipe (-o FIFO) as a pipeline reads it", async () => {
+    const fifo = makeFifo();
+    const reader = pipeReader(fifo, ["cat"]);
+    try {
+      const result = await report(["--format", "csv", "-o", fifo]);
+      expect(result.code, result.stderr).toBe(0);
+      const read = await reader.output;
+      expect(read.startsWith(BOM)).toBe(false);
+      expect(read).not.toContain("\r\n");
+    } finally {
+      reader.child.kill();
+    }
   });
 
   it("--spreadsheet still shapes stdout where it is given; --no-spreadsheet keeps a file plain", async () => {

@@ -86,6 +86,35 @@ describe("an output that cannot be written: exit 1 with the path and the system'
     expect(proc.stderr).toBe("adreport: cannot write /proc/adreport-out.csv: the folder does not accept new files\n");
   });
 
+  it("a file where a folder of the path should be is input to fix too (exit 2), naming that file", async () => {
+    const file = join(dir, "a-file.csv");
+    writeFileSync(file, "");
+    for (const target of [join(file, "out.csv"), join(file, "deeper", "out.csv"), join(file, "{date}", "out.csv")]) {
+      const result = await report([...HOURLY, "-o", target]);
+      expect(result.code, target).toBe(2);
+      expect(result.stderr).toBe(
+        `adreport: cannot write ${target}: ${file} is not a folder\nhint: remove or rename what is there, or change -o\n`,
+      );
+    }
+    expect(readFileSync(file, "utf8")).toBe("");
+  });
+
+  it("the hint for a missing folder runs as printed in bash, whatever the folder's name", async () => {
+    const cwd = join(dir, "hostile-folders");
+    mkdirSync(cwd);
+    for (const name of ["-lead", 'a b/it\'s "q"', "new\nline", "back\\slash\ttab"]) {
+      const target = `${name}/x.csv`;
+      const refused = await report([...HOURLY, "-o", target], { cwd });
+      expect(refused.code, name).toBe(2);
+      const hint = /^hint: create it first: (.*)$/m.exec(refused.stderr)?.[1] ?? "";
+      const made = spawnSync("bash", ["-c", hint], { cwd, encoding: "utf8" });
+      expect(made.status, `${hint}: ${made.stderr}`).toBe(0);
+      const ran = await report([...HOURLY, "-o", target], { cwd });
+      expect(ran.code, `${name}: ${ran.stderr}`).toBe(0);
+      expect(existsSync(join(cwd, target)), hint).toBe(true);
+    }
+  });
+
   it("an immutable file: exit 1, the old file kept, no temporary file left", async (context) => {
     const folder = join(dir, "immutable");
     mkdirSync(folder);

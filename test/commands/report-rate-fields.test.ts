@@ -51,6 +51,7 @@ describe("a quota the rate-limit fields say is spent", () => {
       /36[56] days/,
     ],
     ["the IETF field with t=99999999999", { ratelimit: '"default";r=0;t=99999999999' }, /days/],
+    ["the IETF field with t=999999999999", { ratelimit: '"default";r=0;t=999999999999' }, /days/],
     [
       "the IETF fields with a policy of a second and t=99999999999",
       { "ratelimit-policy": '"default";q=10;w=1', ratelimit: '"default";r=0;t=99999999999' },
@@ -89,4 +90,46 @@ describe("a quota the rate-limit fields say is spent", () => {
     );
     expect(run.stderr.trim().split("\n")).toHaveLength(1);
   }, 20_000);
+
+  it("X-RateLimit-Reset as a Unix time in milliseconds is that instant, not 50,000 years", async () => {
+    // None left for 6 s after the first page, as GitHub-like services say it, in milliseconds.
+    const spent = (): Fields => ({
+      "x-ratelimit-limit": "100",
+      "x-ratelimit-remaining": "0",
+      "x-ratelimit-reset": String(Date.now() + 6000),
+    });
+    const run = await report((page) => (page === 1 ? spent() : {}), ["--max-time", "20s"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.trim().split("\n")).toHaveLength(100);
+    expect(run.stderr).toMatch(
+      /^adreport: waiting 6 s \(until \d\d:\d\d:\d\d UTC\): its RateLimit fields say none is left$/m,
+    );
+  }, 20_000);
+
+  it("with --verbose a short wait is said too, to the tenth of a second; without it, not", async () => {
+    const spent: Fields = { "ratelimit-remaining": "0", "ratelimit-reset": "2" };
+    service = await startFakeService({ rows: 100, headers: (request) => (request.page === 1 ? spent : {}) });
+    const env = { ADREPORT_CONFIG_DIR: tempDir(), ADREPORT_API_KEY: KEY, ADREPORT_BASE_URL: service.url };
+    const args = ["report", "--dims", "campaign", "--format", "ndjson", "--page-size", "10"];
+    const verbose = await runInProcess([...args, "-v"], { env });
+    expect(verbose.code, verbose.stderr).toBe(0);
+    expect(verbose.stderr).toMatch(
+      /^adreport: waiting [12]\.\d s \(until \d\d:\d\d:\d\d UTC\): its RateLimit fields say none is left$/m,
+    );
+    const quiet = await runInProcess([...args, "-q"], { env });
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stderr).toBe("");
+  }, 20_000);
+
+  it("a service that answers 429 to every try ends the run with exit 5 and what to do about it", async () => {
+    service = await startFakeService({ rows: 100, fault: () => "429-retry-after-0" });
+    const env = { ADREPORT_CONFIG_DIR: tempDir(), ADREPORT_API_KEY: KEY, ADREPORT_BASE_URL: service.url };
+    const run = await runInProcess(["report", "-q", "--dims", "campaign", "--retries", "1"], { env });
+    expect(run.code).toBe(5);
+    expect(run.stderr).toBe(
+      "adreport: the service answered 429: slow down (page 1: gave up after 2 attempts)\n" +
+        "hint: run the export again later; to stay under the service's limit, lower --concurrency or set --rate (2/s)\n",
+    );
+    expect(service.total()).toBe(2);
+  });
 });

@@ -8,7 +8,7 @@ import { accountEnvironments } from "../../config/account-env";
 import { UsageError } from "../../core/errors";
 import { TimeZone } from "../../core/time-zone";
 import type { FanOutPlan } from "../../engine/fan-out";
-import { checkOutput, isStdoutPath } from "../../engine/output";
+import { checkOutput, isStdoutPath, isStreamOutput } from "../../engine/output";
 import { folderRefusal } from "../../engine/output-folder";
 import { chooseOutputFormat } from "../../engine/output-format";
 import { fillPath, hasDatePlaceholder, isDatabaseOutput, outputFolderProblem } from "../../engine/output-spec";
@@ -175,7 +175,8 @@ export async function planAccounts(ctx: Context, flags: ReportFlags): Promise<Ac
   }
   // Each account records into a folder of its own in DIR (accountFlags): DIR is new or empty, as for one.
   if (flags.record !== undefined) (flags.dryRun === true ? checkRecordFolder : openRecordFolder)(ctx, flags.record);
-  const format = chooseOutputFormat(flags, settings, firstPath, ctx.io.outIsTTY);
+  const stream = await isStreamOutput(ctx, firstPath);
+  const format = chooseOutputFormat(flags, settings, firstPath, ctx.io.outIsTTY, stream);
   planShape({ ...flags, fields: fieldsOverAccounts(flags.fields).account }, request, format.entry.name);
   checkPictureRequest(format.entry.name, request);
   // The plan's warnings come from the flags, the format and the environment (ADREPORT_TZ), every account's

@@ -8,7 +8,7 @@ import { formatDateTime } from "../../core/calendar";
 import { UsageError } from "../../core/errors";
 import { TimeZone } from "../../core/time-zone";
 import { planComparedPeriod } from "../../engine/compare-plan";
-import { checkOutput } from "../../engine/output";
+import { checkOutput, isStreamOutput } from "../../engine/output";
 import { folderProblem, folderRefusal } from "../../engine/output-folder";
 import { chooseOutputFormat } from "../../engine/output-format";
 import { fillPath, parseOutputSpec } from "../../engine/output-spec";
@@ -86,7 +86,7 @@ export async function planReport(
   await checkOutput(ctx, path);
   const problem = path === undefined ? undefined : await folderProblem(ctx.cwd, path);
   if (problem !== undefined && flags.dryRun !== true) throw folderRefusal(problem);
-  const format = chooseOutputFormat(flags, settings, path, ctx.io.outIsTTY);
+  const format = chooseOutputFormat(flags, settings, path, ctx.io.outIsTTY, await isStreamOutput(ctx, path));
   const shape = planShape(flags, request, format.entry.name, choices.keepCounters);
   checkPictureRequest(format.entry.name, request);
   const apiKey = requireApiKey(settings);

@@ -7,17 +7,27 @@
 import type { WaitEvent } from "../../api";
 import { formatWait } from "../../api";
 import { printable } from "../../core/printable";
+import { LONG_WAIT_MS } from "../../core/wait";
 
 export function waitLine(event: WaitEvent): string {
   const until = new Date(event.until).toISOString().slice(11, 19);
-  return `adreport: waiting ${formatWait(event.waitMs)} (until ${until} UTC): ${printable(event.reason)}\n`;
+  // A short wait (said with --verbose) to the tenth of a second, under one in ms: `waiting 1 s` for 40 ms
+  // would mislead.
+  const wait =
+    event.waitMs < 1000
+      ? `${Math.ceil(event.waitMs)} ms`
+      : event.waitMs < LONG_WAIT_MS
+        ? `${(event.waitMs / 1000).toFixed(1)} s`
+        : formatWait(event.waitMs);
+  return `adreport: waiting ${wait} (until ${until} UTC): ${printable(event.reason)}\n`;
 }
 
-/** The line for `event`, or undefined when one for the same cause was said already. */
+/** The line for a long `event`, or undefined when it is short or one for the same cause was said already. */
 export function waitLines(): (event: WaitEvent) => string | undefined {
   const said = new Set<string>();
   let lastUntil = Number.NEGATIVE_INFINITY;
   return (event) => {
+    if (event.waitMs < LONG_WAIT_MS) return undefined;
     if (said.has(event.reason) || Math.abs(event.until - lastUntil) < 1000) return undefined;
     said.add(event.reason);
     lastUntil = event.until;

@@ -10,8 +10,10 @@ import {
   boundState,
   EMPTY_PACE,
   MemoryPaceLedger,
+  type PaceLedger,
   reserveSlot,
   type SharedPace,
+  type TurnRequest,
   takeTurn,
 } from "../../../src/core/pace-slot";
 
@@ -131,6 +133,17 @@ describe("Pacer", () => {
     expect(clock.t - T0).toBe(2000);
   });
 
+  it.each([
+    ["1.5", 1500],
+    ["5, 10", 5000],
+    [" 3 ", 3000],
+  ])("reads Retry-After %j as seconds (never as a date of 2001, which is no wait at all)", async (value, wait) => {
+    const { pacer, grant, clock } = clocked();
+    pacer.answered(await grant(), 429, { "retry-after": value });
+    await grant();
+    expect(clock.t - T0).toBe(wait);
+  });
+
   it("a wait past the deadline throws QuotaError at once (exit 5), saying how long the service asked for", async () => {
     const { pacer, grant, clock } = clocked();
     pacer.answered(await grant(), 429, { "retry-after": "120" });
@@ -141,6 +154,15 @@ describe("Pacer", () => {
       "the service answered 429; the service asks to wait 120 s (until 2026-11-25 12:02 UTC), longer than the 30 s left of the time allowed",
     );
     expect(clock.t).toBe(T0);
+  });
+
+  it("a wait and a time left that round alike are said in tenths, not as `1 s, longer than the 1 s left`", async () => {
+    const { pacer, grant } = clocked();
+    pacer.answered(await grant(), 429, { "retry-after": "1.4" });
+    const error = await pacer.grant(undefined, T0 + 1100).catch((e: unknown) => e);
+    expect((error as QuotaError).message).toMatch(
+      /asks to wait 1\.4 s .*, longer than the 1\.1 s left of the time allowed$/,
+    );
   });
 
   it("a spent daily quota is said to be one, without waiting for it", async () => {
@@ -234,7 +256,7 @@ describe("Pacer: every wait follows the one rule (core/wait.ts)", () => {
     expect(clock.t - T0).toBeCloseTo(102, 0);
   });
 
-  it("tells of a wait a person notices before it starts, and of no shorter one", async () => {
+  it("tells of every wait before it starts (the command says a short one only with --verbose)", async () => {
     const order: string[] = [];
     const clock = { t: T0 };
     const sleep = async (ms: number) => {
@@ -247,7 +269,39 @@ describe("Pacer: every wait follows the one rule (core/wait.ts)", () => {
     await pacer.grant(undefined, undefined, (event) => order.push(`${event.source} ${event.waitMs}: ${event.reason}`));
     pacer.answered(await grant(), 429, { "retry-after": "2" });
     await pacer.grant(undefined, undefined, (event) => order.push(`${event.source} ${event.waitMs}: ${event.reason}`));
-    expect(order).toEqual(["service 30000: the service answered 429", "sleep 30000", "sleep 2000"]);
+    expect(order).toEqual([
+      "service 30000: the service answered 429",
+      "sleep 30000",
+      "service 2000: the service answered 429",
+      "sleep 2000",
+    ]);
+  });
+});
+
+describe("what a run tells the key's other runs", () => {
+  it("only what the service said and the requests sent, never the turns it reserved ahead", async () => {
+    const shared: TurnRequest[] = [];
+    const memory = new MemoryPaceLedger();
+    const ledger: PaceLedger = {
+      take: (request) => memory.take(request),
+      share: (request) => {
+        shared.push(request);
+        return memory.share(request);
+      },
+    };
+    // Time stands still and a wait never ends: the pages waiting for their turn stay reserved, not sent.
+    const pacer = new Pacer({ ledger, now: () => T0, sleep: () => new Promise<void>(() => {}) });
+    const policy = { "ratelimit-policy": '"default";q=1;w=5' };
+    pacer.answered(await pacer.grant(), 200, policy);
+    const second = await pacer.grant();
+    for (let i = 0; i < 3; i += 1) void pacer.grant();
+    // The second page's answer: none left of 1 request every 5 s. Three pages wait, none of them sent.
+    pacer.answered(second, 200, { ...policy, ratelimit: '"default";r=0;t=5' });
+    // A run whose --max-time has nearly passed gives up, and tells the others what it knew first.
+    await expect(pacer.grant(undefined, T0 + 1000)).rejects.toBeInstanceOf(QuotaError);
+    const interval = 5000 * 1.02;
+    expect(shared.length).toBeGreaterThan(0);
+    for (const request of shared) expect(request.floor).toBeLessThanOrEqual(T0 + interval);
   });
 });
 

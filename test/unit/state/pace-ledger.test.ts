@@ -3,7 +3,7 @@
  * pacers in one process, and for two real processes reserving at once.
  */
 import { spawn } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -88,6 +88,25 @@ describe("FilePaceLedger", () => {
       expect((times[i] as number) - (times[i - 1] as number)).toBeGreaterThanOrEqual(20);
     }
   }, 60_000);
+});
+
+describe("FilePaceLedger after a run killed while holding the lock", () => {
+  it("a lock dated in the future (the clock set back since) is stale too: no request waits for it", async () => {
+    const own = join(folder, "own");
+    mkdirSync(own, { mode: 0o700 });
+    const file = join(own, "future-lock.json");
+    writeFileSync(`${file}.lock`, "");
+    const hourAhead = new Date(Date.now() + 3_600_000);
+    utimesSync(`${file}.lock`, hourAhead, hourAhead);
+    const ledger = new FilePaceLedger(file);
+    for (let i = 0; i < 3; i += 1) {
+      const started = performance.now();
+      const now = Date.now();
+      await ledger.take({ now, intervalMs: 1, burst: 100, floor: 0, hold: 0 });
+      expect(performance.now() - started, `request ${i + 1}`).toBeLessThan(500);
+    }
+    expect(readdirSync(own)).toEqual(["future-lock.json"]);
+  });
 });
 
 describe("FilePaceLedger in a folder another user could write", () => {
