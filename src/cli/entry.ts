@@ -66,10 +66,11 @@ export async function main(
  * far above what is alive (src/cli/memory.ts). Applied once such a command's flags have parsed, so that
  * its --help and commander's refusals load nothing of it.
  */
-async function settleHeap(command: readonly string[]): Promise<void> {
+async function settleHeap(command: readonly string[], flags: Readonly<Record<string, unknown>>): Promise<void> {
   if (!boundsHeap(command)) return;
   const server = command[0] === "serve" && (command[1] === "start" || command[1] === "replay");
-  (await import("./memory")).boundHeap(command[0] === "serve" ? "serve" : "export", { server });
+  const { boundHeap, heapKindOf } = await import("./memory");
+  boundHeap(heapKindOf(command, flags), { server });
 }
 
 function boundsHeap(command: readonly string[]): boolean {

@@ -14,10 +14,10 @@ export async function runParsedReport(
   argv: readonly string[],
   ctx: Context,
   flags: Readonly<Record<string, unknown>>,
-  beforeAction: (command: readonly string[]) => Promise<void>,
+  beforeAction: (command: readonly string[], flags: Readonly<Record<string, unknown>>) => Promise<void>,
 ): Promise<number> {
   try {
-    await beforeAction(["report"]);
+    await beforeAction(["report"], flags);
     // run() hands a command the line it runs in its context (a recording keeps it).
     await reportAction({ ...ctx, argv }, flags as ReportFlags);
     return ExitCode.ok;

@@ -1,15 +1,15 @@
 /**
- * `node --import tsx heap-bound-child.ts [export|serve]`: applies that heap bound (src/cli/memory.ts), then
+ * `node --import tsx heap-bound-child.ts [export|accounts|serve]`: applies that heap bound (src/cli/memory.ts), then
  * allocates as an export does (a page of rows kept while the next one is made, garbage by the megabyte) and
  * prints the largest young generation V8 reached, in bytes, as JSON on stdout.
  */
 import { getHeapSpaceStatistics } from "node:v8";
-import { boundHeap } from "../../src/cli/memory";
+import { boundHeap, type HeapKind } from "../../src/cli/memory";
 
 const youngBytes = () => getHeapSpaceStatistics().find((space) => space.space_name === "new_space")?.space_size ?? 0;
 
 async function main(): Promise<void> {
-  boundHeap(process.argv[2] === "serve" ? "serve" : "export");
+  boundHeap((process.argv[2] ?? "export") as HeapKind);
   let largest = 0;
   let page: object[] = [];
   for (let round = 0; round < 1500; round += 1) {
