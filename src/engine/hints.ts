@@ -50,15 +50,15 @@ export function keyRefusedHint(owner: KeyOwner): string {
 
 /** What to do about a 403 for this host's address: the request to the operator, for the key's account. */
 export function notWhitelistedHint(owner: KeyOwner, address: string | undefined): string {
-  const profile = owner.kind === "profile" ? ` --profile ${owner.profile}` : "";
   if (address === undefined) {
-    return `ask the operator to whitelist this host's static outgoing IP (the service did not say which address it saw; keys request add-ip${profile} --ip with that address writes the request)`;
+    return `ask the operator to whitelist this host's static outgoing IP (the service did not say which address it saw; once you know it: adreport keys request add-ip --help)`;
   }
   if (owner.kind === "profile") {
-    return `ask the operator to whitelist this host's static IP: adreport keys request add-ip${profile} --ip ${address}`;
+    return `ask the operator to whitelist this host's static IP: adreport keys request add-ip --profile ${owner.profile} --ip ${address}`;
   }
   const whose = owner.kind === "flag" ? "the key given with --api-key" : "the key in ADREPORT_API_KEY";
-  return `ask the operator to whitelist this host's static IP for ${whose}: adreport keys request add-ip --ip ${address} --account NAME (NAME: the account name the operator knows)`;
+  // No profile, so no account we know: the request names one only the user can (keys request add-ip --account).
+  return `ask the operator to whitelist this host's static IP ${address} for ${whose}, naming your account (the letter: adreport keys request add-ip --help)`;
 }
 
 /**

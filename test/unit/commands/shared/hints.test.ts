@@ -87,7 +87,7 @@ describe("the hints of the service's refusals", () => {
   it("403 for the key in ADREPORT_API_KEY asks for the account, the one thing adreport cannot know", async () => {
     const error = await shownFor({ status: 403, body: NOT_ALLOWED }, {}, { kind: "environment" });
     expect(error).toMatchObject({
-      hint: "ask the operator to whitelist this host's static IP for the key in ADREPORT_API_KEY: adreport keys request add-ip --ip 198.51.100.7 --account NAME (NAME: the account name the operator knows)",
+      hint: "ask the operator to whitelist this host's static IP 198.51.100.7 for the key in ADREPORT_API_KEY, naming your account (the letter: adreport keys request add-ip --help)",
     });
   });
 
@@ -95,7 +95,7 @@ describe("the hints of the service's refusals", () => {
     const error = await shownFor({ status: 403 });
     expect(error).toMatchObject({
       message: "the service refused access (403): HTTP 403",
-      hint: "ask the operator to whitelist this host's static outgoing IP (the service did not say which address it saw; keys request add-ip --profile acme --ip with that address writes the request)",
+      hint: "ask the operator to whitelist this host's static outgoing IP (the service did not say which address it saw; once you know it: adreport keys request add-ip --help)",
     });
   });
 
