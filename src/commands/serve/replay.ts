@@ -1,7 +1,6 @@
 /** `adreport serve replay DIR`: answers a recording's requests as recorded, until SIGINT/SIGTERM. */
 import { UsageError } from "../../core/errors";
-import { printable } from "../../core/printable";
-import { shellLine } from "../../core/shell-words";
+import { shellWord } from "../../core/shell-word";
 import { RecordingError, startReplay } from "../../server";
 import type { Context } from "../context";
 import { listenError } from "./start";
@@ -32,7 +31,7 @@ export async function runReplay(ctx: Context, dir: string, options: ReplayOption
   ctx.io.err.write(
     `adreport serve: replaying ${dir} on ${replay.url}: ${replay.requests} recorded request(s)${skipped}; Ctrl-C stops\n`,
   );
-  // The recording's file may have been edited by anyone: shown, never obeyed.
-  if (replay.command) ctx.io.err.write(`adreport serve: recorded by: ${printable(shellLine(replay.command))}\n`);
+  // The recording's file may have been edited by anyone: shown (a control character as an escape), never obeyed.
+  if (replay.command) ctx.io.err.write(`adreport serve: recorded by: ${replay.command.map(shellWord).join(" ")}\n`);
   await stopped;
 }
