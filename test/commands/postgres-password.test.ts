@@ -106,4 +106,14 @@ describe("serve --db over a database whose tables are in another schema", () => 
     ]);
     expect(listed.code, listed.stderr).toBe(0);
   });
+
+  it("gives no such hint where adreport's tables are there, of another version", async (context) => {
+    const url = await postgres.database(context);
+    expect((await runInProcess(["serve", "init", "--db", url])).code).toBe(0);
+    await queryPostgres(url, "UPDATE schema_info SET value = '0' WHERE key = 'version'");
+    const refused = await runInProcess(["serve", "key", "list", "--db", url]);
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toMatch(/is not an adreport database/);
+    expect(refused.stderr).not.toMatch(/another schema/);
+  });
 });

@@ -15,8 +15,9 @@ const TABLES = tableNames(POSTGRES_DIALECT);
 export const WRITE_LOCK_SQL = "SELECT pg_advisory_xact_lock(1633972850)";
 export const BUMP_VERSION_SQL = "UPDATE data_version SET version = version + 1 WHERE id = 1";
 
-function notAdreportDatabase(label: string, advice = "create one with `adreport serve init`"): DatabaseError {
-  return new DatabaseError(`${label} is not an adreport database (${advice})`, { hint: SCHEMA_HINT });
+/** `empty`: none of adreport's tables is in the current schema, so they may be in another one (the hint). */
+function notAdreportDatabase(label: string, advice = "create one with `adreport serve init`", empty = false) {
+  return new DatabaseError(`${label} is not an adreport database (${advice})`, empty ? { hint: SCHEMA_HINT } : {});
 }
 
 async function ourTablesPresent(client: pg.ClientBase): Promise<string[]> {
@@ -46,7 +47,7 @@ export async function createSchema(client: pg.ClientBase, label: string): Promis
 export async function checkSchema(client: pg.ClientBase, label: string, advice?: string): Promise<void> {
   const present = await ourTablesPresent(client);
   if (!present.includes("schema_info") || !present.includes("data_version")) {
-    throw notAdreportDatabase(label, advice);
+    throw notAdreportDatabase(label, advice, present.length === 0);
   }
   const row = (await client.query<{ value: string }>("SELECT value FROM schema_info WHERE key = 'version'")).rows[0];
   if (row?.value !== String(SCHEMA_VERSION)) throw notAdreportDatabase(label, advice);
