@@ -13,7 +13,7 @@ export {
 } from "./errors";
 export { Pacer, type PacerOptions, type PaceStats, type PaceTicket } from "./pace";
 export { openReport, type Progress } from "./paginate";
-export { DAILY_QUOTA_MS, formatWait } from "./quota";
+export { formatWait } from "./quota";
 export { Recorder, type RecordingWriter } from "./record";
 export { RequestSlots } from "./request-slots";
 export { openSplitReport, openWindows } from "./split";

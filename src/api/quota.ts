@@ -6,8 +6,6 @@
 import { QuotaError } from "../core/errors";
 import { DAILY_QUOTA_MS } from "../core/wait";
 
-export { DAILY_QUOTA_MS } from "../core/wait";
-
 /** `45 s`, `12 min`, `5 h`, `2.5 h`, `1157 days`: a wait the way a person reads it. */
 export function formatWait(ms: number): string {
   if (ms <= 120_000) return `${Math.ceil(ms / 1000)} s`;

@@ -16,6 +16,7 @@ import {
 } from "../contract";
 import { databaseLabel, isPostgresUrl } from "../core/database-label";
 import { maskKey } from "../core/mask-key";
+import { maskedUrl } from "../core/masked-url";
 import { keyForms } from "./key-forms";
 import { keyFragmentRedactor } from "./key-fragments";
 import type { HeaderLines } from "./raw-headers";
@@ -60,10 +61,7 @@ function withoutCredentials(word: string): string {
   if (!/^[a-z][a-z0-9+.-]*:\/\/[^/]*@/i.test(word)) return word;
   if (isPostgresUrl(word)) return databaseLabel(word);
   try {
-    const url = new URL(word);
-    if (url.password !== "") url.password = REDACTED;
-    else url.username = REDACTED;
-    return url.href;
+    return maskedUrl(new URL(word)).href;
   } catch {
     return `${word.slice(0, word.indexOf("://") + 3)}${REDACTED}`;
   }

@@ -6,6 +6,7 @@
  */
 import { isIP } from "node:net";
 import { UsageError } from "../core/errors";
+import { maskedUrl } from "../core/masked-url";
 
 export interface ProxyChoice {
   /** The proxy's URL, as the agent needs it (credentials included). */
@@ -56,14 +57,6 @@ function bypassed(url: URL, noProxy: string): boolean {
   return false;
 }
 
-/** The URL with its credentials masked: the password, or a user name given alone (a token, often). */
-function masked(url: URL): string {
-  const copy = new URL(url.href);
-  if (copy.password !== "") copy.password = "***";
-  else if (copy.username !== "") copy.username = "***";
-  return copy.toString().replace(/\/$/, "");
-}
-
 /**
  * The proxy's URL, read as curl reads it: `proxy.corp:3128` or `user:pass@proxy.corp:3128` without a scheme
  * is http://. Anything else than an http(s) URL is refused here, before any message could show it raw.
@@ -99,5 +92,5 @@ export function proxyFor(base: URL, options: RouteOptions): ProxyChoice | undefi
   const noProxy = firstSet(env, ["no_proxy", "NO_PROXY"]);
   if (noProxy !== undefined && bypassed(base, noProxy.value)) return undefined;
   const url = proxyUrl(chosen.value, chosen.name);
-  return { url: url.href.replace(/\/$/, ""), from: chosen.name, shown: masked(url) };
+  return { url: url.href.replace(/\/$/, ""), from: chosen.name, shown: maskedUrl(url).href.replace(/\/$/, "") };
 }

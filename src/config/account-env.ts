@@ -4,7 +4,8 @@
  * and its own base-url when it has one; this says what that sets aside once for all the accounts, and
  * leaves those variables out of each account's environment so that no account says it again.
  */
-import { ownBaseUrl, sameUrl } from "./credentials";
+import { sameService } from "../contract/endpoint";
+import { ownBaseUrl } from "./credentials";
 import type { ConfigData } from "./file";
 
 type Environment = Readonly<Record<string, string | undefined>>;
@@ -30,7 +31,7 @@ export function accountEnvironments(env: Environment, data: ConfigData, names: r
   const envUrl = shared.ADREPORT_BASE_URL;
   const ownUrl = (name: string): string | undefined => ownBaseUrl(data.profiles[name]);
   const keepOwn = envUrl ? names.filter((name) => ownUrl(name) !== undefined) : [];
-  const differing = keepOwn.filter((name) => !sameUrl(ownUrl(name) as string, envUrl as string));
+  const differing = keepOwn.filter((name) => !sameService(ownUrl(name) as string, envUrl as string));
   if (differing.length > 0) {
     warnings.push(`ADREPORT_BASE_URL is ignored for ${namesText(differing)}: each uses its profile's base-url`);
   }

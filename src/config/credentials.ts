@@ -14,6 +14,7 @@
  * otherwise the environment's address outranks a profile that was not named, with a warning when it
  * differs (contract: flag > environment > profile). Runs over several profiles name each one (2); config/account-env.ts only says it once for all.
  */
+import { sameService } from "../contract/endpoint";
 import { UsageError } from "../core/errors";
 import type { ProfileData } from "./file";
 
@@ -40,8 +41,6 @@ export interface Credentials {
 }
 
 const text = (value: unknown): string | undefined => (typeof value === "string" && value !== "" ? value : undefined);
-
-export const sameUrl = (a: string, b: string) => a.replace(/\/+$/, "") === b.replace(/\/+$/, "");
 
 /** A profile's own base-url, if it has one. */
 export function ownBaseUrl(profile: ProfileData | undefined): string | undefined {
@@ -88,7 +87,7 @@ export function chooseCredentials(input: {
     }
     const ownUrl = ownBaseUrl(profile);
     const envUrl = text(env.ADREPORT_BASE_URL);
-    if (ownUrl !== undefined && envUrl !== undefined && input.flagUrl === undefined && !sameUrl(ownUrl, envUrl)) {
+    if (ownUrl !== undefined && envUrl !== undefined && input.flagUrl === undefined && !sameService(ownUrl, envUrl)) {
       warnings.push(`ADREPORT_BASE_URL is not used: profile ${name} (named by ${by}) uses its own base-url`);
     }
     const own = text(profile?.["api-key"]);
@@ -110,7 +109,7 @@ export function chooseCredentials(input: {
   const own = name === undefined ? undefined : text(profiles[name]?.["api-key"]);
   const ownUrl = name === undefined ? undefined : ownBaseUrl(profiles[name]);
   const envUrl = text(env.ADREPORT_BASE_URL);
-  const elsewhere = ownUrl !== undefined && envUrl !== undefined && !sameUrl(ownUrl, envUrl);
+  const elsewhere = ownUrl !== undefined && envUrl !== undefined && !sameService(ownUrl, envUrl);
   if (own !== undefined && elsewhere && input.flagUrl === undefined) {
     // Its key goes to an address that is not its own: said, since that address may be another account's.
     warnings.push(

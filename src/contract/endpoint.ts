@@ -31,3 +31,15 @@ export function parseBaseUrl(text: string): { ok: true; url: URL } | { ok: false
 export function reportEndpoint(base: URL): URL {
   return new URL(`${base.pathname.replace(/\/$/, "")}${REPORT_PATH}`, base);
 }
+
+/**
+ * One service: the same report endpoint, so case, a default port and a trailing slash do not make two
+ * (`HTTP://Host:80/` and `http://host` are one). Texts that are no base URL are compared as written, less
+ * trailing slashes.
+ */
+export function sameService(a: string, b: string): boolean {
+  const left = parseBaseUrl(a);
+  const right = parseBaseUrl(b);
+  if (!left.ok || !right.ok) return a.replace(/\/+$/, "") === b.replace(/\/+$/, "");
+  return reportEndpoint(left.url).href === reportEndpoint(right.url).href;
+}

@@ -10,6 +10,7 @@ import { fileSink } from "../io/file-sink";
 import { checkOutputTarget, checkReplaceable, isStreamTarget } from "../io/output-target";
 import { type Sink, SinkError, STDOUT_NAME, stdoutSink } from "../io/sink";
 import type { EngineContext } from "./context";
+import { folderProblem, folderRefusal } from "./output-folder";
 
 /** `-` names stdout, as in most Unix tools. */
 export function isStdoutPath(path: string | undefined): boolean {
@@ -26,8 +27,14 @@ export async function isStreamOutput(ctx: Pick<EngineContext, "cwd">, path: stri
   return path !== undefined && !isStdoutPath(path) && (await isStreamTarget(path, ctx.cwd));
 }
 
-/** What opening the output would refuse (its folder missing or closed to new files), found without opening it. */
-export function checkOutputFolder(ctx: Pick<EngineContext, "cwd">, path: string | undefined): Promise<void> {
+/**
+ * What opening the output would refuse, found without opening it: a folder missing or not a folder is refused
+ * as `report -o` refuses it (exit 2, with the mkdir that mends it); one closed to new files as an output error.
+ */
+export async function checkOutputFolder(ctx: Pick<EngineContext, "cwd">, path: string | undefined): Promise<void> {
+  if (path === undefined || isStdoutPath(path)) return;
+  const problem = await folderProblem(ctx.cwd, path);
+  if (problem !== undefined) throw folderRefusal(problem);
   return refusedEarly(ctx, path, checkReplaceable);
 }
 

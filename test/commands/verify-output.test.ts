@@ -32,7 +32,7 @@ describe("verify -o FILE and -f", () => {
     expect(JSON.parse(short.stdout)).toEqual(document);
 
     const nowhere = await run(["verify", job, "--repair", "-o", "no/such/folder/verify.json"], NOW);
-    expect(nowhere.code, nowhere.stderr).toBe(1);
+    expect(nowhere.code, nowhere.stderr).toBe(2);
     expect(nowhere.stderr).toMatch(/^adreport: cannot write no\/such\/folder\/verify\.json: no such folder$/m);
     expect(nowhere.stderr).not.toMatch(/repairing/);
     expect(existsSync(join(dir, "out", "2026-10-05.csv"))).toBe(false);
@@ -44,5 +44,29 @@ describe("verify -o FILE and -f", () => {
       not_repaired: [],
       differences: [],
     });
+  });
+
+  it("refuses -o into a missing folder, or through a file, as report -o does: exit 2 and the command that mends it", async () => {
+    const { dir, run } = await newService();
+    mkdirSync(join(dir, "out"));
+    const args = ["report", "--dims", "campaign,date", "-o", "out/{date}.csv", "--incremental", "-q"];
+    expect((await run([...args, "--start", "2026-10-01"], NOW)).code).toBe(0);
+    const [{ job }] = JSON.parse((await run(["state", "list", "--format", "json"], NOW)).stdout) as [{ job: string }];
+
+    const missing = await run(["verify", job, "-o", "missing/x.json"], NOW);
+    expect(missing.code, missing.stderr).toBe(2);
+    expect(missing.stderr).toBe(
+      "adreport: cannot write missing/x.json: no such folder\nhint: create it first: mkdir -p missing\n",
+    );
+    const report = await run(["report", "--dims", "campaign", "--from", "2026-10-01", "-o", "missing/x.csv"], NOW);
+    expect(report.code).toBe(2);
+    expect(report.stderr).toContain("hint: create it first: mkdir -p missing\n");
+
+    const through = await run(["verify", job, "-o", "out/2026-10-01.csv/x.json"], NOW);
+    expect(through.code, through.stderr).toBe(2);
+    expect(through.stderr).toMatch(
+      /^adreport: cannot write out\/2026-10-01\.csv\/x\.json: out\/2026-10-01\.csv is not a folder$/m,
+    );
+    expect(existsSync(join(dir, "missing"))).toBe(false);
   });
 });

@@ -56,12 +56,12 @@ async function notFiles(ctx: Context, state: JobState, days: readonly string[]):
 }
 
 /**
- * `service`: the base URL to ask (verify/service-url.ts), found only when a day is to be repaired. `job.named`
- * and `job.line`: the job and the verify line as the user gave them, for hints. Returns the days left.
+ * `service`: the base URL to ask (verify/service-url.ts), found only when a day is to be repaired. `job.named`:
+ * the job as the user gave it, for hints. Returns the days left.
  */
 export async function repairDays(
   ctx: Context,
-  job: { state: JobState; paths: StatePaths; named: string; line: string },
+  job: { state: JobState; paths: StatePaths; named: string },
   choices: JobFlagChoices,
   service: () => Promise<string>,
   differences: readonly DayDifference[],

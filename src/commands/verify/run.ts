@@ -136,9 +136,8 @@ export async function runVerify(ctx: Context, job: string | undefined, options: 
   if (options.repair === true) {
     let unrepaired: Unrepaired[] = [];
     if (differences.length > 0) {
-      const line = verifyLine(named, options);
       const asked = async () => service ?? (await ask());
-      unrepaired = await repairDays(ctx, { state, paths, named, line }, choices, asked, differences);
+      unrepaired = await repairDays(ctx, { state, paths, named }, choices, asked, differences);
       state = await stateAt(ctx, paths, job);
       differences = await differencesOf(ctx, state, window, { ...choices, baseUrl: service });
     }

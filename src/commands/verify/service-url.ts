@@ -4,7 +4,7 @@
  * is for may have moved since the job was made: then the key goes to neither URL until --base-url names one.
  */
 import type { ResolvedSettings } from "../../config/resolve";
-import { parseBaseUrl, reportEndpoint } from "../../contract/endpoint";
+import { sameService } from "../../contract/endpoint";
 import { AuthError, UsageError } from "../../core/errors";
 import { printable } from "../../core/printable";
 import { shellWord } from "../../core/shell-word";
@@ -13,14 +13,6 @@ import type { Context } from "../context";
 import { reportSettingFlags } from "../report/setting-flags";
 import { loadSettings } from "../shared/settings";
 import { JOB_SETTINGS, type JobFlagChoices, jobFlags } from "./job-flags";
-
-/** One service: the same report endpoint (`http://h:1/` and `http://h:1` are one). */
-export function sameService(a: string, b: string): boolean {
-  const left = parseBaseUrl(a);
-  const right = parseBaseUrl(b);
-  if (!left.ok || !right.ok) return a === b;
-  return reportEndpoint(left.url).href === reportEndpoint(right.url).href;
-}
 
 const SOURCE_WORDS: Record<string, string> = {
   environment: "ADREPORT_BASE_URL",

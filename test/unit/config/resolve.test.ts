@@ -216,6 +216,10 @@ describe("whose key is sent, and where (config/credentials.ts)", () => {
     expect(
       resolved({ flags: { profile: "acme" }, env: { ADREPORT_BASE_URL: "https://acme.example/" } }).unused,
     ).toEqual([]);
+    // The same service written with another case and its default port is not "another address".
+    expect(
+      resolved({ flags: { profile: "acme" }, env: { ADREPORT_BASE_URL: "HTTPS://Acme.Example:443/" } }).unused,
+    ).toEqual([]);
   });
 
   it("refuses a key with control characters from the environment without showing it", () => {

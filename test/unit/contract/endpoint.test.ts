@@ -1,6 +1,6 @@
 /** The base URL check that settings and the client share, and the report endpoint under it. */
 import { describe, expect, it } from "vitest";
-import { parseBaseUrl, REPORT_PATH, reportEndpoint } from "../../../src/contract";
+import { parseBaseUrl, REPORT_PATH, reportEndpoint, sameService } from "../../../src/contract";
 
 describe("parseBaseUrl", () => {
   it.each([
@@ -25,5 +25,24 @@ describe("reportEndpoint", () => {
     ["https://reports.example.com/api", `https://reports.example.com/api${REPORT_PATH}`],
   ])("keeps the path prefix of %s", (base, endpoint) => {
     expect(reportEndpoint(new URL(base)).href).toBe(endpoint);
+  });
+});
+
+describe("sameService", () => {
+  it.each([
+    ["HTTP://Host:80/", "http://host"],
+    ["https://Reports.Example.com:443/api/", "https://reports.example.com/api"],
+    ["https://reports.example.com/", "https://reports.example.com"],
+    ["not a url/", "not a url"],
+  ])("%s and %s are one service", (a, b) => {
+    expect(sameService(a, b)).toBe(true);
+  });
+
+  it.each([
+    ["http://host:8080", "http://host"],
+    ["https://host", "http://host"],
+    ["https://host/api", "https://host"],
+  ])("%s and %s are two", (a, b) => {
+    expect(sameService(a, b)).toBe(false);
   });
 });
