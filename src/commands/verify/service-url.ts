@@ -70,6 +70,6 @@ export async function serviceUrl(
   throw new UsageError(
     `job ${state.id} was made against ${printable(made)}, but ${who} now names ${printable(current.value)}: ` +
       "the key is sent to neither until --base-url names the service to ask",
-    { hint: `if the service moved there, run: ${command} --base-url ${shellWord(printable(current.value))}` },
+    { hint: `if the service moved there, run: ${command} --base-url ${shellWord(current.value)}` },
   );
 }
