@@ -19,6 +19,11 @@ export function checkProfileName(name: string): string {
 export function noProfileError(name: string, known: readonly string[], source?: string): UsageError {
   const from = source === undefined ? "" : ` (from ${source})`;
   const others = known.length > 0 ? `known: ${known.join(", ")}` : "none is set up yet";
+  if (looksLikeKey(name)) {
+    return new UsageError(`no profile by that name${from}, which looks like a key (not shown); ${others}`, {
+      hint: "a key is stored in a profile, whose name --profile takes: adreport keys add --help",
+    });
+  }
   const add = PROFILE_NAME.test(name)
     ? `add it with: adreport keys add ${name}`
     : "add one with: adreport keys add NAME";
@@ -30,6 +35,14 @@ export function noProfileError(name: string, known: readonly string[], source?: 
         ? `make another the default: adreport keys use ${known[0]}; or `
         : "";
   return new UsageError(`no profile named ${JSON.stringify(name)}${from}; ${others}`, { hint: `${instead}${add}` });
+}
+
+/**
+ * A key pasted where a profile name goes: long, with upper and lower case letters and digits, as generated
+ * keys are and names people choose rarely are. Never echoed, nor offered as a profile to add.
+ */
+function looksLikeKey(name: string): boolean {
+  return name.length >= 24 && /[A-Z]/.test(name) && /[a-z]/.test(name) && /[0-9]/.test(name);
 }
 
 export function profileNamed(data: ConfigData, name: string): ProfileData {

@@ -204,6 +204,25 @@ describe("a profile name left over from another task", () => {
   });
 });
 
+describe("a key typed where a profile name goes", () => {
+  it("is never echoed, nor offered as a profile to add", async () => {
+    const config = configDirWith({}, { globex: { "api-key": GLOBEX, "base-url": service.url } });
+    const wrong = "adr_dvXl9Qk2mZ7pR4sT8uV1wY3aB5cD6eF0gH2iJ4kL6";
+    for (const args of [
+      ["report", ...RANGE, "--profile", wrong],
+      ["keys", "test", wrong],
+    ]) {
+      const result = await run(args, config);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).not.toContain(wrong);
+      expect(result.stderr).toContain("looks like a key (not shown); known: globex");
+      expect(result.stderr).toContain(
+        "hint: a key is stored in a profile, whose name --profile takes: adreport keys add --help\n",
+      );
+    }
+  });
+});
+
 describe("a key from the environment belongs to no profile", () => {
   it("with a default profile set: the environment's account, stored under no profile's name, and said", async () => {
     const db = join(tempDir(), "agency.db");
