@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { ReportMeta, ReportRequest, RowPage } from "../src/contract";
 import { csvFormatter } from "../src/format/csv";
 import { fileSink } from "../src/io/file-sink";
-import { openTableTarget } from "../src/targets/table-target";
+import { openTableTarget } from "../src/targets/table/target";
 import { figure, median, timeAsync } from "./lib";
 
 const ROWS = 1_000_000;

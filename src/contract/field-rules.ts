@@ -1,6 +1,6 @@
 /**
  * The rules of single query parameters that need no schema library: what query-fields.ts refuses through
- * zod, and what the CLI checks of its flags before anything heavy loads (engine/request-words.ts), with the
+ * zod, and what the CLI checks of its flags before anything heavy loads (engine/plan/request-words.ts), with the
  * same words.
  */
 import { bucketUnitOf } from "../core/calendar";

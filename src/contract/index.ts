@@ -5,5 +5,6 @@ export * from "./openapi";
 export * from "./query";
 export * from "./range-windows";
 export * from "./recording";
+export * from "./report-stream";
 export * from "./response";
 export * from "./time";

@@ -8,12 +8,13 @@
  */
 import Table from "cli-table3";
 import { METRICS, roundToMicros, rowsOf } from "../contract";
+import type { ReportTotals } from "../contract/report-stream";
 import { metricFrom, PREVIOUS_SUFFIX } from "../core/derived-metrics";
 import { printable } from "../core/printable";
 import { writeChunk } from "../io/write";
 import { type Columns, cellsOf, columnsOf, peekFirstRow } from "./columns";
 import { comparedTitle } from "./compared-title";
-import type { Formatter, ReportTotals } from "./formatter";
+import type { Formatter } from "./formatter";
 import { metricText } from "./metric-text";
 
 const BOLD = "\u001b[1m";

@@ -2,7 +2,7 @@
  * Where a run that writes whole days puts them: one file per day (`{date}` in --output), or a database
  * table. Nothing reaches the target before `commit`; `abort` leaves it exactly as it was.
  */
-import type { ReportStream } from "../format/formatter";
+import type { ReportStream } from "../contract/report-stream";
 import type { DayRecord } from "../state/day-record";
 
 export interface DaySpan {

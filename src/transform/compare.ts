@@ -5,10 +5,10 @@
  * Both streams come ordered by entity then date, so they are merge-joined: memory holds one row of each.
  */
 import { type ReportMeta, type ReportRow, type RowPage, rowsOf } from "../contract";
+import type { ReportStream } from "../contract/report-stream";
 import { type BucketUnit, bucketUnitOf } from "../core/calendar";
 import { UnavailableError } from "../core/errors";
 import type { TimeZone } from "../core/time-zone";
-import type { ReportStream } from "../format/formatter";
 import { compareParts, entityIdKey, type OrderPart, orderPart } from "./row-order";
 
 interface ComparedPeriods {

@@ -2,8 +2,9 @@
  * --date-format: how `date` is written. The service sends epoch seconds, which JSON and NDJSON keep and the
  * text formats show as ISO 8601; this stage writes the other form where the user asks for it.
  */
+
+import type { ReportStream } from "../contract/report-stream";
 import { bucketDateText, bucketUnitOf } from "../core/calendar";
-import type { ReportStream } from "../format/formatter";
 import { rewritePages } from "./pages";
 
 /** A bucket start as written: a date for days and longer buckets, a date-time for hours (as the text formats). */

@@ -3,7 +3,7 @@
  * keep only the chosen dimension keys and metrics, in that order, in the API's row shape.
  */
 import type { ReportRow } from "../contract";
-import type { ReportStream } from "../format/formatter";
+import type { ReportStream } from "../contract/report-stream";
 import { rewritePages } from "./pages";
 
 function pick<T>(from: Record<string, T>, names: readonly string[]): Record<string, T> {

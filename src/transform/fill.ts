@@ -4,8 +4,8 @@
  * one entity's gaps are known as its rows go by, and memory holds one entity at a time.
  */
 import type { ReportRow, RowPage } from "../contract";
+import type { ReportStream } from "../contract/report-stream";
 import { UnavailableError } from "../core/errors";
-import type { ReportStream } from "../format/formatter";
 import type { BucketClock } from "./buckets";
 import { PAGE_ROWS } from "./pages";
 import { compareParts, type OrderPart, orderPart } from "./row-order";

@@ -5,8 +5,8 @@
  * row, ratios of the previous period come from those, and every change from a value and its `_prev`.
  */
 import type { ReportRow } from "../contract";
+import type { ReportStream } from "../contract/report-stream";
 import { CHANGE_SUFFIX, isDerivedMetric, metricFrom, PREVIOUS_SUFFIX, relativeChange } from "../core/derived-metrics";
-import type { ReportStream } from "../format/formatter";
 import { rewritePages } from "./pages";
 
 export interface MetricChoice {

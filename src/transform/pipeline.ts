@@ -5,7 +5,7 @@
  * --date-format.
  * A stage that is not asked for is not there: a plain export reaches the formatter as the service sent it.
  */
-import type { ReportStream } from "../format/formatter";
+import type { ReportStream } from "../contract/report-stream";
 import { type DateText, writeDates } from "./dates";
 import { pickFields } from "./fields";
 import { type FillRange, fillGaps } from "./fill";

@@ -6,10 +6,10 @@
  * The rows' `date` becomes the epoch second the local bucket starts at; meta says the zone (`tz`).
  */
 import { GRANULARITY_WORDS, type ReportRow, type RowPage, roundToMicros } from "../contract";
+import type { ReportStream } from "../contract/report-stream";
 import { type BucketUnit, bucketUnitOf } from "../core/calendar";
 import { UnavailableError } from "../core/errors";
 import type { TimeZone } from "../core/time-zone";
-import type { ReportStream } from "../format/formatter";
 import { compareParts, entityIdKey, type OrderPart, orderPart } from "./row-order";
 
 /** Bucket starts already found, per hour: every entity repeats the same hours. Bounded. */

@@ -4,7 +4,7 @@
  * row until the report has ended.
  */
 import type { ReportRow, RowPage } from "../contract";
-import type { ReportStream } from "../format/formatter";
+import type { ReportStream } from "../contract/report-stream";
 import { BoundedHeap } from "./bounded-heap";
 import { inPages } from "./pages";
 

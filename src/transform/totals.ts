@@ -4,7 +4,7 @@
  * The rows pass untouched (as sent).
  */
 import { type RowPage, roundToMicros } from "../contract";
-import type { ReportStream, ReportTotals } from "../format/formatter";
+import type { ReportStream, ReportTotals } from "../contract/report-stream";
 import { type MetricChoice, shapeMetrics } from "./metrics";
 
 export function countTotals(report: ReportStream, choice: MetricChoice): ReportStream {

@@ -4,7 +4,6 @@
  */
 import { join } from "node:path";
 import type { ReportRow } from "../../src/contract";
-import { dayFileTarget } from "../../src/engine/day-file-target";
 import { csvFormatter } from "../../src/format/csv";
 import type { Formatter } from "../../src/format/formatter";
 import { jsonFormatter } from "../../src/format/json";
@@ -12,6 +11,7 @@ import { ndjsonFormatter } from "../../src/format/ndjson";
 import { tsvFormatter } from "../../src/format/tsv";
 import type { DayRecord } from "../../src/state/day-record";
 import type { DayFileWrite } from "../../src/state/store";
+import { dayFileTarget } from "../../src/targets/files/target";
 
 export const METRICS = ["views", "clicks", "spending", "conversions"];
 

@@ -7,8 +7,8 @@
 import { accountEnvironments } from "../../config/account-env";
 import { resolveSettings } from "../../config/resolve";
 import { UsageError } from "../../core/errors";
+import { runPool } from "../../core/pool";
 import { printable } from "../../core/printable";
-import { runPool } from "../../engine/pool";
 import type { Context } from "../context";
 import { type AccountResult, failedAccount, okAccount, runVerdict } from "../shared/account-outcome";
 import { lineWriter } from "../shared/line-writer";

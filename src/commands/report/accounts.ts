@@ -1,12 +1,12 @@
 /**
  * `adreport report --profiles a,b` / `--all-profiles`: the base plan made once (account-plan.ts, one
  * reading of the clock), each account's plan derived from it with the account's own key and settings (its
- * zone: its {from} and {to}), run by the engine's fan-out (engine/fan-out.ts). The run ends with a table on
+ * zone: its {from} and {to}), run by the engine's fan-out (engine/accounts/fan-out.ts). The run ends with a table on
  * stderr and the exit status of account-outcome.ts.
  */
-import { fanOut } from "../../engine/fan-out";
-import { outputError } from "../../engine/output";
-import { runPlan } from "../../engine/run";
+import { fanOut } from "../../engine/accounts/fan-out";
+import { outputError } from "../../engine/run/output";
+import { runPlan } from "../../engine/run/run";
 import type { Context } from "../context";
 import { type AccountResult, failedAccount, okAccount, runVerdict } from "../shared/account-outcome";
 import { accountStreams, recordingErr } from "./account-io";

@@ -1,7 +1,7 @@
 /** `adreport report`: flags only. The behaviour, and the libraries it needs, load from action.ts, plan.ts and accounts.ts. */
 import type { Command } from "@commander-js/extra-typings";
-import { checkRequestWords } from "../../engine/request-words";
-import { whenFormError } from "../../engine/when";
+import { checkRequestWords } from "../../engine/plan/request-words";
+import { whenFormError } from "../../engine/plan/when";
 import type { Context } from "../context";
 import { reportAction } from "./action";
 import { declareReport } from "./flags";

@@ -3,7 +3,7 @@
  * as a run over those accounts plans it, in the order named.
  */
 import { printable } from "../../core/printable";
-import { folderRefusal } from "../../engine/output-folder";
+import { folderRefusal } from "../../engine/plan/output-folder";
 import type { Context } from "../context";
 import { type AccountResult, failedAccount, okAccount, runVerdict } from "../shared/account-outcome";
 import { accountStreams, recordingErr } from "./account-io";

@@ -3,11 +3,12 @@
  * described instead of run. The text goes to stdout; with --summary json the same as one JSON object where
  * the summary goes. Nothing is sent, and no file, folder, table, state or lock is made.
  */
-import { checkOutputFolder, outputError } from "../../engine/output";
-import { folderRefusal } from "../../engine/output-folder";
-import type { ReportPlan } from "../../engine/plan";
-import { describePlan, type PlanDescription } from "../../engine/plan-description";
-import { checkRecordFolder } from "../../engine/record";
+
+import { describePlan, type PlanDescription } from "../../engine/plan/description";
+import { folderRefusal } from "../../engine/plan/output-folder";
+import type { ReportPlan } from "../../engine/plan/plan";
+import { checkOutputFolder, outputError } from "../../engine/run/output";
+import { checkRecordFolder } from "../../engine/run/record";
 import type { Context } from "../context";
 import { planObject, planText } from "./plan-text";
 import { type SummaryChoice, writeSummaryObject } from "./summary-out";

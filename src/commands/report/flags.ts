@@ -3,7 +3,7 @@ import { type Command, Option } from "@commander-js/extra-typings";
 import { DIMENSIONS, METRICS } from "../../contract/fields";
 import { DERIVED_METRICS } from "../../core/derived-metrics";
 import { DATE_FORMATS, FORMAT_NAMES } from "../../core/formats";
-import { COMPARE_MODES } from "../../engine/compare-modes";
+import { COMPARE_MODES } from "../../engine/plan/compare-modes";
 import type { OptionsOf } from "../shared/declared";
 import { collect, integerOption, nameOption } from "../shared/parse";
 

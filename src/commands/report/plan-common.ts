@@ -1,10 +1,10 @@
 /** What every report plan holds whatever its output, and how its rows are written: made in one place. */
 import type { ResolvedSettings } from "../../config/resolve";
-import type { CompareMode } from "../../engine/compare-modes";
-import type { OutputFormat } from "../../engine/output-format";
-import { pictureOptions } from "../../engine/picture-options";
-import type { CommonPlan } from "../../engine/plan";
-import { type RequestPlan, type RequestWords, requestWordsOf } from "../../engine/request";
+import type { CompareMode } from "../../engine/plan/compare-modes";
+import type { OutputFormat } from "../../engine/plan/output-format";
+import { pictureOptions } from "../../engine/plan/picture-options";
+import type { CommonPlan } from "../../engine/plan/plan";
+import { type RequestPlan, type RequestWords, requestWordsOf } from "../../engine/plan/request";
 import type { FormatOptions } from "../../format/formatter";
 import type { Context } from "../context";
 

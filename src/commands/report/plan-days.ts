@@ -9,14 +9,14 @@ import { isDerivedMetric } from "../../core/derived-metrics";
 import { UsageError } from "../../core/errors";
 import type { FormatName } from "../../core/formats";
 import { TimeZone } from "../../core/time-zone";
-import { parseLookback } from "../../engine/incremental";
-import { folderRefusal } from "../../engine/output-folder";
-import { chooseOutputFormat, type FormatWords } from "../../engine/output-format";
-import { type DayTargetSpec, outputFolderProblem } from "../../engine/output-spec";
-import type { DayPlan, FormatPlan } from "../../engine/plan";
-import { planRequest, type RequestWords } from "../../engine/request";
-import type { ShapeWords } from "../../engine/shape";
-import { requestWarnings } from "../../engine/warnings";
+import { parseLookback } from "../../engine/days/incremental";
+import { folderRefusal } from "../../engine/plan/output-folder";
+import { chooseOutputFormat, type FormatWords } from "../../engine/plan/output-format";
+import { type DayTargetSpec, outputFolderProblem } from "../../engine/plan/output-spec";
+import type { DayPlan, FormatPlan } from "../../engine/plan/plan";
+import { planRequest, type RequestWords } from "../../engine/plan/request";
+import type { ShapeWords } from "../../engine/plan/shape";
+import { requestWarnings } from "../../engine/run/warnings";
 import { commonPlan } from "./plan-common";
 
 /** The words of the flags a run of whole days reads. */

@@ -2,7 +2,7 @@
 import { parseInstant } from "../../contract";
 import { BARE_DATE, dayOfInstant, formatDateTime, SECONDS_PER_DAY, SECONDS_PER_HOUR } from "../../core/calendar";
 import { InterruptedError, UsageError } from "../../core/errors";
-import { openOutput, outputError } from "../../engine/output";
+import { openOutput, outputError } from "../../engine/run/output";
 import { writeChunk } from "../../io/write";
 import { databaseLabel, demoFacts, FACT_BATCH, formatLoadLine, type LoadLine, type NumberedLine } from "../../server";
 import type { Context } from "../context";

@@ -6,7 +6,7 @@ import { BusyError } from "../../core/busy-error";
 import { dayText } from "../../core/calendar";
 import { UsageError } from "../../core/errors";
 import { printable } from "../../core/printable";
-import { dayNumber } from "../../engine/incremental";
+import { dayNumber } from "../../engine/days/incremental";
 import { takeLock } from "../../io/lock-file";
 import { writeChunk } from "../../io/write";
 import { listStates, pathsInFolder, readLastRun, writeState } from "../../state/store";

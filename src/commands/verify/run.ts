@@ -1,5 +1,5 @@
 /**
- * `adreport verify JOB`: compares the job's target with its ledger (engine/verify-target.ts), and with the
+ * `adreport verify JOB`: compares the job's target with its ledger (engine/verify/target.ts), and with the
  * service's daily totals (--against-service); --repair exports the differing days again through the job
  * and verifies once more. One line a differing day on stdout (or -o FILE); exit 7 when any differs.
  */
@@ -8,15 +8,15 @@ import { dayOfText } from "../../core/calendar";
 import { DifferencesError, OutputError, UsageError } from "../../core/errors";
 import { printable } from "../../core/printable";
 import { shellWord } from "../../core/shell-word";
-import { checkOutputFolder, isStdoutPath, openOutput, outputError } from "../../engine/output";
-import { serviceDifferences, serviceTotals } from "../../engine/verify-service";
+import { checkOutputFolder, isStdoutPath, openOutput, outputError } from "../../engine/run/output";
+import { serviceDifferences, serviceTotals } from "../../engine/verify/service";
 import {
   type DayDifference,
   differingDays,
   ledgerDays,
   type VerifyWindow,
   verifyTarget,
-} from "../../engine/verify-target";
+} from "../../engine/verify/target";
 import { writeChunk } from "../../io/write";
 import type { JobState } from "../../state/store";
 import type { Context } from "../context";

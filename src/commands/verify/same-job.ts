@@ -7,9 +7,9 @@
 import { existsSync } from "node:fs";
 import { UsageError } from "../../core/errors";
 import { shellWord } from "../../core/shell-word";
-import { jobIdentity } from "../../engine/incremental-job";
-import { jobStatePaths } from "../../engine/job-state";
-import type { DayPlan } from "../../engine/plan";
+import { jobIdentity } from "../../engine/days/incremental-job";
+import { jobStatePaths } from "../../engine/days/job-state";
+import type { DayPlan } from "../../engine/plan/plan";
 import { earlierJobId, jobId } from "../../state/job";
 import { type JobState, pathsInFolder, type StatePaths } from "../../state/store";
 import type { Context } from "../context";

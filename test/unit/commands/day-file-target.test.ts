@@ -2,8 +2,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { dayFileTarget } from "../../../src/engine/day-file-target";
 import { csvFormatter } from "../../../src/format/csv";
+import { dayFileTarget } from "../../../src/targets/files/target";
 import { tempDir } from "../../helpers/temp";
 
 const meta = {

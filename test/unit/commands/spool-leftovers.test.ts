@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { spoolFolder } from "../../../src/engine/spool";
+import { spoolFolder } from "../../../src/engine/accounts/spool";
 import { tempDir } from "../../helpers/temp";
 
 describe("spoolFolder", () => {

@@ -7,8 +7,8 @@ import { describe, expect, it } from "vitest";
 import { integerOption } from "../../../src/commands/shared/parse";
 import { checkSetting } from "../../../src/config/settings";
 import { readWholeNumber } from "../../../src/core/whole-number";
-import { planRequest } from "../../../src/engine/request";
-import { resolveWhen } from "../../../src/engine/when";
+import { planRequest } from "../../../src/engine/plan/request";
+import { resolveWhen } from "../../../src/engine/plan/when";
 
 describe("readWholeNumber", () => {
   it.each([

@@ -6,9 +6,9 @@
 import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { listDayFiles } from "../../../src/engine/day-file-list";
-import { readDayFile } from "../../../src/engine/day-file-reader";
 import type { DayFileWrite, JobState } from "../../../src/state/store";
+import { listDayFiles } from "../../../src/targets/files/list";
+import { readDayFile } from "../../../src/targets/files/reader";
 import { at, newService } from "../../helpers/incremental";
 
 const PLAIN: DayFileWrite = { format: "csv", delimiter: ",", bom: false, spreadsheet: false };

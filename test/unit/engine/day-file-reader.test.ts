@@ -8,8 +8,8 @@ import { copyFileSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { readDayFile } from "../../../src/engine/day-file-reader";
 import type { DayFileWrite } from "../../../src/state/store";
+import { readDayFile } from "../../../src/targets/files/reader";
 import { METRICS, pathIn, rowsOf, secondOf, writeDays } from "../../helpers/day-files-written";
 import { tempDir } from "../../helpers/temp";
 

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../../../src/core/errors";
-import { checkRequestWords } from "../../../src/engine/request-words";
+import { checkRequestWords } from "../../../src/engine/plan/request-words";
 
 function refusal(words: Parameters<typeof checkRequestWords>[0]): string | undefined {
   try {

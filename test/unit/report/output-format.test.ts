@@ -2,10 +2,10 @@
 import { describe, expect, it } from "vitest";
 import type { ReportFlags } from "../../../src/commands/report/flags";
 import type { ReportRequest, RowPage } from "../../../src/contract";
+import type { ReportStream } from "../../../src/contract/report-stream";
 import { UsageError } from "../../../src/core/errors";
-import { chooseOutputFormat } from "../../../src/engine/output-format";
-import { requestWarnings, watchAdInCampaign } from "../../../src/engine/warnings";
-import type { ReportStream } from "../../../src/format/formatter";
+import { chooseOutputFormat } from "../../../src/engine/plan/output-format";
+import { requestWarnings, watchAdInCampaign } from "../../../src/engine/run/warnings";
 
 const FLAGS: ReportFlags = { from: "-7d", to: "today", split: true };
 

@@ -1,6 +1,6 @@
 /** Which declared column types hold what adreport writes, in SQLite (by affinity) and in PostgreSQL. */
 import { describe, expect, it } from "vitest";
-import { type ColumnUse, columnType, typeHolds } from "../../../src/targets/column-types";
+import { type ColumnUse, columnType, typeHolds } from "../../../src/targets/table/column-types";
 
 const USES: ColumnUse[] = ["id", "text", "date", "count", "money", "label", "stamp"];
 

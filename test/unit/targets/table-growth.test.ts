@@ -7,7 +7,7 @@
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import type { ReportRequest } from "../../../src/contract";
-import { openTableTarget, type TableChoice } from "../../../src/targets/table-target";
+import { openTableTarget, type TableChoice } from "../../../src/targets/table/target";
 import { usePostgres } from "../../helpers/postgres";
 import { tempDir } from "../../helpers/temp";
 

@@ -11,8 +11,8 @@ import { describe, expect, it } from "vitest";
 import type { ReportMeta, ReportRequest, ReportRow } from "../../../src/contract";
 import type { DayRecord } from "../../../src/state/day-record";
 import type { DayLoad } from "../../../src/targets/day-target";
-import { openTableReader } from "../../../src/targets/table-reader";
-import { openTableTarget, type TableChoice } from "../../../src/targets/table-target";
+import { openTableReader } from "../../../src/targets/table/reader";
+import { openTableTarget, type TableChoice } from "../../../src/targets/table/target";
 import { queryPostgres, usePostgres } from "../../helpers/postgres";
 import { tempDir } from "../../helpers/temp";
 

@@ -8,7 +8,7 @@ import pg from "pg";
 import { describe, expect, it } from "vitest";
 import type { ReportRequest } from "../../../src/contract";
 import { AdreportError } from "../../../src/core/errors";
-import { openTableTarget } from "../../../src/targets/table-target";
+import { openTableTarget } from "../../../src/targets/table/target";
 import { queryPostgres, usePostgres } from "../../helpers/postgres";
 import { tempDir } from "../../helpers/temp";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ReportMeta, ReportRow, RowPage } from "../../../src/contract";
-import type { ReportStream } from "../../../src/format/formatter";
+import type { ReportStream } from "../../../src/contract/report-stream";
 import { utcBuckets } from "../../../src/transform/buckets";
 import { shapeMetrics } from "../../../src/transform/metrics";
 import { transformReport } from "../../../src/transform/pipeline";

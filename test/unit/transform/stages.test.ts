@@ -4,9 +4,9 @@
  */
 import { describe, expect, it } from "vitest";
 import type { ReportMeta, ReportRow, RowPage } from "../../../src/contract";
+import type { ReportStream } from "../../../src/contract/report-stream";
 import { UnavailableError } from "../../../src/core/errors";
 import { TimeZone } from "../../../src/core/time-zone";
-import type { ReportStream } from "../../../src/format/formatter";
 import { utcBuckets } from "../../../src/transform/buckets";
 import { compareWithPrevious } from "../../../src/transform/compare";
 import { fillGaps } from "../../../src/transform/fill";

@@ -7,7 +7,7 @@ import { UnmergeableRowsError } from "../../../../src/api";
 import { ReportApi } from "../../../../src/api/client";
 import type { KeyOwner } from "../../../../src/config/credentials";
 import { AuthError, ForbiddenError, UnavailableError, UsageError } from "../../../../src/core/errors";
-import { withCliHints } from "../../../../src/engine/hints";
+import { withCliHints } from "../../../../src/engine/run/hints";
 import { KEY, mockAgent, ORIGIN } from "../../../helpers/mock-api";
 
 const PARAMS = { from: "2026-11-01", to: "2026-11-07", metrics: "views", page: "1", limit: "1000" };

@@ -1,0 +1,131 @@
+/**
+ * A report written as whole days: `{date}` in --output (one file per date bucket), a database target,
+ * or --incremental into either. The days are fetched (in 90-day windows, one after the other for daily and
+ * hourly buckets), staged, compared with the job's state, and put in place: an incremental job a window at
+ * a time, recorded in its state as each is in (engine/days/units.ts); any other run together at the end, so a failed
+ * or interrupted run leaves every file and the table as they were.
+ */
+import { randomBytes } from "node:crypto";
+import { keyOwner } from "../../config/resolve";
+import { earlierJobId, jobId } from "../../state/job";
+import type { EngineContext } from "../context";
+import type { EngineEvents } from "../events";
+import type { DayPlan } from "../plan/plan";
+import { planRequest, type RequestPlan } from "../plan/request";
+import { withCliHints } from "../run/hints";
+import { outputError } from "../run/output";
+import { reportFailure } from "../run/session";
+import { type DaySummary, summaryObject } from "../run/summary";
+import type { IncrementalRange } from "./incremental";
+import { type IncrementalJob, jobIdentity, openIncrementalJob } from "./incremental-job";
+import { refuseOtherOwner } from "./job-state";
+import { bucketDays } from "./span";
+import { openDayTarget } from "./target";
+import { writeUnits } from "./write";
+
+export interface DayRunOptions {
+  /** Re-export exactly these days through the job (`verify --repair`): its last day stays where it is. */
+  readonly repair?: { readonly from: string; readonly to: string };
+  /** The job's own base URL, when its days are fetched from another service (`verify --repair --base-url`). */
+  readonly jobBaseUrl?: string;
+}
+
+/** A run's id, in the ledger and on a table's rows: when it started (UTC) and 6 random hex digits. */
+function newRunId(now: Date): string {
+  return `${now.toISOString().replace(/[-:]|\.\d+/g, "")}-${randomBytes(3).toString("hex")}`;
+}
+
+export async function runDayExport(
+  ctx: EngineContext,
+  plan: DayPlan,
+  events: EngineEvents,
+  options: DayRunOptions = {},
+): Promise<{ rows: number }> {
+  const base = plan.request;
+  const { incremental } = plan;
+  const { repair, jobBaseUrl } = options;
+  const runId = newRunId(ctx.now());
+  let job: IncrementalJob | undefined;
+  let request: RequestPlan = base;
+  // An incremental run's range comes from its state: until it is read (a run refused by the lock never
+  // reads it), the summary names the job and no range.
+  const identity = jobIdentity(plan.settings, base.request, plan.output, jobBaseUrl);
+  const id = jobId(identity);
+  const jobName = incremental ? id : undefined;
+  const summary: DaySummary = {
+    outcome: "ok",
+    from: incremental ? undefined : base.fromDate,
+    to: incremental ? undefined : base.toDate,
+    days_written: 0,
+    days_changed: 0,
+    days_unchanged: 0,
+    rows: 0,
+    requests: 0,
+    retries: 0,
+    throttled: 0,
+  };
+  const failed = async (error: unknown): Promise<unknown> => {
+    summary.outcome = "failed";
+    const reason = outputError(error, undefined) ?? withCliHints(error, keyOwner(plan.settings));
+    summary.error = reason instanceof Error ? reason.message : String(reason);
+    await job?.finished({ outcome: "failed", message: summary.error }).catch(() => undefined);
+    await reportFailure(events, summaryObject(summary, job?.id ?? jobName));
+    return reason;
+  };
+  // Days of another job's output: refused before anything is opened (an incremental job's first run, under
+  // its lock, in openIncrementalJob). A repair writes its own job's days.
+  if (!incremental && !repair) {
+    await refuseOtherOwner(plan.stateFolder, ctx.user, {
+      identity,
+      id,
+      earlier: earlierJobId(identity),
+      incremental: false,
+    }).catch(async (error: unknown) => {
+      throw await failed(error);
+    });
+  }
+  // A table or folder that cannot be opened is a failed run too: --summary says so.
+  const target = await openDayTarget(ctx, plan, { runId, job: id }, events).catch(async (error: unknown) => {
+    throw await failed(error);
+  });
+  try {
+    if (incremental) {
+      const opened = { ...plan, incremental, write: fileWrite(plan), jobBaseUrl };
+      job = await openIncrementalJob(ctx, opened, base.request, events);
+      const range: IncrementalRange = repair ? { from: repair.from, to: repair.to } : job.range(plan.granularity);
+      if ("nothing" in range) {
+        events.note(range.nothing);
+        summary.outcome = "nothing to do";
+        summary.from = undefined;
+        summary.to = undefined;
+        await job.finished({ outcome: "nothing to do" });
+        await events.summary(summaryObject(summary, job.id));
+        return { rows: 0 };
+      }
+      if (range.warning !== undefined) events.warning(range.warning);
+      request = planRequest({ ...plan.words, from: range.from, to: range.to }, plan.now, plan.paging.pageSize);
+      summary.from = request.fromDate;
+      summary.to = request.toDate;
+    }
+    await target.prepare(bucketDays(request.fromDate, request.toDate, plan.granularity));
+    await writeUnits({ ctx, plan, events, request, target, job, summary, runId, checkpoints: !repair });
+    await job?.finished({ outcome: "ok", from: request.fromDate, to: request.toDate });
+    await events.summary(summaryObject(summary, job?.id));
+    return { rows: summary.rows };
+  } catch (error) {
+    await target.abort();
+    throw await failed(error);
+  } finally {
+    await job?.release();
+    await target.close();
+  }
+}
+
+/** How a job's day files are written, kept in its state for `verify`. */
+function fileWrite(plan: DayPlan) {
+  if (plan.write === undefined) return undefined;
+  const name = plan.write.format.entry.name;
+  if (name !== "csv" && name !== "tsv" && name !== "json" && name !== "ndjson") return undefined;
+  const { delimiter, bom, spreadsheet } = plan.write.options;
+  return { format: name, delimiter, bom, spreadsheet } as const;
+}

@@ -1,0 +1,158 @@
+/**
+ * An incremental job for one run: its identity and id, its lock (held for the whole run; a second run of
+ * the same job refuses at once, naming the pid of the first), its state (read at the start, replaced each
+ * time a window's days are in place: a checkpoint) and the record of how the run ended.
+ */
+import { createHash } from "node:crypto";
+import { rename } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import type { ResolvedSettings } from "../../config/resolve";
+import type { ReportRequest } from "../../contract";
+import { BusyError } from "../../core/busy-error";
+import { bucketUnitOf, dayOfInstant, dayText } from "../../core/calendar";
+import { takeLock } from "../../io/lock-file";
+import type { DayRecord } from "../../state/day-record";
+import { earlierJobId, type JobIdentity, jobId } from "../../state/job";
+import { type DayFileWrite, type JobState, type LastRun, readState, writeLastRun, writeState } from "../../state/store";
+import type { EngineContext } from "../context";
+import type { DayTargetSpec } from "../plan/output-spec";
+import type { IncrementalPlan } from "../plan/plan";
+import { type IncrementalRange, incrementalRange } from "./incremental";
+import { findJobState, jobStatePaths, refuseOtherOwner } from "./job-state";
+
+export interface IncrementalJob {
+  readonly id: string;
+  range(granularity: string): IncrementalRange;
+  recordOf(day: string): DayRecord | undefined;
+  /**
+   * Records days put in place. `lastDay`: every day up to it is now exported (a checkpoint); days the state
+   * records after it are forgotten. Without it (a repair of days in the middle) the last day stays.
+   */
+  recordDays(records: ReadonlyMap<string, DayRecord>, lastDay: string | undefined): Promise<void>;
+  finished(run: Omit<LastRun, "at">): Promise<void>;
+  release(): Promise<void>;
+}
+
+/** `baseUrl`: the job's own, when its days are fetched from another service (`verify --repair --base-url`). */
+export function jobIdentity(
+  settings: ResolvedSettings,
+  request: ReportRequest,
+  choice: DayTargetSpec,
+  baseUrl: string = settings["base-url"].value,
+): JobIdentity {
+  const granularity = (request.granularity ?? "day").toLowerCase();
+  return {
+    profile: settings.profile.value ?? null,
+    baseUrl,
+    dimensions: [...request.dimensions],
+    metrics: [...request.metrics],
+    granularity: bucketUnitOf(granularity) ?? granularity,
+    campaignId: request.campaignId ?? null,
+    adId: request.adId ?? null,
+    target: choice.identity,
+  };
+}
+
+export async function openIncrementalJob(
+  ctx: EngineContext,
+  plan: {
+    settings: ResolvedSettings;
+    now: Date;
+    output: DayTargetSpec;
+    incremental: IncrementalPlan;
+    write: DayFileWrite | undefined;
+    /** The job's base URL when the requests go to another (verify-time repair): its identity keeps its own. */
+    jobBaseUrl?: string | undefined;
+  },
+  request: ReportRequest,
+  notes: { note(text: string): void },
+): Promise<IncrementalJob> {
+  const { settings, incremental, output: choice } = plan;
+  const { lookbackDays } = incremental;
+  const identity = jobIdentity(settings, request, choice, plan.jobBaseUrl);
+  const id = jobId(identity);
+  const earlier = earlierJobId(identity);
+  const paths = jobStatePaths(ctx.cwd, incremental, id);
+  await readState(paths.state, ctx.user); // a state file adreport cannot use is refused before its lock is made
+  const lock = await takeLock(paths.lock);
+  if (!lock.ok) {
+    throw new BusyError(`another run of this job (${id}) is under way: pid ${lock.holder} holds ${paths.lock}`, {
+      hint: "this run did nothing; if that process is not adreport (or, on another host, no longer runs), remove the lock file",
+    });
+  }
+  let release = lock.release;
+  let state: JobState | undefined;
+  try {
+    if (choice.kind === "days") release = await lockOutput(paths.lock, choice, lock.release);
+    const found = await findJobState(ctx.cwd, incremental, ctx.user, { id, earlier });
+    state = found.state;
+    if (state === undefined)
+      await refuseOtherOwner(incremental.stateFolder, ctx.user, { identity, id, earlier, incremental: true });
+    if (found.from !== undefined) {
+      // Taken over: the state and its last run move to this id's files.
+      await rename(found.from.state, paths.state);
+      await rename(found.from.run, paths.run).catch(() => undefined);
+      notes.note(`job ${earlier} is now job ${id}: a database job's metrics may grow, its id leaves them out`);
+    }
+  } catch (error) {
+    await release();
+    throw error;
+  }
+  return {
+    id,
+    range: (granularity) =>
+      incrementalRange({
+        now: plan.now,
+        lastDay: state?.lastDay,
+        lookbackDays,
+        start: incremental.start,
+        granularity,
+        job: id,
+      }),
+    recordOf: (day) => state?.days[day],
+    async recordDays(records, checkpoint) {
+      // A checkpoint moves the last day on, never back: a run with a long lookback stopped after its first
+      // window leaves the days after it exported. A last day after yesterday (a clock that ran ahead) is
+      // forgotten, with the records of the days after it. Every other day stays in the ledger for good.
+      const previous = state?.lastDay;
+      const trusted = previous !== undefined && previous <= dayText(dayOfInstant(plan.now) - 1) ? previous : undefined;
+      const lastDay =
+        checkpoint === undefined ? previous : trusted !== undefined && trusted > checkpoint ? trusted : checkpoint;
+      if (lastDay === undefined) throw new Error("a repair of a job that has no state");
+      const days: Record<string, DayRecord> = {};
+      for (const [day, record] of [...Object.entries(state?.days ?? {}), ...records]) {
+        if (day <= lastDay) days[day] = record;
+      }
+      const sorted = Object.fromEntries(Object.entries(days).sort(([a], [b]) => (a < b ? -1 : 1)));
+      state = { version: 1, id, job: identity, lastDay, days: sorted, ...(plan.write ? { write: plan.write } : {}) };
+      await writeState(paths.state, state);
+    },
+    async finished(run) {
+      await writeLastRun(paths.run, { at: ctx.now().toISOString(), ...run });
+    },
+    release,
+  };
+}
+
+/**
+ * Two jobs (other metrics, another profile) writing one `{date}` template would put their days in the same
+ * files at once: a lock per template, beside the job's own, held as long. Returns what releases both.
+ */
+async function lockOutput(
+  jobLock: string,
+  choice: DayTargetSpec,
+  releaseJob: () => Promise<void>,
+): Promise<() => Promise<void>> {
+  const name = createHash("sha256").update(choice.identity).digest("hex").slice(0, 8);
+  const path = join(dirname(jobLock), `output-${name}.lock`);
+  const lock = await takeLock(path);
+  if (!lock.ok) {
+    throw new BusyError(`another run is writing ${choice.identity}: pid ${lock.holder} holds ${path}`, {
+      hint: "this run did nothing; two jobs writing one {date} template take turns (give each job its own -o)",
+    });
+  }
+  return async () => {
+    await lock.release();
+    await releaseJob();
+  };
+}

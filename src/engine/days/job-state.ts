@@ -1,0 +1,114 @@
+/**
+ * Where an incremental job's state and lock are, and its state read for this job: shared by a run
+ * (engine/days/incremental-job.ts, under its lock) and by a dry run (engine/plan/description.ts, which takes no lock).
+ */
+import { readdir, readFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { UsageError } from "../../core/errors";
+import { identityDifferences, isTableIdentity, type JobIdentity } from "../../state/job";
+import { type JobState, pathsInFolder, pathsOfFile, readState, type StatePaths } from "../../state/store";
+import type { IncrementalPlan } from "../plan/plan";
+
+/** --state-file (relative to `cwd`) when given, else `<id>.json` in the state folder. */
+export function jobStatePaths(cwd: string, incremental: IncrementalPlan, id: string): StatePaths {
+  return incremental.stateFile !== undefined
+    ? pathsOfFile(resolve(cwd, incremental.stateFile))
+    : pathsInFolder(incremental.stateFolder, id);
+}
+
+/**
+ * The job's state, or undefined before its first run; refused when it is another job's. `earlier`: the id
+ * earlier builds gave the same job (a database job's, with its metrics), whose state is this job's.
+ */
+export async function readJobState(
+  paths: StatePaths,
+  user: { uid: number } | undefined,
+  id: string,
+  earlier?: string,
+): Promise<JobState | undefined> {
+  const state = await readState(paths.state, user);
+  if (state && earlier !== undefined && state.id === earlier) return { ...state, id };
+  if (state && state.id !== id) {
+    throw new UsageError(
+      `the state file ${paths.state} belongs to another job (${state.id}), not to this one (${id})`,
+      {
+        hint: "give each job a --state-file of its own",
+      },
+    );
+  }
+  return state;
+}
+
+/**
+ * The job's state as a run finds it: at its own path, or, for a database job whose state an earlier build
+ * kept under the id with the metrics in (`earlier`), in that file of the state folder (`from`: the paths a
+ * run moves it from). Read by a run under its lock and by a dry run.
+ */
+export async function findJobState(
+  cwd: string,
+  incremental: IncrementalPlan,
+  user: { uid: number } | undefined,
+  ids: { id: string; earlier: string | undefined },
+): Promise<{ paths: StatePaths; state: JobState | undefined; from?: StatePaths }> {
+  const { id, earlier } = ids;
+  const paths = jobStatePaths(cwd, incremental, id);
+  const state = await readJobState(paths, user, id, earlier);
+  if (state !== undefined || earlier === undefined || incremental.stateFile !== undefined) return { paths, state };
+  const from = pathsInFolder(incremental.stateFolder, earlier);
+  const kept = await readJobState(from, user, id, earlier);
+  return kept === undefined ? { paths, state } : { paths, state: kept, from };
+}
+
+/**
+ * The states in `folder` whose text names `target`, read in full only then: a folder of many jobs with
+ * long ledgers is read, not parsed (a state that cannot be used is no owner here; `state list` names it).
+ */
+async function statesWriting(folder: string, user: { uid: number } | undefined, target: string): Promise<JobState[]> {
+  const names = await readdir(folder).catch(() => [] as string[]);
+  const needle = JSON.stringify(target);
+  const states: JobState[] = [];
+  for (const name of names.filter((n) => /^[0-9a-f]{8}\.json$/.test(n))) {
+    const path = join(folder, name);
+    const text = await readFile(path, "utf8").catch(() => "");
+    if (!text.includes(needle)) continue;
+    const state = await readState(path, user).catch(() => undefined);
+    if (state !== undefined) states.push(state);
+  }
+  return states;
+}
+
+/**
+ * An output belongs to the job whose state records it (as a dlt pipeline's dataset belongs to its state):
+ * {date} files to one job, a table's rows of one profile to one job. A new job (an incremental job's first
+ * run, or any run without --incremental, which keeps no state) whose output another job in the state folder
+ * writes is refused: a changed base URL, metric or granularity makes another job, which would rewrite the
+ * first one's days while the first one's ledger goes on describing them.
+ */
+export async function refuseOtherOwner(
+  folder: string,
+  user: { uid: number } | undefined,
+  job: { identity: JobIdentity; id: string; earlier: string | undefined; incremental: boolean },
+): Promise<void> {
+  const { identity, id, earlier, incremental } = job;
+  const table = isTableIdentity(identity.target);
+  const states = await statesWriting(folder, user, identity.target);
+  const owner = states.find(
+    (state) =>
+      state.id !== id &&
+      state.id !== earlier &&
+      state.job.target === identity.target &&
+      (!table || state.job.profile === identity.profile),
+  );
+  if (owner === undefined) return;
+  const rows = identity.profile === null ? "the rows without a profile" : `profile ${identity.profile}'s rows`;
+  const what = table ? `${rows} of ${identity.target}` : identity.target;
+  const differs = identityDifferences(owner.job, identity);
+  throw new UsageError(
+    `job ${id} would ${incremental ? "start on" : "write"} ${what}, which job ${owner.id} writes (last day ${owner.lastDay})${differs.length > 0 ? `: it differs in ${differs.join(", ")}` : ""}`,
+    {
+      hint: incremental
+        ? `if job ${owner.id} is done with it, forget it first: adreport state reset ${owner.id} (this job then starts at --start); else give this job its own -o`
+        : `run it with job ${owner.id}'s query, or give this run its own -o; if job ${owner.id} is done with it: adreport state reset ${owner.id}`,
+    },
+  );
+}

@@ -1,0 +1,126 @@
+/**
+ * Fetches a run's days unit by unit (engine/days/units.ts), compares each day with what the job's state recorded,
+ * and puts the unit's days in place: the files that changed, or every day of a table, with a ledger entry
+ * per day (the run, the requests of its window, when) in the job's state and in the table's adreport_loads.
+ */
+import { openWindows } from "../../api";
+import { type DayRecord, differences } from "../../state/day-record";
+import type { EngineContext } from "../context";
+import type { EngineEvents } from "../events";
+import type { DayPlan } from "../plan/plan";
+import type { RequestPlan } from "../plan/request";
+import { type Session, withSession } from "../run/session";
+import type { DaySummary } from "../run/summary";
+import type { IncrementalJob } from "./incremental-job";
+import type { OpenTarget } from "./target";
+import { type DayUnit, unitsOf } from "./units";
+
+export interface DayWriteRun {
+  ctx: EngineContext;
+  plan: DayPlan;
+  events: EngineEvents;
+  request: RequestPlan;
+  target: OpenTarget;
+  job: IncrementalJob | undefined;
+  summary: DaySummary;
+  runId: string;
+  /** Commit and record each window as it is in (an incremental job's ordinary run). */
+  checkpoints: boolean;
+}
+
+export async function writeUnits(run: DayWriteRun): Promise<void> {
+  const { ctx, plan, events, target, summary } = run;
+  // Said after the progress display is gone, whether the run ends well or not.
+  const changed: Array<[string, string]> = [];
+  const committed = { started: false };
+  try {
+    await withSession(
+      {
+        ctx,
+        events,
+        plan,
+        counts: summary,
+        howFar: (progress) =>
+          target.waiting() ?? (progress ? `${progress.rows} of ${progress.total} rows` : "the first page had not come"),
+        // Said when the signal comes: a window's commit under way then is let finish, so it counts as done.
+        interrupted: () =>
+          run.checkpoints && committed.started
+            ? `interrupted; the windows finished are in place and recorded, ${target.description} is otherwise as it was (the next run continues)`
+            : `interrupted; ${target.description} was left as it was`,
+        abortNow: () => target.abortNow(),
+        abortOnDeadline: true,
+      },
+      async (session) => {
+        for (const unit of unitsOf(run.request, plan.granularity, run.checkpoints)) {
+          await writeUnit(run, session, unit, changed, committed);
+        }
+        session.view.stop();
+      },
+    );
+  } finally {
+    for (const [day, what] of changed) events.dayChanged(day, what);
+  }
+}
+
+async function writeUnit(
+  run: DayWriteRun,
+  session: Session,
+  unit: DayUnit,
+  changed: Array<[string, string]>,
+  committed: { started: boolean },
+): Promise<void> {
+  const { plan, request, target, job, summary } = run;
+  const paging = { ...plan.paging, onProgress: session.onProgress, signal: session.signal };
+  const requestsBefore = summary.requests;
+  const records = new Map<string, DayRecord>();
+  await session.withRestart(
+    async () => {
+      records.clear();
+      for (const pass of unit.passes) {
+        const opened = await openWindows(session.api, request.request, pass.windows, paging);
+        for (const [day, record] of await target.stage(opened, pass.span)) records.set(day, record);
+      }
+    },
+    { canRestart: () => true, restart: () => target.restart() },
+  );
+  const write = new Set<string>();
+  for (const [day, record] of [...records].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    summary.rows += record.rows;
+    const before = job?.recordOf(day);
+    const changes = before ? differences(before, record) : [];
+    // Only a day the state knows is compared with its output: every other day is written anyway.
+    const found = before ? await target.found(day) : "missing";
+    if (before && changes.length > 0) {
+      changed.push([day, changes.join(", ")]);
+      summary.days_changed += 1;
+    } else if (before && found === "missing") {
+      changed.push([day, "its file was missing; written again"]);
+      summary.days_changed += 1;
+    } else if (before && found === "other") {
+      changed.push([day, "its file was changed since it was written; written again"]);
+      summary.days_changed += 1;
+    } else if (before) {
+      summary.days_unchanged += 1;
+    }
+    if (!before || changes.length > 0 || found !== "as staged" || !job) write.add(day);
+  }
+  if (session.signal.aborted) throw session.signal.reason;
+  const requests = summary.requests - requestsBefore;
+  const at = run.ctx.now().toISOString();
+  const put = target.replacesAll ? new Set(records.keys()) : write;
+  const ledger = new Map<string, DayRecord>();
+  for (const [day, record] of records) {
+    // A day left as it was keeps the entry of the run that wrote it.
+    const kept = put.has(day) ? undefined : job?.recordOf(day);
+    ledger.set(day, kept ?? { ...record, run: run.runId, requests, at });
+  }
+  const loads = [...put].sort().map((day) => {
+    const record = records.get(day) as DayRecord;
+    return { day, rows: record.rows, sums: record.sums, requests };
+  });
+  committed.started = true;
+  await target.commit(put, loads);
+  // For every target: written = new or changed content, unchanged = as the last run left it (docs/service.md §9).
+  summary.days_written += write.size;
+  await job?.recordDays(ledger, run.checkpoints ? unit.lastDay : undefined);
+}
