@@ -24,7 +24,18 @@ export const ALLOWED = {
   server: ["core", "contract"],
   engine: ["core", "io", "api"],
   "engine/plan": ["engine", "engine/run", "engine/days", "core", "contract", "config", "state", "format", "transform"],
-  "engine/run": ["engine", "engine/plan", "engine/days", "core", "io", "contract", "config", "api", "state", "transform"],
+  "engine/run": [
+    "engine",
+    "engine/plan",
+    "engine/days",
+    "core",
+    "io",
+    "contract",
+    "config",
+    "api",
+    "state",
+    "transform",
+  ],
   "engine/days": [
     "engine",
     "engine/plan",
@@ -58,7 +69,17 @@ export const ALLOWED = {
   commands: ["core", "io", "api"],
   "commands/shared": ["commands", "core", "io", "contract", "config", "api", "state", "format"],
   "commands/config": ["commands", "commands/shared", "core", "config"],
-  "commands/keys": ["commands", "commands/shared", "core", "io", "contract", "config", "api", "engine/plan", "engine/run"],
+  "commands/keys": [
+    "commands",
+    "commands/shared",
+    "core",
+    "io",
+    "contract",
+    "config",
+    "api",
+    "engine/plan",
+    "engine/run",
+  ],
   "commands/state": ["commands", "commands/shared", "core", "io", "state", "engine/days"],
   "commands/report": [
     "commands",
@@ -151,7 +172,9 @@ export function importViolations(src = root) {
 
 /** The rules as docs/development.md shows them. */
 export function rulesTable() {
-  const rows = Object.entries(ALLOWED).map(([f, may]) => `| \`${f}/\` | ${may.map((m) => `\`${m}\``).join(", ") || "nothing"} |`);
+  const rows = Object.entries(ALLOWED).map(
+    ([f, may]) => `| \`${f}/\` | ${may.map((m) => `\`${m}\``).join(", ") || "nothing"} |`,
+  );
   return ["| folder | may import (nothing else) |", "| --- | --- |", ...rows].join("\n");
 }
 
