@@ -9,6 +9,7 @@ import { pageFrom, type ReceivedPage } from "./body/page";
 import type { Pacer } from "./pace";
 import type { Recorder } from "./record";
 import { type Redactor, redactor } from "./redact";
+import type { RequestEvent } from "./request-event";
 import {
   abortableSleep,
   type BackoffPolicy,
@@ -21,7 +22,7 @@ import {
 } from "./retry";
 import type { ProxyChoice, RouteOptions } from "./route";
 import { statusError } from "./status-error";
-import { type RequestEvent, Transport } from "./transport";
+import { Transport } from "./transport";
 import type { Dispatcher } from "./undici";
 import type { WaitEvent } from "./wait-event";
 

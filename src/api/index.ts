@@ -13,7 +13,6 @@ export {
 } from "./errors";
 export { Pacer, type PacerOptions, type PaceStats, type PaceTicket } from "./pace";
 export { openReport, type Progress } from "./paginate";
-export { formatWait } from "./quota";
 export { Recorder, type RecordingWriter } from "./record";
 export { RequestSlots } from "./request-slots";
 export { openSplitReport, openWindows } from "./split";

@@ -5,7 +5,7 @@
  */
 import type { ConnectionRemedy } from "./errors";
 
-interface NetworkFailure {
+export interface NetworkFailure {
   reason: string;
   hint?: string | undefined;
   remedy?: ConnectionRemedy | undefined;

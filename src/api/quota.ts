@@ -3,17 +3,9 @@
  * deadline, past the longest wait accepted, or a quota spent for hours (a daily quota): QuotaError, at once.
  * Every wait before a request comes here, whoever asked for it.
  */
+import { formatWait } from "../core/duration";
 import { QuotaError } from "../core/errors";
 import { DAILY_QUOTA_MS } from "../core/wait";
-
-/** `45 s`, `12 min`, `5 h`, `2.5 h`, `1157 days`: a wait the way a person reads it. */
-export function formatWait(ms: number): string {
-  if (ms <= 120_000) return `${Math.ceil(ms / 1000)} s`;
-  if (ms < 2 * DAILY_QUOTA_MS) return `${Math.ceil(ms / 60_000)} min`;
-  if (ms < 48 * DAILY_QUOTA_MS) return `${Math.round((ms / DAILY_QUOTA_MS) * 10) / 10} h`;
-  const days = Math.round(ms / (24 * DAILY_QUOTA_MS));
-  return Number.isFinite(days) ? `${days} days` : "for ever";
-}
 
 /** ` (until 2026-11-26 06:00 UTC)`, or nothing for a time no calendar holds or past the year 9999. */
 function untilText(ms: number): string {

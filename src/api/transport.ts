@@ -1,25 +1,22 @@
 /**
- * One try of one request, over undici with a dispatcher passed in (an Agent with keep-alive, a proxy agent
- * when route.ts says so, or a MockAgent in tests): bearer auth, a timeout for the headers and another for
- * the whole body, a bound on a body's size. A failure comes out as what it means for the retry budget: a
- * Retriable, or a final error (a certificate that will not change, a body over the bound, an abort).
+ * One try of one request, over undici on the connections of connections.ts (an Agent with keep-alive, a
+ * proxy agent when route.ts says so, or a MockAgent in tests): bearer auth, a timeout for the headers and
+ * another for the whole body, a bound on a body's size. A failure comes out as what it means for the retry
+ * budget (failed-try.ts): a Retriable, or a final error (a certificate that will not change, a body over the
+ * bound, an abort).
  */
 import { timerDelay } from "../core/wait";
-import { ConnectionError, PageTooLargeError } from "./errors";
+import { Connections } from "./connections";
+import { PageTooLargeError } from "./errors";
+import { failedTry, type TryPhase } from "./failed-try";
 import { followSignal } from "./follow-signal";
-import { networkFailure } from "./network-errors";
 import { type HeaderLines, withHeaderLines } from "./raw-headers";
 import { BodyTooLargeError, readBoundedBody } from "./read-body";
 import type { Recorder, RecordingTicket } from "./record";
-import { Retriable } from "./retry";
-import { type ProxyChoice, proxyFor, type RouteOptions } from "./route";
-import { Agent, type Dispatcher, loadEnvHttpProxyAgent, loadTunnelPoolFactory, request } from "./undici";
-
-export type RequestEvent =
-  /** A request handed to the connection: every one counts, answered or not (a run that ends drops some). */
-  | { kind: "sent"; method: string; url: string; attempt: number }
-  | { kind: "response"; method: string; url: string; status: number; ms: number; attempt: number }
-  | { kind: "failure"; method: string; url: string; reason: string; ms: number; attempt: number };
+import type { RequestEvent } from "./request-event";
+import type { ProxyChoice, RouteOptions } from "./route";
+import { type Dispatcher, request } from "./undici";
+import { untilAborted } from "./until-aborted";
 
 interface TransportOptions {
   /** The service's base URL, checked (see contract/endpoint.ts). */
@@ -43,22 +40,19 @@ interface AnswerHead {
   body(): Promise<Buffer>;
 }
 
-const AGENT_OPTIONS = { keepAliveTimeout: 10_000, connections: 16 };
-
 export class Transport {
-  /** The dispatcher given, or a direct Agent; undefined until first needed when a proxy carries the requests. */
-  private dispatcher: Dispatcher | undefined;
-  private proxyDispatcher: Promise<Dispatcher> | undefined;
-  private readonly ownsDispatcher: boolean;
+  private readonly connections: Connections;
   /** The proxy requests go through, if any. */
   readonly proxy: ProxyChoice | undefined;
-  /** Set once a request was given up on before undici settled it (see untilAborted). */
+  /** Set once a request was given up on before undici settled it (see until-aborted.ts). */
   private abandoned = false;
+  private readonly abandon = (): void => {
+    this.abandoned = true;
+  };
 
   constructor(private readonly options: TransportOptions) {
-    this.ownsDispatcher = options.dispatcher === undefined;
-    this.proxy = options.dispatcher === undefined ? proxyFor(options.base, options.route ?? { env: {} }) : undefined;
-    if (this.proxy === undefined) this.dispatcher = options.dispatcher ?? new Agent(AGENT_OPTIONS);
+    this.connections = new Connections(options.base, options.dispatcher, options.route);
+    this.proxy = this.connections.proxy;
   }
 
   /**
@@ -70,14 +64,13 @@ export class Transport {
     const { base, timeoutMs, now, onEvent } = this.options;
     const url = `${origin}${path}`;
     const started = now();
-    const direct = this.dispatcher ?? (await this.viaProxy(this.proxy as ProxyChoice));
+    const direct = this.connections.direct ?? (await this.connections.viaProxy());
     // A run already stopped sends nothing more (and counts nothing more).
     if (outer?.aborted) throw outer.reason;
     const controller = new AbortController();
     const unfollow = outer ? followSignal(outer, controller) : () => undefined;
     const signal = controller.signal;
-    const seconds = timeoutMs / 1000;
-    let phase: "headers" | "body" = "headers";
+    let phase: TryPhase = "headers";
     const headers = {
       authorization: `Bearer ${this.options.apiKey}`,
       accept: "application/json",
@@ -95,36 +88,19 @@ export class Transport {
         controller.abort();
         throw new PageTooLargeError(label, error.limit, error.seen);
       }
-      const failure = controller.signal.aborted
-        ? {
-            reason:
-              phase === "headers"
-                ? `no answer within ${seconds} s`
-                : `the whole answer did not come within ${seconds} s`,
-            final: false,
-            hint: undefined,
-            remedy: undefined,
-          }
-        : networkFailure(error, base);
+      const timedOut = controller.signal.aborted;
+      const failed = failedTry(error, { phase, timedOut, timeoutMs, base, proxy: this.proxy });
       controller.abort();
-      recording?.failed(failure.reason);
-      onEvent?.({ kind: "failure", method: "GET", url, reason: failure.reason, ms: now() - started, attempt });
-      const message = `${phase === "headers" ? "cannot reach" : "lost the answer from"} ${base.host}: ${failure.reason}`;
-      const facts = {
-        remedy: failure.remedy,
-        hint: failure.hint,
-        // Behind a proxy, a connection that fails is first of all the proxy's.
-        proxy: phase === "headers" && !failure.final ? this.proxy : undefined,
-      };
-      if (failure.final) throw new ConnectionError(message, facts);
-      throw new Retriable(message, undefined, (text) => new ConnectionError(text, facts));
+      recording?.failed(failed.reason);
+      onEvent?.({ kind: "failure", method: "GET", url, reason: failed.reason, ms: now() - started, attempt });
+      throw failed.error;
     };
     // A timer per phase on the attempt's one controller: undici watches the same signal from the request
     // through the body, and a phase that ends in time must clear its timer (AbortSignal.timeout cannot be).
     const timed = async <T>(work: () => Promise<T>): Promise<T> => {
       const timer = setTimeout(() => controller.abort(), timerDelay(timeoutMs));
       try {
-        return await this.untilAborted(work(), signal);
+        return await untilAborted(work(), signal, this.abandon);
       } catch (error) {
         return fail(error);
       } finally {
@@ -166,60 +142,6 @@ export class Transport {
 
   async close(): Promise<void> {
     this.options.recorder?.finish();
-    if (!this.ownsDispatcher) return;
-    const dispatchers = [this.dispatcher, await this.proxyDispatcher?.catch(() => undefined)];
-    for (const dispatcher of dispatchers) {
-      // A request given up on while undici still held it would keep close() waiting for it: destroy instead.
-      if (this.abandoned) await dispatcher?.destroy();
-      else await dispatcher?.close();
-    }
-  }
-
-  /**
-   * `work`, or the signal's reason as soon as it aborts. undici applies an abort only once a request has a
-   * connection; one still queued while undici reconnects would otherwise outlast every timeout, the
-   * caller's deadline and an interrupt.
-   */
-  private untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-    if (signal.aborted) {
-      work.catch(() => undefined);
-      this.abandoned = true;
-      return Promise.reject(signal.reason);
-    }
-    return new Promise<T>((resolve, reject) => {
-      const onAbort = () => {
-        this.abandoned = true;
-        reject(signal.reason);
-      };
-      signal.addEventListener("abort", onAbort, { once: true });
-      work.then(
-        (value) => {
-          signal.removeEventListener("abort", onAbort);
-          resolve(value);
-        },
-        (error: unknown) => {
-          signal.removeEventListener("abort", onAbort);
-          reject(error);
-        },
-      );
-    });
-  }
-
-  /** The proxy agent, made on the first request: its code loads only when a proxy is used. */
-  private viaProxy(proxy: ProxyChoice): Promise<Dispatcher> {
-    this.proxyDispatcher ??= Promise.all([loadEnvHttpProxyAgent(), loadTunnelPoolFactory()]).then(
-      ([EnvHttpProxyAgent, clientFactory]) =>
-        // proxyTunnel false: http:// requests go to the proxy in absolute form, as most egress proxies expect
-        // (many allow CONNECT to port 443 only); https:// ones are tunnelled with CONNECT either way.
-        new EnvHttpProxyAgent({
-          ...AGENT_OPTIONS,
-          httpProxy: proxy.url,
-          httpsProxy: proxy.url,
-          noProxy: "",
-          proxyTunnel: false,
-          clientFactory,
-        }),
-    );
-    return this.proxyDispatcher;
+    await this.connections.close(this.abandoned);
   }
 }

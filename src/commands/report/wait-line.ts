@@ -5,7 +5,7 @@
  * and the pace waiting for one Retry-After), is not said twice. The reason may quote the service.
  */
 import type { WaitEvent } from "../../api";
-import { formatWait } from "../../api";
+import { formatWait } from "../../core/duration";
 import { printable } from "../../core/printable";
 import { LONG_WAIT_MS } from "../../core/wait";
 

@@ -4,6 +4,7 @@
  * it, so the command ends within moments of the limit whatever the service does. A timer and a controller
  * rather than AbortSignal.timeout: the abort's reason is this message, worked out when the limit passes.
  */
+import { formatDuration } from "../../core/duration";
 import { UnavailableError } from "../../core/errors";
 import { timerDelay } from "../../core/wait";
 
@@ -13,14 +14,6 @@ interface Deadline {
   clear(): void;
 }
 
-/** `600` → `10m`, `90` → `90s`, `0.5` → `500ms`: the way the limit was most likely written. */
-function formatSeconds(seconds: number): string {
-  if (seconds < 1) return `${Math.round(seconds * 1000)}ms`;
-  if (seconds % 3600 === 0) return `${seconds / 3600}h`;
-  if (seconds % 60 === 0) return `${seconds / 60}m`;
-  return `${seconds}s`;
-}
-
 /** `progress()` describes how far the work got, for the message: `12 of 40 pages, 11,000 of 40,000 rows`. */
 export function deadline(seconds: number | undefined, progress: () => string): Deadline {
   if (seconds === undefined) return { signal: undefined, clear() {} };
@@ -28,7 +21,7 @@ export function deadline(seconds: number | undefined, progress: () => string): D
   const timer = setTimeout(
     () => {
       controller.abort(
-        new UnavailableError(`gave up after ${formatSeconds(seconds)} (max-time): ${progress()}`, {
+        new UnavailableError(`gave up after ${formatDuration(seconds)} (max-time): ${progress()}`, {
           hint: "raise --max-time (or the max-time setting); --verbose shows each request and how long it took",
         }),
       );

@@ -1,7 +1,7 @@
 /** The one duration grammar: every spelling settings and `serve --faults delay` accept, in either bare unit. */
 import { describe, expect, it } from "vitest";
 import { checkSetting } from "../../../src/config/settings";
-import { parseDuration } from "../../../src/core/duration";
+import { formatDuration, formatInterval, formatWait, parseDuration } from "../../../src/core/duration";
 import { parseFaults } from "../../../src/server";
 
 describe("parseDuration", () => {
@@ -42,5 +42,45 @@ describe("its callers", () => {
     );
     expect(delays).toEqual([50, 50, 2000, 0, 1500]);
     expect(() => parseFaults("delay:soon")).toThrow(/duration such as 50ms/);
+  });
+});
+
+describe("durations said in words", () => {
+  it.each([
+    [600, "10m"],
+    [90, "90s"],
+    [0.5, "500ms"],
+    [3600, "1h"],
+    [5400, "90m"],
+  ])(
+    "formatDuration writes %d s back in the grammar as %j, the way a limit was most likely written",
+    (seconds, text) => {
+      expect(formatDuration(seconds)).toBe(text);
+      expect(parseDuration(text)).toBe(seconds);
+    },
+  );
+
+  it.each([
+    [400, "1 s"],
+    [45_000, "45 s"],
+    [120_000, "120 s"],
+    [120_001, "3 min"],
+    [720_000, "12 min"],
+    [7_200_000, "2 h"],
+    [9_000_000, "2.5 h"],
+    [172_800_000, "2 days"],
+    [Number.POSITIVE_INFINITY, "for ever"],
+  ])("formatWait says a wait of %d ms as %j, rounded up", (ms, text) => {
+    expect(formatWait(ms)).toBe(text);
+  });
+
+  it.each([
+    [1_500, "1.5 s"],
+    [9_999, "10 s"],
+    [25_400, "25 s"],
+    [119_400, "119 s"],
+    [720_000, "12 min"],
+  ])("formatInterval says an interval of %d ms as %j, to the nearest", (ms, text) => {
+    expect(formatInterval(ms)).toBe(text);
   });
 });
