@@ -26,6 +26,8 @@ export interface MemoryContext {
   stderr(): string;
   /** Delivers a signal to every handler the code under test registered through ctx.onSignal. */
   signal(name: NodeJS.Signals): void;
+  /** How many signal handlers are registered now: a run that ended has let go of its own. */
+  signalHandlers(): number;
 }
 
 function captured(): { stream: PassThrough; text(): string } {
@@ -71,5 +73,11 @@ export function memoryContext(options: MemoryContextOptions = {}): MemoryContext
       return () => signals.off("signal", handler);
     },
   };
-  return { ctx, stdout: out.text, stderr: err.text, signal: (name) => signals.emit("signal", name) };
+  return {
+    ctx,
+    stdout: out.text,
+    stderr: err.text,
+    signal: (name) => signals.emit("signal", name),
+    signalHandlers: () => signals.listenerCount("signal"),
+  };
 }
