@@ -7,10 +7,12 @@
 import { reportActionFailure } from "../../src/cli/action-failure";
 import { run } from "../../src/cli/main";
 import type { Context } from "../../src/commands/context";
+import { planAccounts } from "../../src/commands/report/account-plan";
 import type { ReportFlags } from "../../src/commands/report/flags";
 import { planReport } from "../../src/commands/report/plan";
 import { reportSettingFlags } from "../../src/commands/report/setting-flags";
 import { loadSettings } from "../../src/commands/shared/settings";
+import type { FanOutPlan } from "../../src/engine/accounts/fan-out";
 import type { ReportPlan } from "../../src/engine/plan/plan";
 
 export type Planned =
@@ -57,4 +59,22 @@ export async function planOfArgv(ctx: Context, stderr: () => string, argv: reado
     const code = reportActionFailure(error, ctx.io, false);
     return refusal(stderr(), code);
   }
+}
+
+/** A run over several accounts planned (`--profiles`, `--all-profiles`): the fan-out's plan and each account's. */
+export interface PlannedAccounts {
+  readonly names: readonly string[];
+  readonly fanOut: FanOutPlan;
+  /** The environment an account's settings are resolved in. */
+  envFor(profile: string): Record<string, string | undefined>;
+  /** Account `profile`'s own plan, into `spoolFile` when the accounts share one output. */
+  planOf(ctx: Context, profile: string, spoolFile: string | undefined): Promise<Readonly<ReportPlan>>;
+}
+
+/** `report ARGV` over several accounts, planned; a refusal throws. */
+export async function accountsOfArgv(ctx: Context, argv: readonly string[]): Promise<PlannedAccounts> {
+  const flags = await parsedFlags(ctx, argv);
+  if (flags === undefined) throw new Error(`report ${argv.join(" ")}: refused by the program`);
+  const accounts = await planAccounts(ctx, flags);
+  return { names: accounts.names, fanOut: accounts.fanOut, envFor: accounts.envFor, planOf: accounts.planFor };
 }

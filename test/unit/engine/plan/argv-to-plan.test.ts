@@ -52,6 +52,10 @@ function fieldsOf(plan: Readonly<ReportPlan>) {
     format: plan.write?.format.entry.name,
     spreadsheet: plan.write?.format.spreadsheet,
     bom: plan.write?.options.bom,
+    quiet: plan.quiet,
+    verbose: plan.verbose,
+    /** --dry-run only: the output's folder is missing, shown before the dry run refuses as the run does. */
+    folder: plan.folder && `${plan.folder.folder}: ${plan.folder.problem}`,
   };
   if (plan.kind === "days") {
     return {
@@ -68,6 +72,7 @@ function fieldsOf(plan: Readonly<ReportPlan>) {
   return {
     ...common,
     path: plan.path,
+    record: plan.record,
     sort: shape.sort && `${shape.sort.metric}:${shape.sort.descending ? "desc" : "asc"}`,
     top: shape.top,
     fields: shape.fields?.join(","),
@@ -379,6 +384,21 @@ const rows: Row[] = [
     refused: "cannot write missing/{date}.csv: no such folder",
   },
   {
+    name: "{date} files in a missing folder, --dry-run: the plan holds the folder to show",
+    argv: [...DAYS, "-o", "missing/{date}.csv", "--dry-run"],
+    want: { kind: "days", folder: "missing: no such folder" },
+  },
+  {
+    name: "a file in a missing folder, --dry-run",
+    argv: ["-o", "missing/x.csv", "--dry-run"],
+    want: { kind: "export", folder: "missing: no such folder" },
+  },
+  {
+    name: "a file in a missing folder",
+    argv: ["-o", "missing/x.csv"],
+    refused: "cannot write missing/x.csv: no such folder",
+  },
+  {
     name: "{date} with {from}",
     argv: [...DAYS, "-o", "out/{date}-{from}.csv"],
     refused: "--output: {date} names one file per day; it does not go with {from} or {to}",
@@ -505,6 +525,12 @@ const rows: Row[] = [
     argv: ["--page-size", "250", "--concurrency", "2"],
     want: { pageSize: 250, concurrency: 2 },
   },
+  {
+    name: "-q and --record",
+    argv: ["-q", "--record", "rec"],
+    want: { quiet: true, verbose: false, record: "rec" },
+  },
+  { name: "-v", argv: ["-v"], want: { quiet: false, verbose: true, record: undefined, folder: undefined } },
   {
     name: "--page-size 0",
     argv: ["--page-size", "0"],
