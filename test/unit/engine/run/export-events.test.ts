@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { exitCodeOf } from "../../../../src/core/errors";
-import { engineRun } from "../../../helpers/engine-run";
+import { engineRun, plannedRun, runRecorded } from "../../../helpers/engine-run";
 import { mockAgent, rowsOf, servePages } from "../../../helpers/mock-api";
 import { ndjsonRows } from "../../../helpers/sinks";
 import { tempDir } from "../../../helpers/temp";
@@ -289,5 +289,47 @@ describe("a service that lies", () => {
       "the report changed while it was being fetched (page 2 says more follow, but the 200 rows announced fit in 2 pages of 100)",
     );
     expect(Math.max(...pagesAsked(mock))).toBe(2);
+  });
+});
+
+describe("an export stopped", () => {
+  /** A service whose first answer is held back a minute; `onRequest` runs as the request comes. */
+  function heldService(onRequest: () => void = () => undefined) {
+    const mock = mockAgent();
+    mock.pool
+      .intercept({ path: (p) => p.startsWith("/v1/report"), method: "GET" })
+      .reply((opts) => {
+        mock.record(opts);
+        setImmediate(onRequest);
+        return { statusCode: 200, data: "{}" };
+      })
+      .delay(60_000);
+    return mock;
+  }
+
+  it("--max-time: the run gives up, says how far it got, and leaves the file as it was", async () => {
+    const cwd = tempDir();
+    const run = await engineRun([...CAMPAIGNS, "--max-time", "30ms", "-o", "x.csv"], {
+      dispatcher: heldService().agent,
+      cwd,
+    });
+    expect(run.error?.message).toBe("gave up after 30ms (max-time): the first page had not come");
+    expect(exitCodeOf(run.error)).toBe(5);
+    expect(run.summary()).toMatchObject({ outcome: "failed", error: run.error?.message, requests: 1 });
+    expect(existsSync(join(cwd, "x.csv"))).toBe(false);
+  });
+
+  it("SIGINT: the request dropped at once, the file left as it was, the signal let go", async () => {
+    const cwd = tempDir();
+    let stop = () => {};
+    const mock = heldService(() => stop());
+    const { memory, plan } = await plannedRun([...CAMPAIGNS, "-o", "x.csv"], { dispatcher: mock.agent, cwd });
+    stop = () => memory.signal("SIGINT");
+    const run = await runRecorded(memory, plan);
+    expect(run.error?.message).toBe("interrupted; x.csv was left as it was");
+    expect(exitCodeOf(run.error)).toBe(130);
+    expect(run.summary()).toMatchObject({ outcome: "failed", error: "interrupted; x.csv was left as it was" });
+    expect(existsSync(join(cwd, "x.csv"))).toBe(false);
+    expect(memory.signalHandlers()).toBe(0);
   });
 });
