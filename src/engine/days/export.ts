@@ -7,6 +7,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { keyOwner } from "../../config/resolve";
+import { isDayFileEntry } from "../../format/registry";
 import { earlierJobId, jobId } from "../../state/job";
 import type { EngineContext } from "../context";
 import type { EngineEvents } from "../events";
@@ -124,8 +125,8 @@ export async function runDayExport(
 /** How a job's day files are written, kept in its state for `verify`. */
 function fileWrite(plan: DayPlan) {
   if (plan.write === undefined) return undefined;
-  const name = plan.write.format.entry.name;
-  if (name !== "csv" && name !== "tsv" && name !== "json" && name !== "ndjson") return undefined;
+  const { entry } = plan.write.format;
+  if (!isDayFileEntry(entry)) return undefined;
   const { delimiter, bom, spreadsheet } = plan.write.options;
-  return { format: name, delimiter, bom, spreadsheet } as const;
+  return { format: entry.name, delimiter, bom, spreadsheet };
 }
