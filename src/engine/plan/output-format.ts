@@ -4,8 +4,15 @@
  */
 import type { ResolvedSettings } from "../../config/resolve";
 import { UsageError } from "../../core/errors";
-import type { FormatName } from "../../core/formats";
-import { dayFileEntries, type FormatEntry, formatForFile, formatNamed, knownEndings } from "../../format/registry";
+import type { DayFileFormat, FormatName } from "../../core/formats";
+import {
+  dayFileEntries,
+  type FormatEntry,
+  formatForFile,
+  formatNamed,
+  isDayFileEntry,
+  knownEndings,
+} from "../../format/registry";
 
 /** The words of the flags that choose a format. */
 export interface FormatWords {
@@ -88,4 +95,9 @@ export function isPicture(format: string | undefined): boolean {
 export function dayFileFormatsInWords(): string {
   const names = dayFileEntries().map((entry) => entry.name.toUpperCase());
   return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} or ${names.at(-1)}`;
+}
+
+/** The format a job's state keeps for its day files, when `verify` reads them back (not `-f table`'s). */
+export function readBackFormat(entry: FormatEntry): DayFileFormat | undefined {
+  return isDayFileEntry(entry) ? entry.name : undefined;
 }
