@@ -11,6 +11,8 @@ import type { Formatter } from "./formatter";
 
 export interface FormatEntry {
   readonly name: FormatName;
+  /** The format as a sentence names it: `CSV`, `NDJSON`, `chart`. */
+  readonly title: string;
   /** File name endings that select this format for --output. */
   readonly extensions: readonly string[];
   /** True when every row is held in memory before anything is written. */
@@ -56,12 +58,14 @@ type Entries = {
 
 const ENTRIES: Entries = {
   table: {
+    title: "table",
     extensions: [".txt"],
     buffers: true,
     totals: true,
     load: async () => (await import("./table")).tableFormatter,
   },
   csv: {
+    title: "CSV",
     extensions: [".csv"],
     buffers: false,
     csvOptions: true,
@@ -69,6 +73,7 @@ const ENTRIES: Entries = {
     dayFile: { load: async () => (await import("./csv-day-file")).csvDayFile },
   },
   tsv: {
+    title: "TSV",
     extensions: [".tsv"],
     buffers: false,
     fieldsSplitBy: "tabs",
@@ -76,6 +81,7 @@ const ENTRIES: Entries = {
     dayFile: { load: async () => (await import("./csv-day-file")).tsvDayFile },
   },
   json: {
+    title: "JSON",
     extensions: [".json"],
     buffers: false,
     epochDates: true,
@@ -84,6 +90,7 @@ const ENTRIES: Entries = {
     dayFile: { load: async () => (await import("./json-day-file")).jsonDayFile },
   },
   ndjson: {
+    title: "NDJSON",
     extensions: [".ndjson", ".jsonl"],
     buffers: false,
     epochDates: true,
@@ -92,6 +99,7 @@ const ENTRIES: Entries = {
     dayFile: { load: async () => (await import("./json-day-file")).ndjsonDayFile },
   },
   html: {
+    title: "HTML",
     extensions: [".html", ".htm"],
     buffers: true,
     picture: true,
@@ -100,6 +108,7 @@ const ENTRIES: Entries = {
     load: async () => (await import("./html")).htmlFormatter,
   },
   chart: {
+    title: "chart",
     extensions: [],
     buffers: true,
     picture: true,

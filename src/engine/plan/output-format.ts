@@ -72,7 +72,7 @@ export function chooseOutputFormat(
     if (flags.delimiter !== undefined) {
       warnings.push(
         entry.fieldsSplitBy !== undefined
-          ? `--delimiter applies to CSV only; ${entry.name.toUpperCase()} fields are always split by ${entry.fieldsSplitBy}`
+          ? `--delimiter applies to CSV only; ${entry.title} fields are always split by ${entry.fieldsSplitBy}`
           : `--delimiter applies to CSV only; it does nothing to the ${entry.name} output`,
       );
     }
@@ -93,7 +93,7 @@ export function isPicture(format: string | undefined): boolean {
 
 /** `CSV, TSV, JSON or NDJSON`: the formats of day files that `verify` reads back. */
 export function dayFileFormatsInWords(): string {
-  const names = dayFileEntries().map((entry) => entry.name.toUpperCase());
+  const names = dayFileEntries().map((entry) => entry.title);
   return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} or ${names.at(-1)}`;
 }
 
