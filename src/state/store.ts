@@ -10,6 +10,7 @@ import { lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { dayOfText } from "../core/calendar";
 import { OutputError, UsageError } from "../core/errors";
+import { DAY_FILE_FORMATS, type DayFileFormat } from "../core/formats";
 import { reasonInWords } from "../io/errno-words";
 import { readOptionalFile, writePrivateFile } from "../io/private-file";
 import { type DayRecord, isDayRecord } from "./day-record";
@@ -32,19 +33,17 @@ export interface JobState {
  * row as LF does, and the `'` that defuses a formula is only ever put before text, never before a metric.
  */
 export interface DayFileWrite {
-  format: "csv" | "tsv" | "json" | "ndjson";
+  format: DayFileFormat;
   delimiter: string;
   bom: boolean;
   spreadsheet: boolean;
 }
 
-const FILE_FORMATS: readonly string[] = ["csv", "tsv", "json", "ndjson"];
-
 function isDayFileWrite(value: unknown): value is DayFileWrite {
   if (typeof value !== "object" || value === null) return false;
   const v = value as Record<string, unknown>;
   return (
-    FILE_FORMATS.includes(v.format as string) &&
+    (DAY_FILE_FORMATS as readonly unknown[]).includes(v.format) &&
     typeof v.delimiter === "string" &&
     typeof v.bom === "boolean" &&
     typeof v.spreadsheet === "boolean"

@@ -4,23 +4,13 @@
  */
 import { join } from "node:path";
 import type { ReportRow } from "../../src/contract";
-import { csvFormatter } from "../../src/format/csv";
-import type { Formatter } from "../../src/format/formatter";
-import { jsonFormatter } from "../../src/format/json";
-import { ndjsonFormatter } from "../../src/format/ndjson";
-import { tsvFormatter } from "../../src/format/tsv";
+import { dayFileReader, formatNamed } from "../../src/format/registry";
 import type { DayRecord } from "../../src/state/day-record";
 import type { DayFileWrite } from "../../src/state/store";
+import { type DayFileReading, readDayFile as readWithReader } from "../../src/targets/files/reader";
 import { dayFileTarget } from "../../src/targets/files/target";
 
 export const METRICS = ["views", "clicks", "spending", "conversions"];
-
-const FORMATTERS: Record<DayFileWrite["format"], Formatter> = {
-  csv: csvFormatter,
-  tsv: tsvFormatter,
-  json: jsonFormatter,
-  ndjson: ndjsonFormatter,
-};
 
 export const secondOf = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000;
 
@@ -57,7 +47,9 @@ export async function writeDays(
   pageSize = 50,
 ): Promise<Map<string, DayRecord>> {
   const options = { delimiter: write.delimiter, bom: write.bom, spreadsheet: write.spreadsheet, color: false };
-  const target = dayFileTarget(template, dir, FORMATTERS[write.format], options);
+  const formatter = await formatNamed(write.format)?.load();
+  if (formatter === undefined) throw new Error(`no format ${write.format}`);
+  const target = dayFileTarget(template, dir, formatter, options);
   const meta = {
     granularity: "daily",
     dimensions: ["campaign", "date"],
@@ -77,3 +69,13 @@ export async function writeDays(
 }
 
 export const pathIn = (dir: string, template: string, day: string) => join(dir, template.replaceAll("{date}", day));
+
+/** A day file read back as `verify` reads it: the reader of its format (the registry's), for its options. */
+export async function readDayFile(
+  path: string,
+  write: DayFileWrite,
+  metrics: readonly string[],
+  known?: DayRecord,
+): Promise<DayFileReading> {
+  return readWithReader(path, await dayFileReader(write.format, write), metrics, known);
+}

@@ -194,7 +194,7 @@ export async function planAccounts(ctx: Context, flags: ReportFlags): Promise<Ac
     );
   }
   // The one table of every account sums their counters: a ratio in its totals row is computed from them.
-  const keepCounters = !perProfile && ["table", "html", "chart"].includes(format.entry.name);
+  const keepCounters = !perProfile && (format.entry.totals === true || format.entry.keepsCounters === true);
   const fanOut: FanOutPlan = {
     names,
     perProfile,

@@ -11,7 +11,12 @@ import type { FormatName } from "../../core/formats";
 import { TimeZone } from "../../core/time-zone";
 import { parseLookback } from "../../engine/days/incremental";
 import { folderRefusal } from "../../engine/plan/output-folder";
-import { chooseOutputFormat, type FormatWords } from "../../engine/plan/output-format";
+import {
+  chooseOutputFormat,
+  dayFileFormatsInWords,
+  type FormatWords,
+  isPicture,
+} from "../../engine/plan/output-format";
 import { type DayTargetSpec, outputFolderProblem } from "../../engine/plan/output-spec";
 import type { DayPlan, FormatPlan } from "../../engine/plan/plan";
 import { planRequest, type RequestWords } from "../../engine/plan/request";
@@ -49,7 +54,7 @@ function refuseShaping(flags: DayWords, choice: DayTargetSpec): void {
     flags.fields !== undefined && "--fields",
     flags.dateFormat !== undefined && "--date-format",
     flags.metrics?.split(",").some((m) => isDerivedMetric(m.trim())) && "ratios in --metrics",
-    (flags.format === "html" || flags.format === "chart") && `--format ${flags.format}`,
+    isPicture(flags.format) && `--format ${flags.format}`,
   ].filter((word): word is string => typeof word === "string");
   if (given.length === 0) return;
   throw new UsageError(
@@ -79,10 +84,10 @@ function dayFileFormat(
 ): FormatPlan {
   const format = chooseOutputFormat(flags, settings, template, false);
   // A picture chosen by the file's ending (x.html) or the format setting, as -f html is refused above.
-  if (format.entry.name === "html" || format.entry.name === "chart") {
+  if (format.entry.picture === true) {
     throw new UsageError(
       `--format ${format.entry.name} cannot be used with {date} in --output: it keeps the service's UTC days and counters`,
-      { hint: "write CSV, TSV, JSON or NDJSON day files (-o 'exports/{date}.csv')" },
+      { hint: `write ${dayFileFormatsInWords()} day files (-o 'exports/{date}.csv')` },
     );
   }
   for (const warning of format.warnings) warn(warning);

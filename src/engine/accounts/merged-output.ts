@@ -159,7 +159,7 @@ export async function writeMerged(
   options: FormatOptions,
   shaping: TextShaping = { epochDates: false },
 ): Promise<void> {
-  if (format.name === "json") return writeJson(feeds, out);
-  if (format.name === "ndjson") return writeNdjson(feeds, out);
+  if (format.mergedAs === "json-document") return writeJson(feeds, out);
+  if (format.mergedAs === "json-lines") return writeNdjson(feeds, out);
   return writeTabular(feeds, await format.load(), out, options, shaping);
 }

@@ -10,6 +10,7 @@ import { keyOwner } from "../../config/resolve";
 import { earlierJobId, jobId } from "../../state/job";
 import type { EngineContext } from "../context";
 import type { EngineEvents } from "../events";
+import { readBackFormat } from "../plan/output-format";
 import type { DayPlan } from "../plan/plan";
 import { planRequest, type RequestPlan } from "../plan/request";
 import { withCliHints } from "../run/hints";
@@ -124,8 +125,8 @@ export async function runDayExport(
 /** How a job's day files are written, kept in its state for `verify`. */
 function fileWrite(plan: DayPlan) {
   if (plan.write === undefined) return undefined;
-  const name = plan.write.format.entry.name;
-  if (name !== "csv" && name !== "tsv" && name !== "json" && name !== "ndjson") return undefined;
+  const format = readBackFormat(plan.write.format.entry);
+  if (format === undefined) return undefined;
   const { delimiter, bom, spreadsheet } = plan.write.options;
-  return { format: name, delimiter, bom, spreadsheet } as const;
+  return { format, delimiter, bom, spreadsheet };
 }

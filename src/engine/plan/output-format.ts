@@ -4,8 +4,15 @@
  */
 import type { ResolvedSettings } from "../../config/resolve";
 import { UsageError } from "../../core/errors";
-import type { FormatName } from "../../core/formats";
-import { type FormatEntry, formatForFile, formatNamed, knownEndings } from "../../format/registry";
+import type { DayFileFormat, FormatName } from "../../core/formats";
+import {
+  dayFileEntries,
+  type FormatEntry,
+  formatForFile,
+  formatNamed,
+  isDayFileEntry,
+  knownEndings,
+} from "../../format/registry";
 
 /** The words of the flags that choose a format. */
 export interface FormatWords {
@@ -52,7 +59,7 @@ export function chooseOutputFormat(
   const entry = formatNamed(named);
   if (!entry) throw new UsageError(`unknown format ${JSON.stringify(named)}`);
   // Asked for by name, it cannot be honoured by another format; the setting is a default for CSV exports.
-  if (flags.spreadsheet === true && entry.name !== "csv") {
+  if (flags.spreadsheet === true && entry.csvOptions !== true) {
     throw new UsageError(`--spreadsheet makes CSV; the output here is ${entry.name}`, {
       hint: path
         ? "name the file .csv, or give --format csv"
@@ -60,12 +67,12 @@ export function chooseOutputFormat(
     });
   }
   const warnings: string[] = [];
-  if (entry.name !== "csv") {
+  if (entry.csvOptions !== true) {
     if (flags.bom === true) warnings.push(`--bom applies to CSV only; the ${entry.name} output has no byte-order mark`);
     if (flags.delimiter !== undefined) {
       warnings.push(
-        entry.name === "tsv"
-          ? "--delimiter applies to CSV only; TSV fields are always split by tabs"
+        entry.fieldsSplitBy !== undefined
+          ? `--delimiter applies to CSV only; ${entry.title} fields are always split by ${entry.fieldsSplitBy}`
           : `--delimiter applies to CSV only; it does nothing to the ${entry.name} output`,
       );
     }
@@ -73,8 +80,24 @@ export function chooseOutputFormat(
   // The setting is for the files a spreadsheet opens: CSV read by a pipeline (stdout, a named pipe, a
   // device) stays plain unless --spreadsheet itself is given (issue 35).
   const spreadsheet =
-    entry.name === "csv" &&
+    entry.csvOptions === true &&
     settings.spreadsheet.value &&
     (flags.spreadsheet === true || (path !== undefined && !pathIsStream));
   return { entry, spreadsheet, warnings };
+}
+
+/** A picture (html, chart), by the format's name: never whole days, as day files or a table's rows. */
+export function isPicture(format: string | undefined): boolean {
+  return format !== undefined && formatNamed(format)?.picture === true;
+}
+
+/** `CSV, TSV, JSON or NDJSON`: the formats of day files that `verify` reads back. */
+export function dayFileFormatsInWords(): string {
+  const names = dayFileEntries().map((entry) => entry.title);
+  return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} or ${names.at(-1)}`;
+}
+
+/** The format a job's state keeps for its day files, when `verify` reads them back (not `-f table`'s). */
+export function readBackFormat(entry: FormatEntry): DayFileFormat | undefined {
+  return isDayFileEntry(entry) ? entry.name : undefined;
 }

@@ -2,6 +2,7 @@
 import { UsageError } from "../../core/errors";
 import { TimeZone } from "../../core/time-zone";
 import type { FormatOptions } from "../../format/formatter";
+import { formatNamed } from "../../format/registry";
 import type { EngineContext } from "../context";
 import type { CompareMode } from "./compare-modes";
 import type { RequestPlan } from "./request";
@@ -35,11 +36,12 @@ export function pictureOptions(
   return { query: `adreport report: ${queryText(plan, compare)}`, exportedAt: ctx.now(), width: ctx.io.columns };
 }
 
-/** Refused before anything is fetched: a line chart over dates needs the date dimension. */
+/** Refused before anything is fetched: a format that cannot be drawn without a dimension (a chart over dates). */
 export function checkPictureRequest(format: string, plan: RequestPlan): void {
-  if (format === "chart" && !plan.request.dimensions.includes("date")) {
-    throw new UsageError("--format chart draws a metric over dates; this report has no date dimension", {
-      hint: "add date to --dims (--dims campaign,date), or use --format html for a bar chart",
+  const needs = formatNamed(format)?.needsDimension;
+  if (needs !== undefined && !plan.request.dimensions.includes(needs.name)) {
+    throw new UsageError(`--format ${format} ${needs.why}; this report has no ${needs.name} dimension`, {
+      hint: needs.hint,
     });
   }
 }

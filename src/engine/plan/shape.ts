@@ -8,6 +8,7 @@ import type { DateFormat } from "../../core/formats";
 import { quote } from "../../core/quote";
 import { TimeZone } from "../../core/time-zone";
 import { readWholeNumber } from "../../core/whole-number";
+import { formatNamed } from "../../format/registry";
 import { utcBuckets, zoneBuckets } from "../../transform/buckets";
 import { type DateText, epochDates, isoDates } from "../../transform/dates";
 import { outputMetrics } from "../../transform/metrics";
@@ -24,9 +25,6 @@ export interface ShapeWords {
   fill?: boolean | undefined;
   fields?: string | undefined;
 }
-
-/** Formats that write `date` as the service sent it (epoch seconds) unless --date-format iso. */
-const EPOCH_FORMATS: readonly string[] = ["json", "ndjson"];
 
 function names(text: string, flag: string, valid: readonly string[]): string[] {
   const picked: string[] = [];
@@ -89,10 +87,11 @@ function isoDatesOf(plan: RequestPlan): DateText {
 }
 
 export function planShape(flags: ShapeWords, plan: RequestPlan, format: string, keepCounters = false): TransformPlan {
+  const entry = formatNamed(format);
   const metrics = {
     listed: plan.listed,
     compare: flags.compare !== undefined,
-    keepCounters: keepCounters || format === "html" || format === "chart",
+    keepCounters: keepCounters || entry?.keepsCounters === true,
   };
   const outputs = outputMetrics(metrics);
   const dimensionKeys = [...new Set(plan.request.dimensions.flatMap((d) => DIMENSION_KEYS[d]))];
@@ -106,7 +105,7 @@ export function planShape(flags: ShapeWords, plan: RequestPlan, format: string, 
         ? { metric: outputs[0], descending: true }
         : undefined;
   const wanted: DateFormat | undefined = flags.dateFormat;
-  const sent: DateFormat = EPOCH_FORMATS.includes(format) ? "epoch" : "iso";
+  const sent: DateFormat = entry?.epochDates === true ? "epoch" : "iso";
   return {
     metrics,
     fill: flags.fill === true ? fillRange(plan) : undefined,
@@ -115,6 +114,6 @@ export function planShape(flags: ShapeWords, plan: RequestPlan, format: string, 
     fields: flags.fields === undefined ? undefined : names(flags.fields, "--fields", columns),
     dates: wanted === undefined || wanted === sent ? undefined : wanted === "iso" ? isoDatesOf(plan) : epochDates,
     // The formats with a totals row: it covers every row, those --top leaves out too.
-    totals: format === "table" || format === "html",
+    totals: entry?.totals === true,
   };
 }

@@ -6,7 +6,8 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { runPool } from "../../core/pool";
-import { formatForFile } from "../../format/registry";
+import type { DayFileReader } from "../../format/day-file";
+import { dayFileFormatForFile, dayFileReader } from "../../format/registry";
 import { notAFile } from "../../io/output-target";
 import { totalDifferences } from "../../state/day-record";
 import { isTableIdentity } from "../../state/job";
@@ -56,12 +57,13 @@ export async function verifyTarget(
 async function verifyFiles(state: JobState, window: VerifyWindow, cwd: string): Promise<DayDifference[]> {
   const template = state.job.target;
   const write = state.write ?? writeOfTemplate(template);
+  const reader = await dayFileReader(write.format, write);
   const present = await listDayFiles(template, cwd);
   const days = ledgerDays(state, window);
   const found: Array<DayDifference | undefined> = new Array(days.length);
   // Files are read a few at a time: the disk (or its cache) answers while another file is hashed.
   await runPool(days.length, 8, async (i) => {
-    found[i] = await checkDayFile(days[i] as string, state, resolve(cwd, template), write, present);
+    found[i] = await checkDayFile(days[i] as string, state, resolve(cwd, template), { write, reader }, present);
   });
   const differences = found.filter((d): d is DayDifference => d !== undefined);
   // A day file the job never wrote, from its first day on (files before it are not the job's).
@@ -78,16 +80,14 @@ async function verifyFiles(state: JobState, window: VerifyWindow, cwd: string): 
 
 /** A state kept before the ledger does not say how its files were written: their ending does, as for -o. */
 function writeOfTemplate(template: string): DayFileWrite {
-  const name = formatForFile(template)?.name;
-  const format = name === "tsv" || name === "json" || name === "ndjson" ? name : "csv";
-  return { format, delimiter: ",", bom: false, spreadsheet: false };
+  return { format: dayFileFormatForFile(template), delimiter: ",", bom: false, spreadsheet: false };
 }
 
 async function checkDayFile(
   day: string,
   state: JobState,
   template: string,
-  write: DayFileWrite,
+  { write, reader }: { write: DayFileWrite; reader: DayFileReader },
   present: ReadonlyMap<string, string>,
 ): Promise<DayDifference | undefined> {
   const record = state.days[day];
@@ -100,7 +100,7 @@ async function checkDayFile(
     if (what !== undefined) return { day, kind: "unreadable", changes: [`not a file: ${expected} is ${what}`] };
     return { day, kind: "missing", changes: [`file missing: ${expected}`] };
   }
-  const read = await readDayFile(path, write, Object.keys(record.sums), record);
+  const read = await readDayFile(path, reader, Object.keys(record.sums), record);
   if (record.digest !== undefined && read.digest === record.digest) return undefined;
   if ("unreadable" in read)
     return { day, kind: "unreadable", changes: [`not ${write.format} any more: ${read.unreadable}`] };

@@ -8,13 +8,11 @@
 import { createHash } from "node:crypto";
 import { constants } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
+import type { ReportRow } from "../../contract";
+import type { DayFileReader, RowReader } from "../../format/day-file";
 import { errnoCode, reasonInWords } from "../../io/errno-words";
 import { smallFileDigestSync } from "../../io/file-digest";
-import { type DayRecord, emptyRecord } from "../../state/day-record";
-import type { DayFileWrite } from "../../state/store";
-import { csvRows } from "./csv-rows";
-import { jsonRows, ndjsonRows } from "./json-rows";
-import { type RowReader, UnreadableFile } from "./rows";
+import { addRow, type DayRecord, emptyRecord } from "../../state/day-record";
 
 export type DayFileReading =
   | { rows: number; sums: Record<string, number>; digest: string; bytes: number }
@@ -26,22 +24,11 @@ const CHUNK = 1 << 16;
 const SMALL_FILE = 4 << 20;
 const SMALLEST_READ = 4096;
 
-function rowReader(write: DayFileWrite, record: DayRecord, metrics: readonly string[]): RowReader {
-  switch (write.format) {
-    case "csv":
-      return csvRows(record, metrics, { delimiter: write.delimiter, quoted: true });
-    case "tsv":
-      return csvRows(record, metrics, { delimiter: "\t", quoted: false });
-    case "json":
-      return jsonRows(record);
-    case "ndjson":
-      return ndjsonRows(record);
-  }
-}
+const NO_DIMENSIONS: ReportRow["dimensions"] = {};
 
-function reasonOf(error: unknown): string {
-  if (error instanceof UnreadableFile) return error.message;
-  throw error;
+/** The reader's rows into a record, through addRow, so spending is rounded to micros as the export did. */
+function rowsInto(record: DayRecord, reader: DayFileReader, metrics: readonly string[]): RowReader {
+  return reader(metrics, (values) => addRow(record, { dimensions: NO_DIMENSIONS, metrics: values }));
 }
 
 /**
@@ -68,11 +55,11 @@ async function digestOf(handle: FileHandle, size: number): Promise<{ digest: str
 async function readRows(
   handle: FileHandle,
   size: number,
-  write: DayFileWrite,
+  reader: DayFileReader,
   metrics: readonly string[],
 ): Promise<DayFileReading> {
   const record = emptyRecord(metrics);
-  const rows: RowReader = rowReader(write, record, metrics);
+  const rows = rowsInto(record, reader, metrics);
   const hash = createHash("sha256");
   let bytes = 0;
   let failure: string | undefined;
@@ -86,18 +73,19 @@ async function readRows(
     bytes += bytesRead;
     hash.update(chunk);
     // Once a file is found unreadable, the rest is still read for its digest and size.
-    if (failure === undefined) failure = await rows.write(chunk).then(() => undefined, reasonOf);
+    if (failure === undefined) failure = await rows.write(chunk);
     // A short read at the size the file had is its end: no read more to be told so.
     if (bytesRead < length && bytes >= size) break;
   }
-  if (failure === undefined) failure = await rows.end().then(() => undefined, reasonOf);
+  if (failure === undefined) failure = await rows.end();
   const digest = hash.digest("hex");
   if (failure !== undefined) return { unreadable: failure, digest, bytes };
   return { rows: record.rows, sums: record.sums, digest, bytes };
 }
 
 /**
- * `metrics` are the job's (the columns every day file has). With `known`, the ledger's record of the day:
+ * `reader` is the format's (format/registry.ts: dayFileReader, for the options the files were written
+ * with); `metrics` are the job's (the columns every day file has). With `known`, the ledger's record of the day:
  * a file whose bytes have its digest is what was written, so its rows and sums are the record's, and it
  * is only hashed, not parsed (a file that differs is then read a second time, to be parsed). A path that
  * is not a regular file, or cannot be opened or read (EIO), is unreadable with the digest "" (which no
@@ -105,7 +93,7 @@ async function readRows(
  */
 export async function readDayFile(
   path: string,
-  write: DayFileWrite,
+  reader: DayFileReader,
   metrics: readonly string[],
   known?: DayRecord,
 ): Promise<DayFileReading> {
@@ -128,7 +116,7 @@ export async function readDayFile(
       const whole = await digestOf(handle, found.size);
       if (whole.digest === known.digest) return { rows: known.rows, sums: { ...known.sums }, ...whole };
     }
-    return await readRows(handle, found.size, write, metrics);
+    return await readRows(handle, found.size, reader, metrics);
   } catch (error) {
     if (errnoCode(error) === undefined) throw error;
     return { unreadable: `it cannot be read: ${reasonInWords(error)}`, digest: "", bytes: 0 };

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { DayFileWrite, JobState } from "../../../src/state/store";
 import { listDayFiles } from "../../../src/targets/files/list";
-import { readDayFile } from "../../../src/targets/files/reader";
+import { readDayFile } from "../../helpers/day-files-written";
 import { at, newService } from "../../helpers/incremental";
 
 const PLAIN: DayFileWrite = { format: "csv", delimiter: ",", bom: false, spreadsheet: false };

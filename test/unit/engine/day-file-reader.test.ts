@@ -9,8 +9,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { DayFileWrite } from "../../../src/state/store";
-import { readDayFile } from "../../../src/targets/files/reader";
-import { METRICS, pathIn, rowsOf, secondOf, writeDays } from "../../helpers/day-files-written";
+import { METRICS, pathIn, readDayFile, rowsOf, secondOf, writeDays } from "../../helpers/day-files-written";
 import { tempDir } from "../../helpers/temp";
 
 const DAYS = ["2026-03-01", "2026-03-02", "2026-03-03"];

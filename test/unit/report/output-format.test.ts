@@ -4,7 +4,12 @@ import type { ReportFlags } from "../../../src/commands/report/flags";
 import type { ReportRequest, RowPage } from "../../../src/contract";
 import type { ReportStream } from "../../../src/contract/report-stream";
 import { UsageError } from "../../../src/core/errors";
-import { chooseOutputFormat } from "../../../src/engine/plan/output-format";
+import {
+  chooseOutputFormat,
+  dayFileFormatsInWords,
+  isPicture,
+  readBackFormat,
+} from "../../../src/engine/plan/output-format";
 import { requestWarnings, watchAdInCampaign } from "../../../src/engine/run/warnings";
 
 const FLAGS: ReportFlags = { from: "-7d", to: "today", split: true };
@@ -122,5 +127,15 @@ describe("watchAdInCampaign", () => {
     expect(await watch({ ...both, dimensions: ["ad"] }, [{ rows: [zeros] }])).toBeUndefined();
     expect(await watch(both, [{ rows: [{ dimensions: {}, metrics: { views: 3 } }] }])).toBeUndefined();
     expect(await watch({ ...REQUEST, adId: 12 }, [{ rows: [] }])).toBeUndefined();
+  });
+});
+
+describe("whole days, as the format entries decide", () => {
+  it("refuse the pictures, keep the format of the day files verify reads back, and name those in the hint", () => {
+    expect(["html", "chart"].map(isPicture)).toEqual([true, true]);
+    expect(["table", "csv", "tsv", "json", "ndjson", undefined].map(isPicture)).not.toContain(true);
+    expect(readBackFormat(choose({}, "d/{date}.jsonl").entry)).toBe("ndjson");
+    expect(readBackFormat(choose({ format: "table" }, "d/{date}.csv").entry)).toBeUndefined();
+    expect(dayFileFormatsInWords()).toBe("CSV, TSV, JSON or NDJSON");
   });
 });

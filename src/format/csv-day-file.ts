@@ -6,13 +6,12 @@
  */
 import { finished } from "node:stream/promises";
 import { CsvError, type Options, Parser } from "csv-parse";
-import type { DayRecord } from "../../state/day-record";
-import { countRow, MAX_LINE_BYTES, type RowReader, UnreadableFile } from "./rows";
+import { type DayFileRows, MAX_LINE_BYTES, type RowMetrics, tellingReasons, UnreadableFile } from "./day-file";
 
 /** What String(n) writes for a finite number, and nothing Number() would also take ("", " 1", "0x10"). */
 const NUMBER_TEXT = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
-export interface CsvLayout {
+interface CsvLayout {
   /** The field delimiter: the CSV's, or a tab for TSV. */
   delimiter: string;
   /** False for TSV, whose fields are never quoted. */
@@ -69,7 +68,7 @@ function unreadable(error: unknown): Error {
  * csv-parse checks that every row has the header's number of fields (its line in the error); a metric
  * cell that is no number is told by its row, counted after the header, as a quoted name may span lines.
  */
-export function csvRows(record: DayRecord, metrics: readonly string[], layout: CsvLayout): RowReader {
+function csvRows(metrics: readonly string[], layout: CsvLayout, onRow: (metrics: RowMetrics) => void) {
   let columns: Array<[string, number]> | undefined;
   let row = 0;
   let failure: Error | undefined;
@@ -84,7 +83,7 @@ export function csvRows(record: DayRecord, metrics: readonly string[], layout: C
       row += 1;
       const values: Record<string, number | null> = {};
       for (const [metric, at] of columns) values[metric] = metricValue(fields[at] as string, metric, row);
-      countRow(record, values);
+      onRow(values);
     } catch (error) {
       failure = error as Error;
     }
@@ -96,7 +95,7 @@ export function csvRows(record: DayRecord, metrics: readonly string[], layout: C
     if (failure !== undefined) throw failure;
   };
   return {
-    async write(chunk) {
+    async write(chunk: Buffer) {
       await new Promise<void>((resolve) => parser.write(chunk, () => resolve()));
       check();
     },
@@ -108,3 +107,9 @@ export function csvRows(record: DayRecord, metrics: readonly string[], layout: C
     },
   };
 }
+
+export const csvDayFile: DayFileRows = (options) => (metrics, onRow) =>
+  tellingReasons(csvRows(metrics, { delimiter: options.delimiter, quoted: true }, onRow));
+
+export const tsvDayFile: DayFileRows = () => (metrics, onRow) =>
+  tellingReasons(csvRows(metrics, { delimiter: "\t", quoted: false }, onRow));

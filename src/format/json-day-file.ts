@@ -4,20 +4,39 @@
  * commas, then `]}`; a file laid out otherwise (reformatted by hand) is unreadable, not parsed as a whole,
  * so memory stays one line whatever the file's size.
  */
-import type { DayRecord } from "../../state/day-record";
-import { countRow, LineSplitter, parseRow, type RowReader, UnreadableFile } from "./rows";
+import type { ReportRow } from "../contract";
+import { type DayFileRows, type RowMetrics, tellingReasons, UnreadableFile } from "./day-file";
+import { LineSplitter } from "./line-splitter";
 
-export function ndjsonRows(record: DayRecord): RowReader {
-  const lines = new LineSplitter((text, line) => countRow(record, parseRow(text, line).metrics));
-  return {
+/** The row a line holds, or UnreadableFile naming the line. */
+function parseRow(text: string, line: number): ReportRow {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new UnreadableFile(`line ${line}: not a JSON row${text.length === 0 ? " (an empty line)" : ""}`);
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new UnreadableFile(`line ${line}: not a row (a JSON object)`);
+  }
+  const metrics = (value as { metrics?: unknown }).metrics;
+  if (typeof metrics !== "object" || metrics === null || Array.isArray(metrics)) {
+    throw new UnreadableFile(`line ${line}: a row without its metrics`);
+  }
+  return value as ReportRow;
+}
+
+export const ndjsonDayFile: DayFileRows = () => (_metrics, onRow) => {
+  const lines = new LineSplitter((text, line) => onRow(parseRow(text, line).metrics));
+  return tellingReasons({
     async write(chunk) {
       lines.write(chunk);
     },
     async end() {
       lines.end();
     },
-  };
-}
+  });
+};
 
 const HEAD_START = '{"meta":';
 const HEAD_END = ',"data":[';
@@ -41,11 +60,11 @@ function checkHead(text: string): void {
   }
 }
 
-export function jsonRows(record: DayRecord): RowReader {
+function jsonRows(onRow: (metrics: RowMetrics) => void) {
   let place: Place = "first";
   const row = (text: string, line: number) => {
     const more = text.endsWith(",");
-    countRow(record, parseRow(more ? text.slice(0, -1) : text, line).metrics);
+    onRow(parseRow(more ? text.slice(0, -1) : text, line).metrics);
     place = more ? "row" : "close";
   };
   const onLine = (text: string, line: number) => {
@@ -69,7 +88,7 @@ export function jsonRows(record: DayRecord): RowReader {
   };
   const lines = new LineSplitter(onLine);
   return {
-    async write(chunk) {
+    async write(chunk: Buffer) {
       lines.write(chunk);
     },
     async end() {
@@ -78,3 +97,5 @@ export function jsonRows(record: DayRecord): RowReader {
     },
   };
 }
+
+export const jsonDayFile: DayFileRows = () => (_metrics, onRow) => tellingReasons(jsonRows(onRow));
