@@ -9,8 +9,6 @@
 import type { SqlDialect } from "./dialect";
 import { COUNT_TABLES, type CountTable, countersOf } from "./fact-columns";
 
-export const SCHEMA_VERSION = 1;
-
 interface Table {
   name: string;
   /** Columns and constraints; INT is a 64-bit integer, ID an id the database assigns. */
