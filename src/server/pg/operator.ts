@@ -4,6 +4,7 @@
  */
 import type pg from "pg";
 import { databaseLabel } from "../../core/database-label";
+import { DatabaseError, DatabaseUnreachableError } from "../model/errors";
 import { numbered, POSTGRES_DIALECT, type SqlParams } from "../sql/dialect";
 import type { SqlRunner } from "../store/keys";
 import { type OperatorBackend, operatorStore } from "../store/operator";
@@ -64,6 +65,10 @@ export async function upgradePostgres(url: string): Promise<UpgradeResult> {
   const pool = createPool(url, { max: 1 });
   try {
     return await inTransaction(pool, label, (client) => upgradeSchema(client, label));
+  } catch (error) {
+    if (error instanceof DatabaseError || error instanceof DatabaseUnreachableError) throw error;
+    // A layout changed by hand under the version it records (a column already there, say): rolled back.
+    throw new DatabaseError(`cannot upgrade ${label}: ${(error as Error).message}; nothing of it was kept`);
   } finally {
     await pool.end().catch(() => undefined);
   }

@@ -24,7 +24,7 @@ export function upgradeSqlite(path: string, nativeBinding?: NativeBinding): Upgr
     const code = (error as { code?: unknown }).code;
     if (code === "SQLITE_NOTADB" || code === "SQLITE_CORRUPT") throw notAdreportDatabase(path);
     if (typeof code === "string" && code.startsWith("SQLITE_")) {
-      throw new DatabaseError(`cannot upgrade ${path}: ${(error as Error).message}`);
+      throw new DatabaseError(`cannot upgrade ${path}: ${(error as Error).message}; nothing of it was kept`);
     }
     throw error;
   } finally {
