@@ -5,7 +5,7 @@
 import * as z from "zod";
 import { parseInstant } from "../../contract";
 import { formatDateTime, SECONDS_PER_HOUR } from "../../core/calendar";
-import { AD_COUNTERS, COUNTERS, type Counter, type Counts, KEYWORD_COUNTERS } from "./counters";
+import { AD_COUNTERS, type Counter, type Counts, KEYWORD_COUNTERS } from "./counters";
 import type { AdFact, KeywordFact, LoadLine } from "./facts";
 
 const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
@@ -65,10 +65,10 @@ const common = {
 
 type Parsed = Record<string, unknown> & { hour: number };
 
-/** Each counter taken off another is at most that other (bot clicks within clicks). */
-function withinDeducted<T extends z.ZodType<Record<string, unknown>>>(schema: T): T {
+/** Each of the line's counters taken off another is at most that other (bot clicks within clicks). */
+function withinDeducted<T extends z.ZodType<Record<string, unknown>>>(schema: T, counters: readonly Counter[]): T {
   let checked = schema;
-  for (const c of COUNTERS) {
+  for (const c of counters) {
     const within = c.deducts;
     if (within === undefined) continue;
     checked = checked.refine((line) => (line[c.name] as number) <= (line[within] as number), {
@@ -90,7 +90,7 @@ const entitiesOf = (l: Parsed) => ({
   ad: l.ad as string,
 });
 
-const adLine = withinDeducted(z.strictObject({ ...common, ...counterFields(ONLY_AD) })).transform(
+const adLine = withinDeducted(z.strictObject({ ...common, ...counterFields(ONLY_AD) }), AD_COUNTERS).transform(
   (l): AdFact => ({
     ...entitiesOf(l as Parsed),
     hour: l.hour as number,
@@ -98,7 +98,10 @@ const adLine = withinDeducted(z.strictObject({ ...common, ...counterFields(ONLY_
   }),
 );
 
-const keywordLine = withinDeducted(z.strictObject({ ...common, keyword_id: id, keyword: name })).transform(
+const keywordLine = withinDeducted(
+  z.strictObject({ ...common, keyword_id: id, keyword: name }),
+  KEYWORD_COUNTERS,
+).transform(
   (l): KeywordFact => ({
     ...entitiesOf(l as Parsed),
     keywordId: l.keyword_id as number,

@@ -4,6 +4,7 @@
  * whose it is. Nothing upgrades a database by itself: `serve` opens SQLite read-only, and after an upgrade
  * an older adreport (another `serve` on the same PostgreSQL, say) can no longer read it.
  */
+import { isPostgresUrl } from "../../core/database-label";
 import { shellWord } from "../../core/shell-word";
 import { DatabaseError } from "../model/errors";
 import { SCHEMA_VERSION, type SchemaState } from "../sql/schema-version";
@@ -20,7 +21,7 @@ export function schemaRefusal(state: SchemaState, label: string): DatabaseError 
       state.version < SCHEMA_VERSION
         ? `schema version ${state.version}; this adreport reads version ${SCHEMA_VERSION}`
         : `a layout without the counters ${state.missing.join(", ")}, which this adreport stores`;
-    const password = label.includes(":***@") ? " (with the password in place of ***)" : "";
+    const password = isPostgresUrl(label) && label.includes("***") ? " (with the password in place of ***)" : "";
     return new DatabaseError(`${label} holds serve's data in ${what}`, {
       hint: `upgrade it in place${password}: ${upgradeCommand(label)}`,
     });
