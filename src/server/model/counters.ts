@@ -3,7 +3,8 @@
  * (sql/rollup-sql.ts), the reports' sums (sql/fact-columns.ts), the load format (model/load-format.ts), both
  * loaders (sqlite/writer.ts, pg/writer.ts), an export loaded (load-export/) and the schema upgrade
  * (sql/schema-version.ts) are made from this table. A metric added to the contract (contract/fields.ts)
- * fails the type check below until it has its line here; that line is the whole change to `serve`.
+ * fails the type check below until it has its line here; that line is the whole change to `serve` (the
+ * load format then asks for it, the demo data has it at 0, `serve upgrade` adds its column).
  */
 import { KEYWORD_METRICS, type Metric } from "../../contract";
 import { metricKind } from "../../core/metric-kind";
@@ -13,7 +14,7 @@ interface CounterLine {
   readonly name: string;
   /** The report metric it is summed into; none for a counter only taken off another. */
   readonly metric?: Metric;
-  /** Counted within this other counter and taken off it wherever it is summed (bot clicks off clicks). */
+  /** Counted within this other counter and taken off it wherever it is summed (bot clicks off clicks); one a counter. */
   readonly deducts?: string;
 }
 
@@ -49,7 +50,7 @@ export interface Counter {
 }
 
 function counterOf(line: CounterLine): Counter {
-  const metricOf = (name: string) => LINES.find((l) => l.name === name && "metric" in l)?.name as Metric | undefined;
+  const metricOf = (name: string) => (LINES as readonly CounterLine[]).find((l) => l.name === name)?.metric;
   const metric = line.metric;
   const counted = metric ?? (line.deducts === undefined ? undefined : metricOf(line.deducts));
   const money = metric !== undefined && metricKind(metric) === "money";
