@@ -46,7 +46,7 @@ export function schemaState(rows: ReadonlyArray<{ key: string; value: string }>)
   if (text === undefined || !/^[1-9][0-9]{0,8}$/.test(text)) return { kind: "foreign" };
   const version = Number(text);
   if (version > SCHEMA_VERSION) return { kind: "newer", version, unknown: [] };
-  const held = version < 2 ? VERSION_1_COUNTERS.split(",") : (info.get("counters") ?? "").split(",");
+  const held = (version < 2 ? VERSION_1_COUNTERS : (info.get("counters") ?? "")).split(",").filter(Boolean);
   const unknown = held.filter((c) => !COUNTER_COLUMNS.includes(c));
   if (unknown.length > 0) return { kind: "newer", version, unknown };
   const missing = COUNTER_COLUMNS.filter((c) => !held.includes(c));
