@@ -90,7 +90,9 @@ describe("serve --db over a database whose tables are in another schema", () => 
     await queryPostgres(url, "CREATE SCHEMA ads");
     const inAds = `${url}?options=-c%20search_path%3Dads`;
     expect((await runInProcess(["serve", "init", "--db", inAds])).code).toBe(0);
-    expect(await queryPostgres(url, "SELECT count(*)::int AS n FROM ads.schema_info")).toEqual([{ n: 1 }]);
+    expect(await queryPostgres(url, "SELECT count(*)::int AS n FROM ads.schema_info WHERE key = 'version'")).toEqual([
+      { n: 1 },
+    ]);
 
     const plain = await runInProcess(["serve", "key", "list", "--db", url]);
     expect(plain.code, plain.stderr).toBe(2);

@@ -3,26 +3,11 @@
  * Each action imports its verb's module (and with it fastify and SQLite) only when it runs, so
  * `adreport --help` loads neither. The options each action receives are typed from these declarations.
  */
-import { type Command, Option, type OptionValues } from "@commander-js/extra-typings";
-import { databaseLabel } from "../../core/database-label";
+import type { Command } from "@commander-js/extra-typings";
 import type { Context } from "../context";
 import { collect, fractionOption, integerOption, secondsOption } from "../shared/parse";
-import { jsonAliasOption, recordFormatOption } from "../shared/records";
-
-/** `--db`, declared last on every verb so it comes last in each one's help. */
-function dbOption<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
-  cmd: Command<Args, Opts, Globals>,
-  ctx: Context,
-) {
-  const db = ctx.env.ADREPORT_DB && ctx.env.ADREPORT_DB !== "" ? ctx.env.ADREPORT_DB : "adreport.db";
-  return cmd.addOption(
-    new Option(
-      "--db <file|url>",
-      "the SQLite database file, or a postgres://user@host/db URL for a shared instance (env ADREPORT_DB)",
-      // --help shows ADREPORT_DB's value as the default: with its password as ***.
-    ).default(db, JSON.stringify(databaseLabel(db))),
-  );
-}
+import { dbOption } from "./db-option";
+import { registerKeyVerbs } from "./key-verbs";
 
 export function registerServe(program: Command, ctx: Context): void {
   const serve = program
@@ -118,6 +103,13 @@ A session:
 
   dbOption(
     serve
+      .command("upgrade")
+      .description("bring a database made by an older adreport to this one's layout, in place, in one transaction"),
+    ctx,
+  ).action(async (options) => (await import("./upgrade")).runUpgrade(ctx, options));
+
+  dbOption(
+    serve
       .command("load")
       .description(
         "load hourly statistics from NDJSON files, or an adreport export; each file loads whole or not at all",
@@ -175,45 +167,5 @@ A session:
     .option("-q, --quiet", "no log line per request")
     .action(async (dir, options) => (await import("./replay")).runReplay(ctx, dir, options));
 
-  const key = serve.command("key").description("issue, rotate, revoke and list API keys");
-  dbOption(
-    key
-      .command("issue")
-      .description("issue a key for an advertiser; prints it once, on stdout")
-      .requiredOption("--advertiser <name>", "the advertiser the key reads")
-      .option("--ip <address,...>", "whitelisted IPv4/IPv6 address or CIDR range (repeatable)", collect)
-      .option("--expires <date-time>", "expiry, ISO 8601 (a date means its end)")
-      .option("--expires-in <days>", "expiry in whole days from now", integerOption(1, 36_500)),
-    ctx,
-  ).action(async (options) => (await import("./key-issue")).runKeyIssue(ctx, options));
-  dbOption(
-    key
-      .command("rotate")
-      .description("replace a key: same advertiser and whitelist; the old key stops now")
-      .argument("<id>", "key id", integerOption(1)),
-    ctx,
-  ).action(async (id, options) => (await import("./key-rotate")).runKeyRotate(ctx, id, options));
-  dbOption(key.command("revoke").description("revoke a key").argument("<id>", "key id", integerOption(1)), ctx).action(
-    async (id, options) => (await import("./key-revoke")).runKeyRevoke(ctx, id, options),
-  );
-  dbOption(
-    key
-      .command("list")
-      .description("list keys (never the keys themselves)")
-      .addOption(recordFormatOption("table"))
-      .addOption(jsonAliasOption()),
-    ctx,
-  ).action(async (options) => (await import("./key-list")).runKeyList(ctx, options));
-
-  const ip = serve.command("ip").description("add or remove whitelisted IP addresses of a key");
-  for (const action of ["add", "remove"] as const) {
-    dbOption(
-      ip
-        .command(action)
-        .description(action === "add" ? "whitelist addresses for a key" : "remove whitelisted addresses of a key")
-        .argument("<id>", "key id", integerOption(1))
-        .argument("<addresses...>"),
-      ctx,
-    ).action(async (id, addresses, options) => (await import("./ip")).runIp(ctx, action, id, addresses, options));
-  }
+  registerKeyVerbs(serve, ctx);
 }

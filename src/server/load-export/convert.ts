@@ -18,6 +18,7 @@ import { createReadStream, createWriteStream } from "node:fs";
 import { createInterface } from "node:readline";
 import { METRICS, type Metric } from "../../contract";
 import { formatDateTime } from "../../core/calendar";
+import { COUNTERS, type Counts, ZERO_COUNTS } from "../model/counters";
 import { formatLoadLine } from "../model/load-format";
 import { type ExportRow, ExportShapeError, parseExportRow } from "./export-row";
 import { decideGranularity, type ExportGranularity, GranularityEvidence } from "./granularity";
@@ -38,6 +39,16 @@ export interface ExportConversion {
   last?: number;
 }
 
+/** A row's metrics as an hour's counts: money in millionths; a counter the row has no metric for is 0. */
+function countsOf(metrics: ExportRow["metrics"]): Counts {
+  const counts = { ...ZERO_COUNTS };
+  for (const c of COUNTERS) {
+    const value = c.metric === undefined ? undefined : metrics[c.metric];
+    if (value !== undefined) counts[c.name] = c.money ? Math.round(value * 1e6) : value;
+  }
+  return counts;
+}
+
 /** The load line of one export row: one hour of one ad, its bucket's first hour. */
 function loadLine(row: ExportRow, advertiser: string, seen: Set<Metric>): string {
   for (const metric of METRICS) if (row.metrics[metric] !== undefined) seen.add(metric);
@@ -50,11 +61,7 @@ function loadLine(row: ExportRow, advertiser: string, seen: Set<Metric>): string
       adId: row.adId,
       ad: row.name,
       hour: row.date,
-      views: row.metrics.views ?? 0,
-      clicks: row.metrics.clicks ?? 0,
-      botClicks: 0,
-      conversions: row.metrics.conversions ?? 0,
-      spendingMicros: Math.round((row.metrics.spending ?? 0) * 1e6),
+      counts: countsOf(row.metrics),
     },
   });
 }

@@ -4,8 +4,9 @@
  * gives (exit 2). Checked in order, so a row with several faults is refused for the first.
  */
 import * as z from "zod";
-import { type Metric, reportRowSchema } from "../../contract";
+import { METRICS, type Metric, reportRowSchema } from "../../contract";
 import { SECONDS_PER_HOUR as HOUR } from "../../core/calendar";
+import { metricKind } from "../../core/metric-kind";
 
 /** An export this cannot load, and why (the operator's input: exit 2). */
 export class ExportShapeError extends Error {
@@ -57,20 +58,19 @@ const count = (metric: Metric) => {
   const error = (issue: { input?: unknown }) => `metrics.${metric} is ${shown(issue.input)}, not a whole count >= 0`;
   return z.number().int({ error }).nonnegative({ error }).optional();
 };
-const amount = z
-  .number()
-  .nonnegative({ error: (issue) => `metrics.spending is ${shown(issue.input)}, not an amount >= 0` })
-  .refine((value) => Math.abs(value * 1e6 - Math.round(value * 1e6)) <= 1e-3, {
-    error: (issue) => `metrics.spending ${issue.input} has more than 6 decimals`,
-  })
-  .optional();
-/** In the order they are checked; a metric the row lacks is loaded as 0. */
-const metricsSchema = z.looseObject({
-  spending: amount,
-  views: count("views"),
-  clicks: count("clicks"),
-  conversions: count("conversions"),
-});
+const amount = (metric: Metric) =>
+  z
+    .number()
+    .nonnegative({ error: (issue) => `metrics.${metric} is ${shown(issue.input)}, not an amount >= 0` })
+    .refine((value) => Math.abs(value * 1e6 - Math.round(value * 1e6)) <= 1e-3, {
+      error: (issue) => `metrics.${metric} ${issue.input} has more than 6 decimals`,
+    })
+    .optional();
+/** The contract's metrics in the order they are checked (amounts first); a metric the row lacks is loaded as 0. */
+const CHECKED = [...METRICS].sort((a, b) => Number(metricKind(b) === "money") - Number(metricKind(a) === "money"));
+const metricsSchema = z.looseObject(
+  Object.fromEntries(CHECKED.map((m) => [m, metricKind(m) === "money" ? amount(m) : count(m)])),
+);
 
 export interface ExportRow {
   /** The account of an export over several (`report --profiles`). */
@@ -127,11 +127,6 @@ export function parseExportRow(value: unknown, line: number): ExportRow {
     adId: ids.ad_id ?? ids.campaign_id,
     name: ids.name,
     date,
-    metrics: {
-      ...(metrics.spending === undefined ? {} : { spending: metrics.spending }),
-      ...(metrics.views === undefined ? {} : { views: metrics.views }),
-      ...(metrics.clicks === undefined ? {} : { clicks: metrics.clicks }),
-      ...(metrics.conversions === undefined ? {} : { conversions: metrics.conversions }),
-    },
+    metrics: Object.fromEntries(CHECKED.flatMap((m) => (metrics[m] === undefined ? [] : [[m, metrics[m]]]))),
   };
 }

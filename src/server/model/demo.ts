@@ -1,10 +1,11 @@
 /**
  * A deterministic demo data set: the same seed and options give the same facts, byte for byte.
  * Several advertisers with campaigns, ads and keywords whose names hold commas, quotes and non-ASCII,
- * hourly data with a daily rhythm, bot clicks, and hours without data.
+ * hourly data with a daily rhythm, bot clicks, and hours without data. A counter it does not model is 0.
  */
 import { SECONDS_PER_DAY, SECONDS_PER_HOUR } from "../../core/calendar";
 import { seededRandom } from "../seeded-random";
+import { ZERO_COUNTS } from "./counters";
 import type { LoadLine } from "./facts";
 
 export interface DemoOptions {
@@ -75,7 +76,15 @@ export function* demoFacts(options: DemoOptions): Generator<LoadLine> {
           const botClicks = Math.floor(clicks * rand() * 0.2);
           const conversions = Math.floor((clicks - botClicks) * rand() * 0.15);
           const spendingMicros = Math.round((views * cpmMicros) / 1000);
-          yield { kind: "ad", fact: { ...entities, hour, views, clicks, botClicks, conversions, spendingMicros } };
+          const counts = {
+            ...ZERO_COUNTS,
+            views,
+            clicks,
+            bot_clicks: botClicks,
+            conversions,
+            spending: spendingMicros,
+          };
+          yield { kind: "ad", fact: { ...entities, hour, counts } };
           for (const k of keywords) {
             if (rand() >= 0.6) continue;
             const kViews = Math.floor(views * rand() * 0.5);
@@ -87,10 +96,12 @@ export function* demoFacts(options: DemoOptions): Generator<LoadLine> {
                 ...entities,
                 ...k,
                 hour,
-                views: kViews,
-                clicks: kClicks,
-                botClicks: kBot,
-                spendingMicros: Math.round((kViews * cpmMicros) / 1000),
+                counts: {
+                  views: kViews,
+                  clicks: kClicks,
+                  bot_clicks: kBot,
+                  spending: Math.round((kViews * cpmMicros) / 1000),
+                },
               },
             };
           }

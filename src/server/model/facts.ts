@@ -1,6 +1,7 @@
 /** What `serve` stores: hourly facts per ad and per keyword, with the entities they belong to. */
 
 import { SECONDS_PER_DAY } from "../../core/calendar";
+import type { Counts } from "./counters";
 
 export interface Entities {
   advertiser: string;
@@ -12,21 +13,15 @@ export interface Entities {
 
 export interface AdFact extends Entities {
   hour: number;
-  views: number;
-  clicks: number;
-  botClicks: number;
-  conversions: number;
-  spendingMicros: number;
+  counts: Counts;
 }
 
 export interface KeywordFact extends Entities {
   keywordId: number;
   keyword: string;
   hour: number;
-  views: number;
-  clicks: number;
-  botClicks: number;
-  spendingMicros: number;
+  /** Only the keyword counters (model/counters.ts). */
+  counts: Partial<Counts>;
 }
 
 /** One line of the load format: one hour of one ad, or of one keyword. */

@@ -5,6 +5,7 @@
 import * as z from "zod";
 import { parseInstant } from "../../contract";
 import { formatDateTime, SECONDS_PER_HOUR } from "../../core/calendar";
+import { AD_COUNTERS, type Counter, type Counts, KEYWORD_COUNTERS } from "./counters";
 import type { AdFact, KeywordFact, LoadLine } from "./facts";
 
 const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
@@ -33,7 +34,7 @@ const hour = z.string().transform((text, ctx) => {
   return instant.sec;
 });
 
-const spending = z
+const money = z
   .number()
   .nonnegative()
   .max(9e9)
@@ -46,6 +47,12 @@ const spending = z
     return micros;
   });
 
+const counterFields = (counters: readonly Counter[]) =>
+  Object.fromEntries(counters.map((c) => [c.name, c.money ? money : count]));
+
+/** The keyword counters every line has; an ad line adds the others after them. */
+const ONLY_AD = AD_COUNTERS.filter((c) => !c.keyword);
+
 const common = {
   advertiser: name,
   campaign_id: id,
@@ -53,53 +60,56 @@ const common = {
   ad_id: id,
   ad: name,
   hour,
-  views: count,
-  clicks: count,
-  bot_clicks: count,
-  spending,
+  ...counterFields(KEYWORD_COUNTERS),
 };
 
-const botClicksWithinClicks = (line: { clicks: number; bot_clicks: number }) => line.bot_clicks <= line.clicks;
-const botClicksMessage = { message: "bot_clicks is more than clicks", path: ["bot_clicks"] };
+type Parsed = Record<string, unknown> & { hour: number };
 
-const adLine = z
-  .strictObject({ ...common, conversions: count })
-  .refine(botClicksWithinClicks, botClicksMessage)
-  .transform(
-    (l): AdFact => ({
-      advertiser: l.advertiser,
-      campaignId: l.campaign_id,
-      campaign: l.campaign,
-      adId: l.ad_id,
-      ad: l.ad,
-      hour: l.hour,
-      views: l.views,
-      clicks: l.clicks,
-      botClicks: l.bot_clicks,
-      conversions: l.conversions,
-      spendingMicros: l.spending,
-    }),
-  );
+/** Each of the line's counters taken off another is at most that other (bot clicks within clicks). */
+function withinDeducted<T extends z.ZodType<Record<string, unknown>>>(schema: T, counters: readonly Counter[]): T {
+  let checked = schema;
+  for (const c of counters) {
+    const within = c.deducts;
+    if (within === undefined) continue;
+    checked = checked.refine((line) => (line[c.name] as number) <= (line[within] as number), {
+      message: `${c.name} is more than ${within}`,
+      path: [c.name],
+    }) as unknown as T;
+  }
+  return checked;
+}
 
-const keywordLine = z
-  .strictObject({ ...common, keyword_id: id, keyword: name })
-  .refine(botClicksWithinClicks, botClicksMessage)
-  .transform(
-    (l): KeywordFact => ({
-      advertiser: l.advertiser,
-      campaignId: l.campaign_id,
-      campaign: l.campaign,
-      adId: l.ad_id,
-      ad: l.ad,
-      keywordId: l.keyword_id,
-      keyword: l.keyword,
-      hour: l.hour,
-      views: l.views,
-      clicks: l.clicks,
-      botClicks: l.bot_clicks,
-      spendingMicros: l.spending,
-    }),
-  );
+const countsOf = (l: Parsed, counters: readonly Counter[]) =>
+  Object.fromEntries(counters.map((c) => [c.name, l[c.name] as number]));
+
+const entitiesOf = (l: Parsed) => ({
+  advertiser: l.advertiser as string,
+  campaignId: l.campaign_id as number,
+  campaign: l.campaign as string,
+  adId: l.ad_id as number,
+  ad: l.ad as string,
+});
+
+const adLine = withinDeducted(z.strictObject({ ...common, ...counterFields(ONLY_AD) }), AD_COUNTERS).transform(
+  (l): AdFact => ({
+    ...entitiesOf(l as Parsed),
+    hour: l.hour as number,
+    counts: countsOf(l as Parsed, AD_COUNTERS) as Counts,
+  }),
+);
+
+const keywordLine = withinDeducted(
+  z.strictObject({ ...common, keyword_id: id, keyword: name }),
+  KEYWORD_COUNTERS,
+).transform(
+  (l): KeywordFact => ({
+    ...entitiesOf(l as Parsed),
+    keywordId: l.keyword_id as number,
+    keyword: l.keyword as string,
+    hour: l.hour as number,
+    counts: countsOf(l as Parsed, KEYWORD_COUNTERS),
+  }),
+);
 
 /** Parses one line's JSON value; returns the fact or a message naming the field at fault. */
 export function parseLoadLine(value: unknown): { ok: true; line: LoadLine } | { ok: false; message: string } {
@@ -112,7 +122,8 @@ export function parseLoadLine(value: unknown): { ok: true; line: LoadLine } | { 
   }
   const issue = result.error.issues[0];
   if (issue?.code === "unrecognized_keys") {
-    const hint = isKeyword && issue.keys.includes("conversions") ? " (keyword lines carry no conversions)" : "";
+    const adOnly = ONLY_AD.map((c) => c.name as string).filter((n) => issue.keys.includes(n));
+    const hint = isKeyword && adOnly.length > 0 ? ` (keyword lines carry no ${adOnly.join(", ")})` : "";
     return { ok: false, message: `unknown field ${issue.keys.map((k) => JSON.stringify(k)).join(", ")}${hint}` };
   }
   const field = issue?.path.join(".") || "line";
@@ -122,7 +133,9 @@ export function parseLoadLine(value: unknown): { ok: true; line: LoadLine } | { 
 /** The NDJSON line of a fact: the inverse of parseLoadLine. */
 export function formatLoadLine(line: LoadLine): string {
   const f = line.fact;
-  const base = {
+  const counters = line.kind === "ad" ? [...KEYWORD_COUNTERS, ...ONLY_AD] : KEYWORD_COUNTERS;
+  const counts = f.counts as Partial<Counts>;
+  return JSON.stringify({
     advertiser: f.advertiser,
     campaign_id: f.campaignId,
     campaign: f.campaign,
@@ -130,10 +143,6 @@ export function formatLoadLine(line: LoadLine): string {
     ad: f.ad,
     ...(line.kind === "keyword" ? { keyword_id: line.fact.keywordId, keyword: line.fact.keyword } : {}),
     hour: formatDateTime(f.hour),
-    views: f.views,
-    clicks: f.clicks,
-    bot_clicks: f.botClicks,
-    spending: f.spendingMicros / 1e6,
-  };
-  return JSON.stringify(line.kind === "ad" ? { ...base, conversions: line.fact.conversions } : base);
+    ...Object.fromEntries(counters.map((c) => [c.name, c.money ? (counts[c.name] ?? 0) / 1e6 : counts[c.name]])),
+  });
 }

@@ -4,13 +4,14 @@
  */
 import type pg from "pg";
 import { databaseLabel } from "../../core/database-label";
+import { DatabaseError, DatabaseUnreachableError } from "../model/errors";
 import { numbered, POSTGRES_DIALECT, type SqlParams } from "../sql/dialect";
 import type { SqlRunner } from "../store/keys";
 import { type OperatorBackend, operatorStore } from "../store/operator";
 import { runAsync, type Steps } from "../store/steps";
-import type { OperatorStore } from "../store/types";
+import type { OperatorStore, UpgradeResult } from "../store/types";
 import { createPool, databaseFailure, inTransaction } from "./pool";
-import { BUMP_VERSION_SQL, checkSchema, createSchema, WRITE_LOCK_SQL } from "./schema";
+import { BUMP_VERSION_SQL, checkSchema, createSchema, upgradeSchema, WRITE_LOCK_SQL } from "./schema";
 import { writeFacts } from "./writer";
 
 function runner(client: pg.ClientBase): SqlRunner {
@@ -56,4 +57,19 @@ export async function openPostgresOperator(url: string, create: boolean): Promis
     },
   };
   return operatorStore(backend);
+}
+
+/** `serve upgrade`: the layout brought to this version in one transaction (pg/schema.ts). */
+export async function upgradePostgres(url: string): Promise<UpgradeResult> {
+  const label = databaseLabel(url);
+  const pool = createPool(url, { max: 1 });
+  try {
+    return await inTransaction(pool, label, (client) => upgradeSchema(client, label));
+  } catch (error) {
+    if (error instanceof DatabaseError || error instanceof DatabaseUnreachableError) throw error;
+    // A layout changed by hand under the version it records (a column already there, say): rolled back.
+    throw new DatabaseError(`cannot upgrade ${label}: ${(error as Error).message}; nothing of it was kept`);
+  } finally {
+    await pool.end().catch(() => undefined);
+  }
 }

@@ -5,8 +5,17 @@
 import type pg from "pg";
 import { SCHEMA_HINT } from "../../core/postgres-failure";
 import { DatabaseError } from "../model/errors";
-import { createStatements, SCHEMA_VERSION, tableNames } from "../sql/ddl";
+import { createStatements, tableNames } from "../sql/ddl";
 import { POSTGRES_DIALECT } from "../sql/dialect";
+import {
+  NEW_SCHEMA_INFO,
+  SCHEMA_INFO_SQL,
+  type SchemaState,
+  schemaState,
+  upgradeStatements,
+} from "../sql/schema-version";
+import { schemaRefusal } from "../store/schema-refusal";
+import type { UpgradeResult } from "../store/types";
 
 /** The tables of the layout: a schema holding any of these but no schema_info is not ours to fill. */
 const TABLES = tableNames(POSTGRES_DIALECT);
@@ -36,19 +45,42 @@ export async function createSchema(client: pg.ClientBase, label: string): Promis
   const present = await ourTablesPresent(client);
   if (present.length === 0) {
     await client.query(createStatements(POSTGRES_DIALECT));
-    await client.query("INSERT INTO schema_info (key, value) VALUES ('version', $1)", [String(SCHEMA_VERSION)]);
+    for (const row of NEW_SCHEMA_INFO)
+      await client.query("INSERT INTO schema_info (key, value) VALUES ($1, $2)", [...row]);
     await client.query("INSERT INTO data_version (id, version) VALUES (1, 0)");
     return;
   }
   await checkSchema(client, label, "adreport leaves it as it is; give --db another database or schema");
 }
 
-/** Refuses a database whose current schema does not hold the adreport layout of this version. */
-export async function checkSchema(client: pg.ClientBase, label: string, advice?: string): Promise<void> {
+/** What the current schema holds: adreport's layout of some version, or not (`empty`: none of its tables). */
+async function layoutOf(client: pg.ClientBase): Promise<SchemaState & { empty?: boolean }> {
   const present = await ourTablesPresent(client);
   if (!present.includes("schema_info") || !present.includes("data_version")) {
-    throw notAdreportDatabase(label, advice, present.length === 0);
+    return { kind: "foreign", empty: present.length === 0 };
   }
-  const row = (await client.query<{ value: string }>("SELECT value FROM schema_info WHERE key = 'version'")).rows[0];
-  if (row?.value !== String(SCHEMA_VERSION)) throw notAdreportDatabase(label, advice);
+  return schemaState((await client.query<{ key: string; value: string }>(SCHEMA_INFO_SQL)).rows);
+}
+
+/** Refuses a database whose current schema does not hold the adreport layout of this version. */
+export async function checkSchema(client: pg.ClientBase, label: string, advice?: string): Promise<void> {
+  const state = await layoutOf(client);
+  if (state.kind === "current") return;
+  throw schemaRefusal(state, label) ?? notAdreportDatabase(label, advice, state.empty === true);
+}
+
+/**
+ * Brings an older layout to this version in the caller's transaction, under the write lock (a load or a
+ * second upgrade waits, then finds nothing to do); the data version moves, so every `serve` reading the
+ * database drops what it computed before.
+ */
+export async function upgradeSchema(client: pg.ClientBase, label: string): Promise<UpgradeResult> {
+  await client.query(WRITE_LOCK_SQL);
+  const state = await layoutOf(client);
+  if (state.kind === "current") return { upgraded: false };
+  if (state.kind !== "older")
+    throw schemaRefusal(state, label) ?? notAdreportDatabase(label, undefined, state.empty === true);
+  for (const statement of upgradeStatements(state, POSTGRES_DIALECT)) await client.query(statement);
+  await client.query(BUMP_VERSION_SQL);
+  return { upgraded: true, from: state.version, missing: state.missing };
 }

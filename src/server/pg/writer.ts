@@ -5,6 +5,7 @@
  * name renames) and the rollups of the touched days recomputed, all in the caller's transaction.
  */
 import type pg from "pg";
+import { COUNTERS, type Counts } from "../model/counters";
 import { ConflictError } from "../model/errors";
 import { POSTGRES_DIALECT } from "../sql/dialect";
 import { AD_HOUR_COLUMNS, AD_HOUR_UPSERT, KEYWORD_HOUR_COLUMNS, KEYWORD_HOUR_UPSERT } from "../sql/fact-sql";
@@ -14,17 +15,27 @@ import type { FactBatches, NumberedLine, WriteResult } from "../store/types";
 /** Facts a staging statement carries: large enough to amortise the round trip, small in memory. */
 const BATCH = 5000;
 
-const STAGE_SQL = `
-CREATE TEMP TABLE staged_facts (
-  seq bigint NOT NULL, at bigint NOT NULL, kind smallint NOT NULL,
-  advertiser text NOT NULL, campaign_id bigint NOT NULL, campaign text NOT NULL, ad_id bigint NOT NULL, ad text NOT NULL,
-  keyword_id bigint, keyword text, hour bigint NOT NULL,
-  views bigint NOT NULL, clicks bigint NOT NULL, bot_clicks bigint NOT NULL, conversions bigint NOT NULL,
-  spending_micros bigint NOT NULL) ON COMMIT DROP`;
+/** The staged columns before the counters (a keyword's are null on an ad's line), and their types. */
+const STAGED = [
+  ["seq", "bigint NOT NULL"],
+  ["at", "bigint NOT NULL"],
+  ["kind", "smallint NOT NULL"],
+  ["advertiser", "text NOT NULL"],
+  ["campaign_id", "bigint NOT NULL"],
+  ["campaign", "text NOT NULL"],
+  ["ad_id", "bigint NOT NULL"],
+  ["ad", "text NOT NULL"],
+  ["keyword_id", "bigint"],
+  ["keyword", "text"],
+  ["hour", "bigint NOT NULL"],
+  ...COUNTERS.map((c) => [c.column, "bigint NOT NULL"]),
+] as const;
 
-const INSERT_BATCH_SQL = `INSERT INTO staged_facts SELECT * FROM unnest(
-  $1::bigint[], $2::bigint[], $3::smallint[], $4::text[], $5::bigint[], $6::text[], $7::bigint[], $8::text[],
-  $9::bigint[], $10::text[], $11::bigint[], $12::bigint[], $13::bigint[], $14::bigint[], $15::bigint[], $16::bigint[])`;
+const STAGE_SQL = `CREATE TEMP TABLE staged_facts (${STAGED.map(([name, type]) => `${name} ${type}`).join(", ")}) ON COMMIT DROP`;
+
+const INSERT_BATCH_SQL = `INSERT INTO staged_facts SELECT * FROM unnest(${STAGED.map(
+  ([, type], i) => `$${i + 1}::${type.split(" ")[0]}[]`,
+).join(", ")})`;
 
 /**
  * The first staged fact that contradicts the database or an earlier fact, as the SQLite writer would meet
@@ -95,7 +106,7 @@ function checkNames(entry: NumberedLine): void {
 }
 
 class Batch {
-  readonly columns: unknown[][] = Array.from({ length: 16 }, () => []);
+  readonly columns: unknown[][] = Array.from({ length: STAGED.length }, () => []);
   size = 0;
 
   add(seq: number, entry: NumberedLine): void {
@@ -114,11 +125,8 @@ class Batch {
       keyword?.keywordId ?? null,
       keyword?.keyword ?? null,
       f.hour,
-      f.views,
-      f.clicks,
-      f.botClicks,
-      line.kind === "ad" ? line.fact.conversions : 0,
-      f.spendingMicros,
+      // A counter keyword facts do not have is staged as 0, and never merged into keyword_hours.
+      ...COUNTERS.map((c) => (f.counts as Partial<Counts>)[c.name] ?? 0),
     ];
     values.forEach((value, i) => {
       (this.columns[i] as unknown[]).push(value);

@@ -7,8 +7,7 @@
  * PRAGMA data_version).
  */
 import type { SqlDialect } from "./dialect";
-
-export const SCHEMA_VERSION = 1;
+import { COUNT_TABLES, type CountTable, countersOf } from "./fact-columns";
 
 interface Table {
   name: string;
@@ -20,9 +19,16 @@ interface Table {
   only?: SqlDialect["name"];
 }
 
-const HOURLY = "views INT NOT NULL, clicks INT NOT NULL, bot_clicks INT NOT NULL";
-/** Rollups' `clicks` are valid clicks (recorded minus bot clicks). */
-const ROLLUP = "views INT NOT NULL, clicks INT NOT NULL";
+/** A table of counts: its entity and time, then its counters (sql/fact-columns.ts). */
+const countTable = (t: CountTable): Table => ({
+  name: t.name,
+  columns: [
+    `${t.id} INT NOT NULL, ${t.time} INT NOT NULL`,
+    ...countersOf(t).map((c) => `${c.column} INT NOT NULL`),
+    `PRIMARY KEY (${t.id}, ${t.time})`,
+  ].join(", "),
+  clustered: true,
+});
 
 const TABLES: readonly Table[] = [
   { name: "schema_info", columns: "key TEXT PRIMARY KEY, value TEXT NOT NULL" },
@@ -38,36 +44,7 @@ const TABLES: readonly Table[] = [
   },
   { name: "ads", columns: "id INT PRIMARY KEY, campaign_id INT NOT NULL REFERENCES campaigns(id), name TEXT NOT NULL" },
   { name: "keywords", columns: "id INT PRIMARY KEY, ad_id INT NOT NULL REFERENCES ads(id), name TEXT NOT NULL" },
-  {
-    name: "ad_hours",
-    columns: `ad_id INT NOT NULL, hour INT NOT NULL, ${HOURLY}, conversions INT NOT NULL, spending_micros INT NOT NULL, PRIMARY KEY (ad_id, hour)`,
-    clustered: true,
-  },
-  {
-    name: "keyword_hours",
-    columns: `keyword_id INT NOT NULL, hour INT NOT NULL, ${HOURLY}, spending_micros INT NOT NULL, PRIMARY KEY (keyword_id, hour)`,
-    clustered: true,
-  },
-  {
-    name: "ad_days",
-    columns: `ad_id INT NOT NULL, day INT NOT NULL, ${ROLLUP}, conversions INT NOT NULL, spending_micros INT NOT NULL, PRIMARY KEY (ad_id, day)`,
-    clustered: true,
-  },
-  {
-    name: "campaign_days",
-    columns: `campaign_id INT NOT NULL, day INT NOT NULL, ${ROLLUP}, conversions INT NOT NULL, spending_micros INT NOT NULL, PRIMARY KEY (campaign_id, day)`,
-    clustered: true,
-  },
-  {
-    name: "campaign_hours",
-    columns: `campaign_id INT NOT NULL, hour INT NOT NULL, ${ROLLUP}, conversions INT NOT NULL, spending_micros INT NOT NULL, PRIMARY KEY (campaign_id, hour)`,
-    clustered: true,
-  },
-  {
-    name: "keyword_days",
-    columns: `keyword_id INT NOT NULL, day INT NOT NULL, ${ROLLUP}, spending_micros INT NOT NULL, PRIMARY KEY (keyword_id, day)`,
-    clustered: true,
-  },
+  ...COUNT_TABLES.map(countTable),
   {
     name: "api_keys",
     columns:

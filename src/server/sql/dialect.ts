@@ -20,7 +20,9 @@ export interface SqlDialect {
   analyze(table: string): string;
   /** The first second of the UTC month holding second `t`. */
   monthStart: string;
-  /** `spending` (integer millionths) as a JSON number with no binary rounding: `3.25`, `0.000001`, `12`. */
+  /** Money column `column` (integer millionths) as a JSON number with no binary rounding: `3.25`, `0.000001`, `12`. */
+  moneyText(column: string): string;
+  /** moneyText of the column `spending`. */
   spendingText: string;
   /** A text expression as a JSON string literal. */
   quote(expression: string): string;
@@ -37,8 +39,11 @@ export const SQLITE_DIALECT: SqlDialect = {
   insertIgnore: (table, columns, select) => `INSERT OR IGNORE INTO ${table} (${columns}) ${select}`,
   analyze: () => "",
   monthStart: "unixepoch(t, 'unixepoch', 'start of month')",
-  spendingText:
-    "CASE WHEN spending % 1000000 = 0 THEN spending / 1000000 ELSE rtrim(printf('%d.%06d', spending / 1000000, spending % 1000000), '0') END",
+  moneyText: (c) =>
+    `CASE WHEN ${c} % 1000000 = 0 THEN ${c} / 1000000 ELSE rtrim(printf('%d.%06d', ${c} / 1000000, ${c} % 1000000), '0') END`,
+  get spendingText() {
+    return this.moneyText("spending");
+  },
   quote: (expression) => `json_quote(${expression})`,
   never: "0",
 };
@@ -53,8 +58,11 @@ export const POSTGRES_DIALECT: SqlDialect = {
   analyze: (table) => `ANALYZE ${table};`,
   monthStart: "extract(epoch FROM date_trunc('month', to_timestamp(t) AT TIME ZONE 'UTC'))::bigint",
   // In bigint arithmetic, a sum (numeric) cast back: numeric div() and mod() took a fifth of a page's time.
-  spendingText:
-    "CASE WHEN spending::bigint % 1000000 = 0 THEN (spending::bigint / 1000000)::text ELSE rtrim((spending::bigint / 1000000)::text || '.' || lpad((spending::bigint % 1000000)::text, 6, '0'), '0') END",
+  moneyText: (c) =>
+    `CASE WHEN ${c}::bigint % 1000000 = 0 THEN (${c}::bigint / 1000000)::text ELSE rtrim((${c}::bigint / 1000000)::text || '.' || lpad((${c}::bigint % 1000000)::text, 6, '0'), '0') END`,
+  get spendingText() {
+    return this.moneyText("spending");
+  },
   quote: (expression) => `to_json(${expression}::text)::text`,
   never: "false",
 };

@@ -1,9 +1,14 @@
 /** How both backends write an hour of facts: the same hour written again replaces it. */
+import { AD_HOURS, type CountTable, counterColumns, countersOf, KEYWORD_HOURS } from "./fact-columns";
 
-export const AD_HOUR_COLUMNS = "ad_id, hour, views, clicks, bot_clicks, conversions, spending_micros";
-export const KEYWORD_HOUR_COLUMNS = "keyword_id, hour, views, clicks, bot_clicks, spending_micros";
+const columns = (t: CountTable) => `${t.id}, ${t.time}, ${counterColumns(t)}`;
+const upsert = (t: CountTable) =>
+  `ON CONFLICT (${t.id}, ${t.time}) DO UPDATE SET ${countersOf(t)
+    .map((c) => `${c.column} = excluded.${c.column}`)
+    .join(", ")}`;
 
-export const AD_HOUR_UPSERT = `ON CONFLICT (ad_id, hour) DO UPDATE SET views = excluded.views, clicks = excluded.clicks,
-  bot_clicks = excluded.bot_clicks, conversions = excluded.conversions, spending_micros = excluded.spending_micros`;
-export const KEYWORD_HOUR_UPSERT = `ON CONFLICT (keyword_id, hour) DO UPDATE SET views = excluded.views, clicks = excluded.clicks,
-  bot_clicks = excluded.bot_clicks, spending_micros = excluded.spending_micros`;
+export const AD_HOUR_COLUMNS = columns(AD_HOURS);
+export const KEYWORD_HOUR_COLUMNS = columns(KEYWORD_HOURS);
+
+export const AD_HOUR_UPSERT = upsert(AD_HOURS);
+export const KEYWORD_HOUR_UPSERT = upsert(KEYWORD_HOURS);

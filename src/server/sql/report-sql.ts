@@ -6,42 +6,31 @@
  */
 import { DIMENSION_KEYS, type Granularity, type ReportQuery } from "../../contract";
 import { metricKind } from "../../core/metric-kind";
+import { METRIC_COUNTERS } from "../model/counters";
 import { SQLITE_DIALECT, type SqlDialect } from "./dialect";
+import {
+  AD_DAYS,
+  AD_HOURS,
+  CAMPAIGN_DAYS,
+  CAMPAIGN_HOURS,
+  type CountTable,
+  KEYWORD_DAYS,
+  KEYWORD_HOURS,
+  type Level,
+  metricColumns,
+} from "./fact-columns";
 import { timeSegments } from "./report-segments";
 
-export type Level = "campaign" | "ad" | "keyword";
+export type { Level };
 
-interface Tables {
-  hours: string;
-  days: string;
-  id: string;
-  /** Valid clicks in the hourly table; rollups store them ready. */
-  hourClicks: string;
-  conversions: string;
-}
+/** The metrics every fact row carries, as the contract names them, in column order. */
+const METRIC_NAMES = METRIC_COUNTERS.map((c) => c.metric);
 
-export const TABLES: Record<Level, Tables> = {
-  campaign: {
-    hours: "campaign_hours",
-    days: "campaign_days",
-    id: "campaign_id",
-    hourClicks: "f.clicks",
-    conversions: "f.conversions",
-  },
-  ad: {
-    hours: "ad_hours",
-    days: "ad_days",
-    id: "ad_id",
-    hourClicks: "f.clicks - f.bot_clicks",
-    conversions: "f.conversions",
-  },
-  keyword: {
-    hours: "keyword_hours",
-    days: "keyword_days",
-    id: "keyword_id",
-    hourClicks: "f.clicks - f.bot_clicks",
-    conversions: "0",
-  },
+/** The hourly and the daily table of counts of each level. */
+export const TABLES: Record<Level, { hours: CountTable; days: CountTable }> = {
+  campaign: { hours: CAMPAIGN_HOURS, days: CAMPAIGN_DAYS },
+  ad: { hours: AD_HOURS, days: AD_DAYS },
+  keyword: { hours: KEYWORD_HOURS, days: KEYWORD_DAYS },
 };
 
 /** Which entities of the advertiser the facts come from: joins, and the id the fact table is keyed by. */
@@ -92,7 +81,7 @@ export function rowJsonSql(query: ReportQuery, dialect: SqlDialect = SQLITE_DIAL
   const dimensions = query.dimensions.flatMap((dimension) =>
     DIMENSION_KEYS[dimension].map((key) => `'"${key}":' || ${dimensionValueSql(query.entity, key, dialect)}`),
   );
-  const metrics = query.metrics.map((m) => `'"${m}":' || ${metricKind(m) === "money" ? dialect.spendingText : m}`);
+  const metrics = query.metrics.map((m) => `'"${m}":' || ${metricKind(m) === "money" ? dialect.moneyText(m) : m}`);
   return `'{"dimensions":{' || ${dimensions.length > 0 ? dimensions.join(" || ',' || ") : "''"} || '},"metrics":{' || ${metrics.join(" || ',' || ")} || '}}'`;
 }
 
@@ -102,7 +91,7 @@ export function levelOf(query: ReportQuery): Level {
   return "campaign";
 }
 
-/** The report's fact rows (eid, t, views, clicks, conversions, spending) as parts of a UNION ALL, or none. */
+/** The report's fact rows (eid, t, then each metric: views, clicks, ...) as parts of a UNION ALL, or none. */
 export interface FactParts {
   parts: string[];
   params: Record<string, number>;
@@ -138,18 +127,18 @@ export function factParts(query: ReportQuery, advertiserId: number, where?: stri
   if (where) filters.push(where);
   const t = TABLES[level];
   const parts: string[] = [];
-  const addPart = (table: string, column: string, clicks: string, lo: number, hi: number) => {
+  const addPart = (table: CountTable, lo: number, hi: number) => {
     const n = parts.length;
     params[`lo${n}`] = lo;
     params[`hi${n}`] = hi;
     parts.push(
-      `SELECT ${query.entity ? ENTITY_ID[query.entity] : "0"} AS eid, f.${column} AS t, f.views AS views, ${clicks} AS clicks, ${t.conversions} AS conversions, f.spending_micros AS spending
-       FROM ${scope.from} JOIN ${table} f ON f.${t.id} = ${SCOPE[level].factKey} AND f.${column} BETWEEN @lo${n} AND @hi${n}
+      `SELECT ${query.entity ? ENTITY_ID[query.entity] : "0"} AS eid, f.${table.time} AS t, ${metricColumns(table, "f")}
+       FROM ${scope.from} JOIN ${table.name} f ON f.${table.id} = ${SCOPE[level].factKey} AND f.${table.time} BETWEEN @lo${n} AND @hi${n}
        WHERE ${filters.join(" AND ")}`,
     );
   };
-  if (segments?.daily) addPart(t.days, "day", "f.clicks", segments.daily[0], segments.daily[1]);
-  for (const [lo, hi] of segments?.hourly ?? []) addPart(t.hours, "hour", t.hourClicks, lo, hi);
+  if (segments?.daily) addPart(t.days, segments.daily[0], segments.daily[1]);
+  for (const [lo, hi] of segments?.hourly ?? []) addPart(t.hours, lo, hi);
   return { parts, params, level, scope };
 }
 
@@ -165,7 +154,7 @@ export function bucketOf(query: ReportQuery, dialect: SqlDialect): string {
 
 /**
  * The statement for a report, or undefined when the range holds no whole hour. Its columns are always
- * eid, bucket, views, clicks, conversions, spending, name, campaign_id (the caller orders by eid, bucket).
+ * eid, bucket, each metric (views, clicks, ...), name, campaign_id (the caller orders by eid, bucket).
  * Parameters: `adv`, and `campaign` / `ad` when the query filters on them; with `entities` (an entity report
  * only), rows `@skip` to `@skip + @limit` of the entities with ids `@efrom` to `@eto`, the names joined to
  * those rows alone.
@@ -180,14 +169,13 @@ export function reportSql(
   const range = entities && id ? `${id} BETWEEN @efrom AND @eto` : undefined;
   const { parts, params } = factParts(query, advertiserId, range);
   if (range && entities) Object.assign(params, { efrom: entities.from, eto: entities.to });
-  const sums =
-    "coalesce(sum(views), 0) AS views, coalesce(sum(clicks), 0) AS clicks, coalesce(sum(conversions), 0) AS conversions, coalesce(sum(spending), 0) AS spending";
+  const sums = METRIC_NAMES.map((m) => `coalesce(sum(${m}), 0) AS ${m}`).join(", ");
   if (!query.entity && !query.byDate) {
     // The grand total: always exactly one row, zeros when there is nothing.
     const source =
       parts.length > 0
         ? parts.join(" UNION ALL ")
-        : `SELECT 0 AS views, 0 AS clicks, 0 AS conversions, 0 AS spending WHERE ${dialect.never}`;
+        : `SELECT ${METRIC_NAMES.map((m) => `0 AS ${m}`).join(", ")} WHERE ${dialect.never}`;
     return {
       sql: `SELECT 0 AS eid, 0 AS bucket, ${sums}, NULL AS name, NULL AS campaign_id FROM (${source}) s`,
       params,

@@ -7,6 +7,7 @@
  */
 import type { ReportQuery } from "../../contract";
 import type { PageSpan } from "../report/page-map";
+import { metricColumns } from "./fact-columns";
 import { timeSegments } from "./report-segments";
 import { advertiserFilters, type Level, levelOf, type SqlPlan, TABLES } from "./report-sql";
 
@@ -20,7 +21,7 @@ const CHAIN: Record<Exclude<Level, "keyword">, { from: string; links: string[]; 
 };
 
 /**
- * The rows (eid, bucket, views, clicks, conversions, spending, name, campaign_id) of the page, in order, or
+ * The rows (eid, bucket, each metric, name, campaign_id) of the page, in order, or
  * undefined when the report is not one this applies to (the caller groups instead). `none` when the range
  * holds no whole hour.
  */
@@ -34,14 +35,14 @@ export function streamedPageSql(
   const hours = timeSegments(query, true)?.hourly[0];
   if (!hours) return { none: true };
   const chain = CHAIN[level];
-  const t = TABLES[level];
+  const t = TABLES[level].hours;
   const e = chain.entity;
   const scope = advertiserFilters(query, advertiserId);
   const params = { ...scope.params, lo: hours[0], hi: hours[1], efrom: span.from, eto: span.to };
   const filters = [...chain.links, ...scope.filters, `${e}.id BETWEEN @efrom AND @eto`];
   filters.push(`f.${t.id} = ${e}.id`, "f.hour BETWEEN @lo AND @hi");
-  const sql = `SELECT ${e}.id AS eid, f.hour AS bucket, f.views AS views, ${t.hourClicks} AS clicks, ${t.conversions} AS conversions, f.spending_micros AS spending, ${e}.name AS name, ${level === "ad" ? "a.campaign_id" : "NULL"} AS campaign_id
-    FROM ${chain.from} CROSS JOIN ${t.hours} f WHERE ${filters.join(" AND ")}
+  const sql = `SELECT ${e}.id AS eid, f.hour AS bucket, ${metricColumns(t, "f")}, ${e}.name AS name, ${level === "ad" ? "a.campaign_id" : "NULL"} AS campaign_id
+    FROM ${chain.from} CROSS JOIN ${t.name} f WHERE ${filters.join(" AND ")}
     ORDER BY eid, bucket LIMIT @limit OFFSET @skip`;
   return { plan: { sql, params } };
 }

@@ -5,8 +5,10 @@
 import { existsSync } from "node:fs";
 import Database from "better-sqlite3";
 import { DatabaseError } from "../model/errors";
-import { createStatements, SCHEMA_VERSION } from "../sql/ddl";
+import { createStatements } from "../sql/ddl";
 import { SQLITE_DIALECT } from "../sql/dialect";
+import { NEW_SCHEMA_INFO, SCHEMA_INFO_SQL, type SchemaState, schemaState } from "../sql/schema-version";
+import { schemaRefusal } from "../store/schema-refusal";
 
 export type Db = Database.Database;
 
@@ -26,7 +28,8 @@ export function openForWriting(path: string, options: { create: boolean; nativeB
     // A database with tables but none of ours is another program's: creating ours in it would change it.
     if (options.create && !hasTables(db)) {
       db.exec(createStatements(SQLITE_DIALECT));
-      db.prepare("INSERT OR IGNORE INTO schema_info (key, value) VALUES ('version', ?)").run(String(SCHEMA_VERSION));
+      const info = db.prepare<[string, string]>("INSERT OR IGNORE INTO schema_info (key, value) VALUES (?, ?)");
+      for (const [key, value] of NEW_SCHEMA_INFO) info.run(key, value);
     }
   } catch (error) {
     db.close();
@@ -48,7 +51,7 @@ function hasTables(db: Db): boolean {
   return db.prepare("SELECT count(*) FROM sqlite_schema").pluck().get() !== 0;
 }
 
-function notAdreportDatabase(path: string, advice = "create one with `adreport serve init`"): DatabaseError {
+export function notAdreportDatabase(path: string, advice = "create one with `adreport serve init`"): DatabaseError {
   return new DatabaseError(`${path} is not an adreport database (${advice})`);
 }
 
@@ -68,7 +71,7 @@ export function openForReading(path: string, nativeBinding?: NativeBinding): Db 
   return db;
 }
 
-function open(path: string, options: Database.Options, nativeBinding: NativeBinding): Db {
+export function open(path: string, options: Database.Options, nativeBinding: NativeBinding): Db {
   if (options.fileMustExist && !existsSync(path)) {
     throw new DatabaseError(`there is no database at ${path} (create one with \`adreport serve init --db ${path}\`)`);
   }
@@ -83,15 +86,18 @@ function open(path: string, options: Database.Options, nativeBinding: NativeBind
   }
 }
 
-function checkVersion(db: Db, path: string, advice?: string): void {
-  let row: { value: string } | undefined;
+/** What the database's schema_info says of its layout (a file without one is foreign). */
+export function layoutOf(db: Db): SchemaState {
   try {
-    row = db.prepare("SELECT value FROM schema_info WHERE key = 'version'").get() as { value: string } | undefined;
+    return schemaState(db.prepare<[], { key: string; value: string }>(SCHEMA_INFO_SQL).all());
   } catch {
-    row = undefined;
+    return { kind: "foreign" };
   }
-  if (row?.value !== String(SCHEMA_VERSION)) {
-    db.close();
-    throw notAdreportDatabase(path, advice);
-  }
+}
+
+function checkVersion(db: Db, path: string, advice?: string): void {
+  const state = layoutOf(db);
+  if (state.kind === "current") return;
+  db.close();
+  throw schemaRefusal(state, path) ?? notAdreportDatabase(path, advice);
 }

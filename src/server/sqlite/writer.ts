@@ -3,12 +3,16 @@
  * (ad, hour) or (keyword, hour), so writing the same hour twice replaces it. Each write notes the
  * (entity, day) it touched; `finish()` recomputes the rollups of just those days (sql/rollup-sql.ts).
  */
+import { AD_COUNTERS, type Counter, KEYWORD_COUNTERS } from "../model/counters";
 import { ConflictError } from "../model/errors";
 import { type AdFact, dayOf, type Entities, type KeywordFact } from "../model/facts";
 import { SQLITE_DIALECT } from "../sql/dialect";
 import { AD_HOUR_COLUMNS, AD_HOUR_UPSERT, KEYWORD_HOUR_COLUMNS, KEYWORD_HOUR_UPSERT } from "../sql/fact-sql";
 import { recomputeRollupsSql, touchedTablesSql } from "../sql/rollup-sql";
 import type { Db } from "./open";
+
+/** The parameters of an hour: its entity, its hour, its counters. */
+const places = (counters: readonly Counter[]) => ["?", "?", ...counters.map(() => "?")].join(", ");
 
 interface Owner {
   parent: number;
@@ -44,13 +48,11 @@ export class FactWriter {
       ),
       addKeyword: db.prepare<[number, number, string]>("INSERT INTO keywords (id, ad_id, name) VALUES (?, ?, ?)"),
       renameKeyword: db.prepare<[string, number]>("UPDATE keywords SET name = ? WHERE id = ?"),
-      putAdHour: db.prepare(
-        `INSERT INTO ad_hours (${AD_HOUR_COLUMNS})
-         VALUES (@adId, @hour, @views, @clicks, @botClicks, @conversions, @spendingMicros) ${AD_HOUR_UPSERT}`,
+      putAdHour: db.prepare<number[]>(
+        `INSERT INTO ad_hours (${AD_HOUR_COLUMNS}) VALUES (${places(AD_COUNTERS)}) ${AD_HOUR_UPSERT}`,
       ),
-      putKeywordHour: db.prepare(
-        `INSERT INTO keyword_hours (${KEYWORD_HOUR_COLUMNS})
-         VALUES (@keywordId, @hour, @views, @clicks, @botClicks, @spendingMicros) ${KEYWORD_HOUR_UPSERT}`,
+      putKeywordHour: db.prepare<number[]>(
+        `INSERT INTO keyword_hours (${KEYWORD_HOUR_COLUMNS}) VALUES (${places(KEYWORD_COUNTERS)}) ${KEYWORD_HOUR_UPSERT}`,
       ),
       touchAdDay: db.prepare<[number, number]>("INSERT OR IGNORE INTO touched_ad_days (ad_id, day) VALUES (?, ?)"),
       touchKeywordDay: db.prepare<[number, number]>(
@@ -61,7 +63,7 @@ export class FactWriter {
 
   writeAdHour(fact: AdFact): void {
     this.entities(fact);
-    this.stmt.putAdHour.run(fact);
+    this.stmt.putAdHour.run(fact.adId, fact.hour, ...AD_COUNTERS.map((c) => fact.counts[c.name]));
     this.stmt.touchAdDay.run(fact.adId, dayOf(fact.hour));
   }
 
@@ -78,7 +80,7 @@ export class FactWriter {
       () => this.stmt.addKeyword.run(fact.keywordId, fact.adId, fact.keyword),
       this.stmt.renameKeyword,
     );
-    this.stmt.putKeywordHour.run(fact);
+    this.stmt.putKeywordHour.run(fact.keywordId, fact.hour, ...KEYWORD_COUNTERS.map((c) => fact.counts[c.name] ?? 0));
     this.stmt.touchKeywordDay.run(fact.keywordId, dayOf(fact.hour));
   }
 

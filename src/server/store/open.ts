@@ -5,7 +5,7 @@ import { type NativeBinding, openForReading, openForWriting } from "../sqlite/op
 import { sqliteOperator } from "../sqlite/operator";
 import { SqliteServeBackend } from "../sqlite/serve-backend";
 import { openServeStore as openCachedStore } from "./serve-store";
-import type { OperatorStore, ServeStore } from "./types";
+import type { OperatorStore, ServeStore, UpgradeResult } from "./types";
 
 /** A postgres:// URL Node cannot read is the operator's mistake, said without the URL's password. */
 function checkUrl(db: string): void {
@@ -27,6 +27,13 @@ export async function openOperatorStore(
   if (isPostgresUrl(db)) checkUrl(db);
   if (isPostgresUrl(db)) return await (await import("../pg/operator")).openPostgresOperator(db, options.create);
   return sqliteOperator(openForWriting(db, options), db);
+}
+
+/** `serve upgrade`: brings the database `--db` names to this adreport's layout (sql/schema-version.ts). */
+export async function upgradeDatabase(db: string, options: { nativeBinding?: NativeBinding }): Promise<UpgradeResult> {
+  if (isPostgresUrl(db)) checkUrl(db);
+  if (isPostgresUrl(db)) return await (await import("../pg/operator")).upgradePostgres(db);
+  return (await import("../sqlite/upgrade")).upgradeSqlite(db, options.nativeBinding);
 }
 
 export interface ServeStoreOptions {

@@ -85,6 +85,9 @@ export interface WriteResult {
 }
 
 /** The write side the operator verbs use; every method is one transaction. */
+/** What `serve upgrade` did: nothing, or from which version and with which counters added. */
+export type UpgradeResult = { upgraded: false } | { upgraded: true; from: number; missing: string[] };
+
 export interface OperatorStore {
   /** The database as it may be shown: a path, or a URL without its password. */
   readonly label: string;
