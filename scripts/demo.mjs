@@ -38,6 +38,9 @@ if (!fresh) {
   console.error("demo: creating the demo database (.demo/demo.db: 400 days, once a day) ...");
   adreport(["serve", "demo", "--db", db, "--end", today]);
   writeFileSync(endFile, `${today}\n`);
+} else {
+  // A database made today by an earlier adreport: brought to this one's layout (nothing to do when it is).
+  adreport(["serve", "upgrade", "--db", db]);
 }
 const key = adreport([
   "serve",
