@@ -7,9 +7,11 @@ import { dayText } from "../../core/calendar";
 import { UsageError } from "../../core/errors";
 import { printable } from "../../core/printable";
 import { dayNumber } from "../../engine/days/incremental";
+import { jobStore } from "../../engine/days/job-stores";
 import { takeLock } from "../../io/lock-file";
 import { writeChunk } from "../../io/write";
-import { listStates, pathsInFolder, readLastRun, writeState } from "../../state/store";
+import { pathsInFolder, readLastRun, writeState } from "../../state/store";
+import { targetText } from "../../targets/registry";
 import type { Context } from "../context";
 import { pathsOf, stateAt } from "../shared/job-state";
 import { recordFormat, recordsText, snakeCaseKeys } from "../shared/records";
@@ -19,7 +21,7 @@ import type { StateListOptions, StateResetOptions, StateShowOptions } from "./fl
 export async function runStateList(ctx: Context, options: StateListOptions): Promise<void> {
   const format = recordFormat(ctx, options);
   const folder = stateFolder(ctx);
-  const states = await listStates(folder, ctx.user, (error) => {
+  const states = await jobStore().list(folder, ctx.user, (error) => {
     ctx.io.err.write(`adreport: warning: ${printable(error.message)}\n`);
   });
   if (format === "human" && states.length === 0) {
@@ -34,7 +36,7 @@ export async function runStateList(ctx: Context, options: StateListOptions): Pro
       last_day: state.lastDay,
       last_run: run?.at ?? null,
       outcome: run?.outcome ?? null,
-      output: state.job.target,
+      output: targetText(state.job.target),
       profile: state.job.profile,
     });
   }

@@ -1,12 +1,10 @@
-/** A database job's table, opened read-only for `verify` from what the job's state says it is. */
+/** A job's target as `verify` reads it, and as `report` flags: asked of its kind (targets/registry.ts). */
 import type { Dimension, Metric, ReportRequest } from "../../contract";
-import { databaseIdentity } from "../../core/database-label";
-import { UsageError } from "../../core/errors";
-import { jobTarget } from "../../state/job";
 import type { JobState } from "../../state/store";
-import { openTableReader } from "../../targets/table/reader";
+import type { TargetReading } from "../../targets/kind";
+import { kindOf } from "../../targets/registry";
 
-/** The request of a job's rows, without dates: what makes its rows its own in the table. */
+/** The request of a job's rows, without dates: what makes its rows its own in a table. */
 export function jobRequest(state: JobState, range = { from: "", to: "" }): ReportRequest {
   const { job } = state;
   return {
@@ -20,33 +18,30 @@ export function jobRequest(state: JobState, range = { from: "", to: "" }): Repor
 }
 
 /**
- * `sqlite:/abs/path#table` or `postgres://user@host/db#table`. A PostgreSQL job remembers its URL without the
- * password: it comes from PGPASSWORD or ~/.pgpass, or from --output URL when that names the same database.
+ * How `verify` reads the job's target. `db`: a PostgreSQL job remembers its URL without the password: it
+ * comes from PGPASSWORD or ~/.pgpass, or from --db (-o URL) when that names the same database.
  */
-export function tableOfJob(state: JobState, tableUrl: string | undefined) {
-  const target = jobTarget(state.job.target);
-  if (target.kind === "days") throw new Error(`the job ${state.id} writes day files, not a table`);
-  if (target.kind === "sqlite") return { kind: "sqlite" as const, path: target.path, table: target.table };
-  if (tableUrl !== undefined && databaseIdentity(tableUrl) !== target.where) {
-    throw new UsageError(`--output names another database than the job's (${target.where})`);
-  }
-  return {
-    kind: "postgres" as const,
-    url: tableUrl ?? target.where,
-    table: target.table,
-    shown: target.where,
-    connectTimeoutMs: 30_000,
-  };
-}
-
-export async function openTableForJob(
+export function readingOfJob(
   state: JobState,
   place: { cwd: string; sqliteAddon: object | undefined; tableUrl: string | undefined },
-) {
-  return openTableReader(tableOfJob(state, place.tableUrl), {
+): TargetReading {
+  const { cwd, sqliteAddon, tableUrl: db } = place;
+  const request = jobRequest(state);
+  return kindOf(state.job.target).reading(state.job.target, {
+    cwd,
+    sqliteAddon,
+    db,
     profile: state.job.profile ?? "",
-    request: jobRequest(state),
-    cwd: place.cwd,
-    sqliteAddon: place.sqliteAddon,
+    request,
   });
+}
+
+/** The job's target as `report`'s -o (and --table): what `verify --repair` runs the job with. */
+export function outputWordsOfJob(state: JobState, db: string | undefined): { output: string; table?: string } {
+  return kindOf(state.job.target).words(state.job.target, db);
+}
+
+/** Day files: the file of `day` (absolute); undefined for a target that keeps no file per day. */
+export function dayFileOfJob(state: JobState, day: string): string | undefined {
+  return kindOf(state.job.target).dayFile?.(state.job.target, day);
 }

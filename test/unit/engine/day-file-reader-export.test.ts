@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import type { DayFileWrite, JobState } from "../../../src/state/store";
 import { listDayFiles } from "../../../src/targets/files/list";
 import { readDayFile } from "../../../src/targets/files/reader";
+import { targetText } from "../../../src/targets/registry";
 import { at, newService } from "../../helpers/incremental";
 
 const PLAIN: DayFileWrite = { format: "csv", delimiter: ",", bom: false, spreadsheet: false };
@@ -29,7 +30,7 @@ function stateOf(dir: string, template: string): JobState {
   const folder = join(dir, "config", "state");
   for (const name of readdirSync(folder).filter((n) => /^[0-9a-f]{8}\.json$/.test(n))) {
     const state = JSON.parse(readFileSync(join(folder, name), "utf8")) as JobState;
-    if (state.job.target === join(dir, template)) return state;
+    if (targetText(state.job.target) === join(dir, template)) return state;
   }
   throw new Error(`no state for ${template}`);
 }
