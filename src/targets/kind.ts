@@ -82,6 +82,8 @@ export interface TargetKind<T extends JobTarget = JobTarget> {
    * own profile's rows (`per-profile`, a table).
    */
   readonly writers: "one" | "per-profile";
+  /** The most accounts that write it at once (a SQLite file takes one writer at a time); else --account-concurrency's. */
+  readonly accountsAtOnce?: number;
   /** Its metrics may grow (a table adds a column): they are not part of its job's id. */
   readonly grows: boolean;
   /** `report --dry-run`'s words for it (a format is added by the caller) and its JSON. */

@@ -36,6 +36,11 @@ export function isDatabaseOutput(output: string | undefined): boolean {
   return kindOfOutput(output)?.writers === "per-profile";
 }
 
+/** How many accounts write -o at once: `asked` (--account-concurrency), or fewer where its kind takes fewer. */
+export function accountsAtOnce(output: string | undefined, asked: number): number {
+  return kindOfOutput(output)?.accountsAtOnce ?? asked;
+}
+
 /** A file's name with the range's days in place. */
 export function fillPath(template: string, days: { fromDate: string; toDate: string }): string {
   return template.replaceAll("{from}", days.fromDate).replaceAll("{to}", days.toDate);

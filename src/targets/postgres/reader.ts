@@ -2,6 +2,7 @@
 import { quoteName, tableLayout } from "../table/columns";
 import { collect, type DaySums, metricNames, type ReaderOptions, sumsOf, type TableReader } from "../table/reader";
 import { connectPostgres, tableColumns } from "./client";
+import { postgresDialect } from "./dialect";
 
 export async function postgresReader(
   choice: { url: string; shown: string; table: string; connectTimeoutMs: number },
@@ -22,7 +23,11 @@ export async function postgresReader(
         const columns = await tableColumns(client, choice.table);
         if (columns === undefined) return new Map();
         const has = new Set(columns.map((c) => c.name));
-        const select = [`to_char("date"::date, 'YYYY-MM-DD')`, "count(*)::text", ...sumsOf("postgres", layout, has)];
+        const select = [
+          `to_char("date"::date, 'YYYY-MM-DD')`,
+          "count(*)::text",
+          ...sumsOf(postgresDialect, layout, has),
+        ];
         const result = await client.query({
           text: `SELECT ${select.join(", ")} FROM ${quoteName(choice.table)}
                   WHERE profile = $1 AND query_scope = $2 AND "date" >= $3::date AND "date" < $4::date + 1

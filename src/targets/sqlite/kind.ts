@@ -35,6 +35,7 @@ export const sqliteKind: TargetKind<SqliteTarget> = {
   },
   text: (target) => `${PREFIX}${target.path}#${target.table}`,
   writers: "per-profile",
+  accountsAtOnce: 1,
   grows: true,
   describe: (spec) => ({
     words: `table ${spec.target.table} in ${PREFIX}${printable(spec.given)}`,

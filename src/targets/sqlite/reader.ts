@@ -11,6 +11,7 @@ import {
   sumsOf,
   type TableReader,
 } from "../table/reader";
+import { sqliteDialect } from "./dialect";
 
 export async function sqliteReader(
   choice: { path: string; table: string },
@@ -37,7 +38,7 @@ export async function sqliteReader(
       const columns = db.prepare("SELECT name FROM pragma_table_info(?)").pluck().all(choice.table) as string[];
       if (columns.length === 0) return new Map();
       const has = new Set(columns);
-      const select = [`substr("date", 1, 10)`, "count(*)", ...sumsOf("sqlite", layout, has)];
+      const select = [`substr("date", 1, 10)`, "count(*)", ...sumsOf(sqliteDialect, layout, has)];
       const rows = db
         .prepare(
           `SELECT ${select.join(", ")} FROM ${quoteName(choice.table)}

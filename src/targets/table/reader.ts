@@ -6,23 +6,16 @@
  * a metric that is NULL in every row of a day (a column added after the day was written) sums to 0.
  */
 import type { DaySums, ReaderOptions, TableAccess, TableReader } from "./access";
-import type { Dialect } from "./column-types";
+import type { TableDialect } from "./column-types";
 import { quoteName, type TableLayout } from "./columns";
 import { targetFailure } from "./failure";
 
 export type { DaySums, ReaderOptions, TableReader };
 
 /** The SELECT list after the day and the count: one sum per metric the table has. */
-export function sumsOf(dialect: Dialect, layout: TableLayout, has: ReadonlySet<string>): string[] {
+export function sumsOf(dialect: TableDialect, layout: TableLayout, has: ReadonlySet<string>): string[] {
   const metrics = layout.columns.filter((c) => (c.kind === "count" || c.kind === "money") && has.has(c.name));
-  return metrics.map((c) => {
-    const name = quoteName(c.name);
-    if (c.kind !== "money")
-      return dialect === "sqlite" ? `coalesce(sum(${name}), 0)` : `coalesce(sum(${name}), 0)::text`;
-    return dialect === "sqlite"
-      ? `coalesce(sum(CAST(round(${name} * 1000000) AS INTEGER)), 0)`
-      : `coalesce(sum(round(${name}::numeric * 1000000)), 0)::text`;
-  });
+  return metrics.map((c) => dialect.sum(quoteName(c.name), c.kind === "money"));
 }
 
 export function metricNames(layout: TableLayout, has: ReadonlySet<string>): string[] {
