@@ -68,9 +68,11 @@ export interface TargetKind<T extends JobTarget = JobTarget> {
   claims(output: string): boolean;
   /** Whether --table names its table (else --table is refused with it). */
   readonly takesTable: boolean;
+  /** -o of this kind in the words of a message (`sqlite:PATH`). */
+  readonly example: string;
   /** -o (and --table) read; a UsageError when they cannot go together. */
   parse(words: TargetWords, cwd: string): TargetSpec<T>;
-  /** A target a state records, checked; undefined when it is not one this kind writes. */
+  /** A target a state records, checked and with its kind's fields only; undefined when it is not one this kind writes. */
   check(target: JobTarget): T | undefined;
   /** The text an earlier adreport's state kept (the kind's `text`), read back; undefined when not this kind's. */
   fromText(text: string): T | undefined;

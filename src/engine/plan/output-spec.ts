@@ -8,7 +8,7 @@
 import { sep } from "node:path";
 import { UsageError } from "../../core/errors";
 import type { TargetSpec } from "../../targets/kind";
-import { kindOfOutput } from "../../targets/registry";
+import { kindOfOutput, TARGET_KINDS } from "../../targets/registry";
 import { isStdoutPath } from "../run/output";
 import { type FolderProblem, folderProblem } from "./output-folder";
 
@@ -51,7 +51,8 @@ export function parseOutputSpec(words: OutputWords, cwd: string): OutputSpec {
   const output = words.output;
   const kind = kindOfOutput(output);
   if (words.table !== undefined && kind?.takesTable !== true) {
-    throw new UsageError("--table applies to database targets only (sqlite:PATH, postgres://...)");
+    const tables = TARGET_KINDS.filter((k) => k.takesTable).map((k) => k.example);
+    throw new UsageError(`--table applies to database targets only (${tables.join(", ")})`);
   }
   if (kind !== undefined) return kind.parse({ ...words, output: output as string }, cwd);
   if (words.incremental === true) {

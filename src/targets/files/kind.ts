@@ -17,6 +17,7 @@ export const filesKind: TargetKind<FilesTarget> = {
   name: "files",
   claims: (output) => output.includes(DATE),
   takesTable: false,
+  example: "exports/{date}.csv",
   parse(words, cwd) {
     const { output } = words;
     if (output.includes("{from}") || output.includes("{to}")) {
@@ -25,8 +26,8 @@ export const filesKind: TargetKind<FilesTarget> = {
     const target: FilesTarget = { kind: "files", template: resolve(cwd, output) };
     return { kind: "target", target, what: "{date} in --output", template: output, given: output };
   },
-  check: (target) =>
-    typeof target.template === "string" && target.template.includes(DATE) ? (target as FilesTarget) : undefined,
+  check: ({ template }) =>
+    typeof template === "string" && template.includes(DATE) ? { kind: "files", template } : undefined,
   fromText: (text) => (text.includes(DATE) ? { kind: "files", template: text } : undefined),
   text: (target) => target.template,
   writers: "one",

@@ -32,13 +32,14 @@ export const postgresKind: TargetKind<PostgresTarget> = {
   name: "postgres",
   claims: isPostgresUrl,
   takesTable: true,
+  example: "postgres://...",
   parse(words) {
     const table = tableNameOf(words);
     const target: PostgresTarget = { kind: "postgres", where: databaseIdentity(words.output), table };
     return { kind: "target", target, what: DATABASE_WHAT, template: undefined, given: words.output };
   },
-  check: (target) =>
-    typeof target.where === "string" && typeof target.table === "string" ? (target as PostgresTarget) : undefined,
+  check: ({ where, table }) =>
+    typeof where === "string" && typeof table === "string" ? { kind: "postgres", where, table } : undefined,
   fromText(text) {
     const parts = isPostgresUrl(text) ? splitTableText(text) : undefined;
     return parts && { kind: "postgres", where: parts.where, table: parts.table };

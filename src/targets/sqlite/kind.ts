@@ -20,6 +20,7 @@ export const sqliteKind: TargetKind<SqliteTarget> = {
   name: "sqlite",
   claims: (output) => output.startsWith(PREFIX),
   takesTable: true,
+  example: "sqlite:PATH",
   parse(words, cwd) {
     const path = words.output.slice(PREFIX.length);
     if (path === "") throw new UsageError("--output sqlite:PATH needs the database file's path");
@@ -27,8 +28,8 @@ export const sqliteKind: TargetKind<SqliteTarget> = {
     const target: SqliteTarget = { kind: "sqlite", path: resolve(cwd, path), table };
     return { kind: "target", target, what: DATABASE_WHAT, template: undefined, given: path };
   },
-  check: (target) =>
-    typeof target.path === "string" && typeof target.table === "string" ? (target as SqliteTarget) : undefined,
+  check: ({ path, table }) =>
+    typeof path === "string" && typeof table === "string" ? { kind: "sqlite", path, table } : undefined,
   fromText(text) {
     const parts = text.startsWith(PREFIX) ? splitTableText(text) : undefined;
     return parts && { kind: "sqlite", path: parts.where.slice(PREFIX.length), table: parts.table };

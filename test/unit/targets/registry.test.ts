@@ -106,6 +106,13 @@ describe("a state's target", () => {
     expect(readTarget(value)).toBeUndefined();
   });
 
+  it("keeps its kind's fields only", () => {
+    expect(readTarget({ kind: "files", template: "/w/{date}.csv", extra: "x" })).toEqual({
+      kind: "files",
+      template: "/w/{date}.csv",
+    });
+  });
+
   it("a table's name is the text after the last #", () => {
     expect(readTarget("sqlite:/w/a#b.db#t")).toEqual({ kind: "sqlite", path: "/w/a#b.db", table: "t" });
   });
