@@ -2,7 +2,7 @@
  * The job store adreport has always had: a job's state as `<id>.json` (its last run `<id>.run.json`, its
  * lock `<id>.lock`) in the config folder's `state/`, or wherever --state-file says (state/store.ts).
  */
-import { readdir, readFile, rename } from "node:fs/promises";
+import { readdir, readFile, rename, unlink } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { UsageError } from "../core/errors";
 import { takeLock } from "../io/lock-file";
@@ -25,6 +25,10 @@ export function fileJobStore(readTarget: TargetReader): JobStore {
     write: (paths, state) => writeState(paths.state, state),
     readLastRun: (paths) => readLastRun(paths.run),
     writeLastRun: (paths, run) => writeLastRun(paths.run, run),
+    async forget(paths) {
+      await unlink(paths.state);
+      await unlink(paths.run).catch(() => undefined);
+    },
     async move(from, to) {
       await rename(from.state, to.state);
       await rename(from.run, to.run).catch(() => undefined);

@@ -25,6 +25,8 @@ export interface JobStore {
   write(paths: StatePaths, state: JobState): Promise<void>;
   readLastRun(paths: StatePaths): Promise<LastRun | undefined>;
   writeLastRun(paths: StatePaths, run: LastRun): Promise<void>;
+  /** Forgets a job: its state (refused when there is none), and its last run. */
+  forget(paths: StatePaths): Promise<void>;
   /** Moves a job's state and last run to another id's places (a job whose id changed, taken over). */
   move(from: StatePaths, to: StatePaths): Promise<void>;
   /** The job's lock, held for a whole run; `beside`: another lock next to it (`output-1a2b3c4d`), held as long. */
