@@ -1,5 +1,5 @@
 /** The `report` flags of a job, rebuilt from its state: what `verify` runs the job's days again with. */
-import { outputWordsOfJob } from "../../engine/verify/table";
+import { outputWordsOfJob } from "../../engine/verify/job-target";
 import type { JobState } from "../../state/store";
 import type { ReportFlags } from "../report/flags";
 

@@ -14,7 +14,7 @@ import { listDayFiles } from "../../targets/files/list";
 import { readDayFile } from "../../targets/files/reader";
 import type { TableReader } from "../../targets/table/reader";
 
-import { readingOfJob } from "./table";
+import { readingOfJob } from "./job-target";
 
 export interface DayDifference {
   day: string;

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { UsageError } from "../../../src/core/errors";
 import { earlierJobId, jobId } from "../../../src/engine/days/job-id";
 import { parseOutputSpec } from "../../../src/engine/plan/output-spec";
+import { targetSpecOfJob } from "../../../src/engine/verify/job-target";
 import type { JobIdentity, JobTarget } from "../../../src/state/job";
 import { kindOf, kindOfOutput, readTarget, TARGET_KINDS, targetText } from "../../../src/targets/registry";
 
@@ -64,6 +65,9 @@ describe("each target kind", () => {
     expect(jobId(identity(spec.target))).toBe(c.id);
     expect(earlierJobId(identity(spec.target))).toBe(c.earlier);
     expect(kindOfOutput(c.output)).toBe(kindOf(spec.target));
+    // Planned again from the job's state (verify --repair): the same target.
+    const state = { version: 1 as const, id: c.id, job: identity(spec.target), lastDay: "2026-11-01", days: {} };
+    expect(targetSpecOfJob(state, undefined, "/elsewhere").target).toEqual(c.target);
   });
 
   it("are each registered once, by a name of their own", () => {

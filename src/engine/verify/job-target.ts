@@ -1,7 +1,7 @@
 /** A job's target as `verify` reads it, and as `report` flags: asked of its kind (targets/registry.ts). */
 import type { Dimension, Metric, ReportRequest } from "../../contract";
 import type { JobState } from "../../state/store";
-import type { TargetReading } from "../../targets/kind";
+import type { TargetReading, TargetSpec } from "../../targets/kind";
 import { kindOf } from "../../targets/registry";
 
 /** The request of a job's rows, without dates: what makes its rows its own in a table. */
@@ -34,6 +34,12 @@ export function readingOfJob(
     profile: state.job.profile ?? "",
     request,
   });
+}
+
+/** The job's target as a plan holds it (its -o as given is the kind's words of it): a job planned from its state. */
+export function targetSpecOfJob(state: JobState, db: string | undefined, cwd: string): TargetSpec {
+  const kind = kindOf(state.job.target);
+  return kind.parse({ ...kind.words(state.job.target, db), dimensions: state.job.dimensions.join(",") }, cwd);
 }
 
 /** The job's target as `report`'s -o (and --table): what `verify --repair` runs the job with. */
