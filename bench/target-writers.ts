@@ -8,6 +8,8 @@ import { join } from "node:path";
 import type { ReportMeta, ReportRequest, RowPage } from "../src/contract";
 import { csvFormatter } from "../src/format/csv";
 import { fileSink } from "../src/io/file-sink";
+import { postgresTable } from "../src/targets/postgres/table";
+import { sqliteTable } from "../src/targets/sqlite/table";
 import { openTableTarget } from "../src/targets/table/target";
 import { figure, median, timeAsync } from "./lib";
 
@@ -95,18 +97,19 @@ export async function benchTargetWriters(work: string, postgresUrl: string | und
       }
     };
     sqlite.push(
-      await timeAsync(() => table({ kind: "sqlite", path: join(work, `writers-${i}.db`), table: "ads_hourly" })),
+      await timeAsync(() => table(sqliteTable({ path: join(work, `writers-${i}.db`), table: "ads_hourly" }))),
     );
     if (postgresUrl !== undefined) {
       postgres.push(
         await timeAsync(() =>
-          table({
-            kind: "postgres",
-            url: postgresUrl,
-            shown: "bench",
-            table: `writers_${i}`,
-            connectTimeoutMs: 30_000,
-          }),
+          table(
+            postgresTable({
+              url: postgresUrl,
+              shown: "bench",
+              table: `writers_${i}`,
+              connectTimeoutMs: 30_000,
+            }),
+          ),
         ),
       );
     }

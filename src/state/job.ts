@@ -1,10 +1,22 @@
 /**
  * What makes an export job one job: the profile, the service, the query without its dates and the output
  * target. Two cron lines that differ only in their dates are one job; any other difference is another
- * job with a state of its own. A database table's metrics belong to its job and may grow (a column is added):
- * they are not part of a database job's id. A job's id is the first 8 hex digits of the SHA-256 of that identity.
+ * job with a state of its own. The target is its kind's data (targets/registry.ts knows the kinds: state/
+ * imports no targets/). A job's id is the first 8 hex digits of the SHA-256 of that identity (engine/days/job-id.ts).
  */
-import { createHash } from "node:crypto";
+
+/**
+ * A job's output target as its state keeps it: the name of its kind and the kind's fields, all text
+ * (`{ kind: "sqlite", path: "/abs/ads.db", table: "t" }`). An earlier adreport kept it as one text
+ * (`sqlite:/abs/ads.db#t`), which its kind reads back.
+ */
+export interface JobTarget {
+  readonly kind: string;
+  readonly [field: string]: string;
+}
+
+/** How a state's target is read, by targets/registry.ts: structured or an earlier text; undefined when no kind's. */
+export type TargetReader = (value: unknown) => JobTarget | undefined;
 
 export interface JobIdentity {
   profile: string | null;
@@ -14,15 +26,23 @@ export interface JobIdentity {
   granularity: string;
   campaignId: number | null;
   adId: number | null;
-  /** The output target: a file template's absolute path, or `sqlite:/abs/path#table`, `postgres://host/db#table`. */
-  target: string;
+  target: JobTarget;
 }
 
 const isTexts = (value: unknown): boolean => Array.isArray(value) && value.every((v) => typeof v === "string");
 const isIdOrNull = (value: unknown): boolean => value === null || Number.isSafeInteger(value);
 
-/** A state file's `job` as adreport writes it (a hand edit may leave anything there). */
-export function isJobIdentity(value: unknown): value is JobIdentity {
+/** A target in either shape a state file may hold it: a kind's fields, or an earlier adreport's text. */
+export function isStoredTarget(value: unknown): value is string | JobTarget {
+  if (typeof value === "string") return true;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  return (
+    typeof (value as { kind?: unknown }).kind === "string" && Object.values(value).every((v) => typeof v === "string")
+  );
+}
+
+/** A state file's `job` as adreport writes it, its target still as stored (a hand edit may leave anything there). */
+export function isJobIdentity(value: unknown): value is Omit<JobIdentity, "target"> & { target: string | JobTarget } {
   if (typeof value !== "object" || value === null) return false;
   const v = value as Record<string, unknown>;
   return (
@@ -33,52 +53,8 @@ export function isJobIdentity(value: unknown): value is JobIdentity {
     typeof v.granularity === "string" &&
     isIdOrNull(v.campaignId) &&
     isIdOrNull(v.adId) &&
-    typeof v.target === "string"
+    isStoredTarget(v.target)
   );
-}
-
-/** A database target (`sqlite:...#table`, `postgres://...#table`), not a `{date}` file template. */
-export function isTableIdentity(target: string): boolean {
-  return target.startsWith("sqlite:") || /^postgres(ql)?:\/\//i.test(target);
-}
-
-/** A job's target, read back: `{date}` files, or a table (`sqlite:/abs/path#table`, `postgres://...#table`). */
-export type JobTarget =
-  | { kind: "days"; template: string }
-  | { kind: "sqlite"; path: string; table: string }
-  | { kind: "postgres"; where: string; table: string };
-
-export function jobTarget(target: string): JobTarget {
-  if (!isTableIdentity(target)) return { kind: "days", template: target };
-  const hash = target.lastIndexOf("#");
-  const where = target.slice(0, hash);
-  const table = target.slice(hash + 1);
-  return where.startsWith("sqlite:")
-    ? { kind: "sqlite", path: where.slice("sqlite:".length), table }
-    : { kind: "postgres", where, table };
-}
-
-export function jobId(job: JobIdentity): string {
-  return idOf(job, isTableIdentity(job.target) ? null : job.metrics);
-}
-
-/** The id earlier builds gave a database job, its metrics included: a state under it is taken over once. */
-export function earlierJobId(job: JobIdentity): string | undefined {
-  return isTableIdentity(job.target) ? idOf(job, job.metrics) : undefined;
-}
-
-function idOf(job: JobIdentity, metrics: string[] | null): string {
-  const canonical = JSON.stringify([
-    job.profile,
-    job.baseUrl,
-    job.dimensions,
-    metrics,
-    job.granularity,
-    job.campaignId,
-    job.adId,
-    job.target,
-  ]);
-  return createHash("sha256").update(canonical).digest("hex").slice(0, 8);
 }
 
 /** What makes job `other` another job than `job`, in words (`base URL http://a/ -> http://b/`). */

@@ -6,7 +6,7 @@
  * state itself exactly as it was.
  */
 import type { Stats } from "node:fs";
-import { lstat, readdir } from "node:fs/promises";
+import { lstat } from "node:fs/promises";
 import { join } from "node:path";
 import { dayOfText } from "../core/calendar";
 import { OutputError, UsageError } from "../core/errors";
@@ -14,7 +14,7 @@ import { DAY_FILE_FORMATS, type DayFileFormat } from "../core/formats";
 import { reasonInWords } from "../io/errno-words";
 import { readOptionalFile, writePrivateFile } from "../io/private-file";
 import { type DayRecord, isDayRecord } from "./day-record";
-import { isJobIdentity, isTableIdentity, type JobIdentity } from "./job";
+import { isJobIdentity, type JobIdentity, type TargetReader } from "./job";
 
 export interface JobState {
   version: 1;
@@ -87,7 +87,7 @@ function badDay(path: string, id: unknown, what: string, value: string): UsageEr
   });
 }
 
-function parseState(text: string, path: string): JobState {
+function parseState(text: string, path: string, readTarget: TargetReader): JobState {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -113,9 +113,11 @@ function parseState(text: string, path: string): JobState {
       hint: "remove it to start the job again from --start",
     });
   }
-  const state = v as JobState;
-  // Edited by hand into no target adreport writes: refused here, not as an internal error later.
-  if (!(isTableIdentity(state.job.target) || state.job.target.includes("{date}"))) {
+  // An earlier adreport's text read back here, once; edited by hand into no target adreport writes: refused
+  // here, not as an internal error later.
+  const target = readTarget(v.job?.target);
+  const state = { ...v, job: { ...v.job, target } } as JobState;
+  if (target === undefined) {
     throw new UsageError(
       `the state file ${path} is not in adreport's shape: its output is neither {date} files nor a table`,
       {
@@ -130,7 +132,12 @@ function parseState(text: string, path: string): JobState {
 }
 
 /** `user`: the user running adreport (ctx.user), whose own the state file must be; undefined on Windows. */
-export async function readState(path: string, user: { uid: number } | undefined): Promise<JobState | undefined> {
+/** `readTarget`: targets/registry.ts's, which knows the target kinds. */
+export async function readState(
+  path: string,
+  user: { uid: number } | undefined,
+  readTarget: TargetReader,
+): Promise<JobState | undefined> {
   // Replacing a device or a link's target by rename would be far worse than refusing.
   const found = await lstat(path).catch(() => undefined);
   if (found && !found.isFile()) {
@@ -140,7 +147,7 @@ export async function readState(path: string, user: { uid: number } | undefined)
   }
   if (found && user) checkPrivate(found, path, user.uid);
   const text = await readOptionalFile(path);
-  return text === undefined ? undefined : parseState(text, path);
+  return text === undefined ? undefined : parseState(text, path, readTarget);
 }
 
 /**
@@ -185,31 +192,4 @@ export async function readLastRun(path: string): Promise<LastRun | undefined> {
 
 export async function writeLastRun(path: string, run: LastRun): Promise<void> {
   await writePrivateFile(path, `${JSON.stringify(run)}\n`);
-}
-
-/** Every job whose state is in the folder, in id order; `unreadable` is told about each one that cannot be used. */
-export async function listStates(
-  folder: string,
-  user: { uid: number } | undefined,
-  unreadable: (error: Error) => void,
-): Promise<JobState[]> {
-  let names: string[];
-  try {
-    names = await readdir(folder);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
-    throw error;
-  }
-  const states: JobState[] = [];
-  for (const name of names.filter((n) => /^[0-9a-f]{8}\.json$/.test(n)).sort()) {
-    try {
-      const state = await readState(join(folder, name), user);
-      if (state) states.push(state);
-    } catch (error) {
-      // One corrupt job must not hide the others, nor its own id, which `state reset` needs.
-      if (!(error instanceof UsageError)) throw error;
-      unreadable(error);
-    }
-  }
-  return states;
 }

@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { earlierJobId } from "../../src/state/job";
+import { earlierJobId } from "../../src/engine/days/job-id";
 import { startForwarder } from "../helpers/forwarder";
 import { at, newService } from "../helpers/incremental";
 

@@ -10,7 +10,13 @@ import { TimeZone } from "../../core/time-zone";
 import type { FanOutPlan } from "../../engine/accounts/fan-out";
 import { folderRefusal } from "../../engine/plan/output-folder";
 import { chooseOutputFormat } from "../../engine/plan/output-format";
-import { fillPath, hasDatePlaceholder, isDatabaseOutput, outputFolderProblem } from "../../engine/plan/output-spec";
+import {
+  accountsAtOnce,
+  fillPath,
+  hasDatePlaceholder,
+  isDatabaseOutput,
+  outputFolderProblem,
+} from "../../engine/plan/output-spec";
 import { checkPictureRequest } from "../../engine/plan/picture-options";
 import type { ReportPlan } from "../../engine/plan/plan";
 import { planRequest } from "../../engine/plan/request";
@@ -199,7 +205,7 @@ export async function planAccounts(ctx: Context, flags: ReportFlags): Promise<Ac
     names,
     perProfile,
     path,
-    concurrency: flags.output?.startsWith("sqlite:") === true ? 1 : (flags.accountConcurrency ?? 2),
+    concurrency: accountsAtOnce(flags.output, flags.accountConcurrency ?? 2),
     format,
     options: formatOptionsOf(ctx, flags, { settings, format, path, request, now }),
     shaping: { fields: fieldsOverAccounts(flags.fields).shared, epochDates: flags.dateFormat === "epoch" },

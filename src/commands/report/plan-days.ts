@@ -137,8 +137,8 @@ export async function planDays(
   if (!incremental && (!WHOLE_DAY.test(request.request.from) || !WHOLE_DAY.test(request.request.to))) {
     throw new UsageError(`${choice.what} writes whole days: --from and --to must be days (YYYY-MM-DD, -Nd, yesterday)`);
   }
-  if (!incremental && choice.kind === "days") refuseIncompleteDays(request.toDate, now);
-  const template = choice.kind === "days" ? choice.template : undefined;
+  const template = choice.template;
+  if (!incremental && template !== undefined) refuseIncompleteDays(request.toDate, now);
   const problem = template === undefined ? undefined : await outputFolderProblem(place.cwd, template);
   if (problem !== undefined && place.describeOnly !== true) throw folderRefusal(problem);
   const write = template === undefined ? undefined : dayFileFormat(flags, settings, template, warn);

@@ -13,8 +13,7 @@ function outputText(output: OutputDescription, format: string | undefined): stri
   const as = format === undefined ? "" : ` (${format})`;
   if (output.kind === "stdout") return `standard output${as}`;
   if (output.kind === "file") return `${printable(output.path)}${as}`;
-  if (output.kind === "days") return `one file per date bucket, ${printable(output.template)}${as}`;
-  return `table ${output.table} in ${output.kind === "sqlite" ? "sqlite:" : ""}${printable(output.database)}`;
+  return `${output.words}${as}`;
 }
 
 /** Where the range of an incremental run comes from. */
@@ -72,9 +71,7 @@ function outputObject(output: OutputDescription): object {
     ? { kind: "stdout" }
     : output.kind === "file"
       ? { kind: "file", path: output.path }
-      : output.kind === "days"
-        ? { kind: "days", template: output.template }
-        : { kind: output.kind, database: output.database, table: output.table };
+      : output.json;
 }
 
 /** The plan as `--summary json` gives it: snake_case keys, as the summaries of runs. */

@@ -2,7 +2,8 @@
 import { resolve } from "node:path";
 import { UsageError } from "../../core/errors";
 import { printable } from "../../core/printable";
-import { type JobState, pathsInFolder, pathsOfFile, readState, type StatePaths } from "../../state/store";
+import { jobStore } from "../../engine/days/job-stores";
+import { type JobState, pathsInFolder, pathsOfFile, type StatePaths } from "../../state/store";
 import type { Context } from "../context";
 import { stateFolder } from "./state-folder";
 
@@ -26,7 +27,7 @@ export async function pathsOf(
 }
 
 export async function stateAt(ctx: Context, paths: StatePaths, job: string | undefined): Promise<JobState> {
-  const state = await readState(paths.state, ctx.user);
+  const state = await jobStore().read(paths, ctx.user);
   if (!state) {
     throw new UsageError(job !== undefined ? `no job ${printable(job)}` : `no state in ${paths.state}`, {
       hint: "adreport state list shows the jobs",

@@ -1,15 +1,14 @@
 /** `adreport state list | show | reset`. */
 
 import { existsSync } from "node:fs";
-import { unlink } from "node:fs/promises";
 import { BusyError } from "../../core/busy-error";
 import { dayText } from "../../core/calendar";
 import { UsageError } from "../../core/errors";
 import { printable } from "../../core/printable";
 import { dayNumber } from "../../engine/days/incremental";
-import { takeLock } from "../../io/lock-file";
+import { jobStore } from "../../engine/days/job-stores";
 import { writeChunk } from "../../io/write";
-import { listStates, pathsInFolder, readLastRun, writeState } from "../../state/store";
+import { targetText } from "../../targets/registry";
 import type { Context } from "../context";
 import { pathsOf, stateAt } from "../shared/job-state";
 import { recordFormat, recordsText, snakeCaseKeys } from "../shared/records";
@@ -19,7 +18,8 @@ import type { StateListOptions, StateResetOptions, StateShowOptions } from "./fl
 export async function runStateList(ctx: Context, options: StateListOptions): Promise<void> {
   const format = recordFormat(ctx, options);
   const folder = stateFolder(ctx);
-  const states = await listStates(folder, ctx.user, (error) => {
+  const store = jobStore();
+  const states = await store.list(folder, ctx.user, (error) => {
     ctx.io.err.write(`adreport: warning: ${printable(error.message)}\n`);
   });
   if (format === "human" && states.length === 0) {
@@ -28,13 +28,13 @@ export async function runStateList(ctx: Context, options: StateListOptions): Pro
   }
   const records = [];
   for (const state of states) {
-    const run = await readLastRun(pathsInFolder(folder, state.id).run);
+    const run = await store.readLastRun(store.pathsInFolder(folder, state.id));
     records.push({
       job: state.id,
       last_day: state.lastDay,
       last_run: run?.at ?? null,
       outcome: run?.outcome ?? null,
-      output: state.job.target,
+      output: targetText(state.job.target),
       profile: state.job.profile,
     });
   }
@@ -54,7 +54,7 @@ export async function runStateList(ctx: Context, options: StateListOptions): Pro
 export async function runStateShow(ctx: Context, job: string | undefined, options: StateShowOptions): Promise<void> {
   const paths = await pathsOf(ctx, job, options.stateFile);
   const state = await stateAt(ctx, paths, job);
-  const lastRun = (await readLastRun(paths.run)) ?? null;
+  const lastRun = (await jobStore().readLastRun(paths)) ?? null;
   // The state file's own names are camelCase; printed, they follow the records' snake_case (state list's too).
   await writeChunk(ctx.io.out, `${JSON.stringify(snakeCaseKeys({ ...state, lastRun }), null, 2)}\n`);
 }
@@ -71,21 +71,21 @@ export async function runStateReset(ctx: Context, job: string | undefined, optio
     return undefined;
   });
   const name = state?.id ?? printable(job ?? paths.state);
-  const lock = await takeLock(paths.lock);
+  const store = jobStore();
+  const lock = await store.lock(paths);
   if (!lock.ok) {
     throw new BusyError(`a run of job ${name} is under way (pid ${lock.holder}); its state was left as it was`);
   }
   try {
     if (from === undefined || state === undefined) {
-      await unlink(paths.state);
-      await unlink(paths.run).catch(() => undefined);
+      await store.forget(paths);
       ctx.io.err.write(`adreport: job ${name} forgotten: its next run starts at --start\n`);
       return;
     }
     const lastDay = dayText(from - 1);
     const days = Object.fromEntries(Object.entries(state.days).filter(([day]) => day < dayText(from)));
     const before = state.lastDay < lastDay ? state.lastDay : lastDay;
-    await writeState(paths.state, { ...state, lastDay: before, days });
+    await store.write(paths, { ...state, lastDay: before, days });
     ctx.io.err.write(
       `adreport: job ${state.id}: the next run exports again from ${dayText((dayNumber(before) as number) + 1)}\n`,
     );

@@ -3,7 +3,7 @@
  * database (--db; `-o postgres://...` is read as --db, as `--output URL` always was before -o wrote the result).
  */
 import { UsageError } from "../../core/errors";
-import { isTableIdentity } from "../../state/job";
+import { isDatabaseOutput } from "../../engine/plan/output-spec";
 import type { VerifyOptions } from "./flags";
 
 export interface VerifyChoices {
@@ -15,7 +15,7 @@ export interface VerifyChoices {
 
 export function verifyChoices(options: VerifyOptions): VerifyChoices {
   const { output } = options;
-  if (output !== undefined && isTableIdentity(output)) {
+  if (isDatabaseOutput(output)) {
     if (options.db !== undefined) {
       throw new UsageError("-o names a database and --db another: name the job's database once, with --db");
     }

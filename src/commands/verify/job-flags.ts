@@ -1,6 +1,5 @@
 /** The `report` flags of a job, rebuilt from its state: what `verify` runs the job's days again with. */
-import { tableOfJob } from "../../engine/verify/table";
-import { isTableIdentity } from "../../state/job";
+import { outputWordsOfJob } from "../../engine/verify/job-target";
 import type { JobState } from "../../state/store";
 import type { ReportFlags } from "../report/flags";
 
@@ -18,7 +17,6 @@ export const JOB_SETTINGS = { profileOfJob: true } as const;
 
 export function jobFlags(state: JobState, choices: JobFlagChoices): ReportFlags {
   const { job } = state;
-  const table = isTableIdentity(job.target) ? tableOfJob(state, choices.db) : undefined;
   const write = state.write;
   return {
     dimensions: job.dimensions.join(","),
@@ -28,9 +26,7 @@ export function jobFlags(state: JobState, choices: JobFlagChoices): ReportFlags 
     ...(job.adId !== null ? { ad: String(job.adId) } : {}),
     baseUrl: choices.baseUrl ?? job.baseUrl,
     ...(job.profile !== null ? { profile: job.profile } : {}),
-    ...(table === undefined
-      ? { output: job.target }
-      : { output: table.kind === "sqlite" ? `sqlite:${table.path}` : table.url, table: table.table }),
+    ...outputWordsOfJob(state, choices.db),
     ...(write
       ? {
           format: write.format,

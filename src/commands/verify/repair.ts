@@ -3,10 +3,10 @@ import { resolve } from "node:path";
 import { dayOfText, dayText } from "../../core/calendar";
 import { OutputError } from "../../core/errors";
 import { runDayExport } from "../../engine/days/export";
+import { dayFileOfJob } from "../../engine/verify/job-target";
 import { bucketEnd } from "../../engine/verify/service";
 import { type DayDifference, differingDays } from "../../engine/verify/target";
 import { notAFile } from "../../io/output-target";
-import { isTableIdentity } from "../../state/job";
 import type { JobState, StatePaths } from "../../state/store";
 import type { Context } from "../context";
 import { planReport } from "../report/plan";
@@ -45,10 +45,11 @@ export function stretchesOf(days: readonly string[], granularity = "day"): Array
 
 /** The days among `days` whose file is there but is no regular file: a repair would write into a reader's pipe. */
 async function notFiles(ctx: Context, state: JobState, days: readonly string[]): Promise<Unrepaired[]> {
-  if (isTableIdentity(state.job.target)) return [];
   const found: Unrepaired[] = [];
   for (const day of days) {
-    const path = resolve(ctx.cwd, state.job.target.replaceAll("{date}", day));
+    const file = dayFileOfJob(state, day);
+    if (file === undefined) return [];
+    const path = resolve(ctx.cwd, file);
     const what = await stat(path).then(notAFile, () => undefined);
     if (what !== undefined) found.push({ day, reason: `${path} is ${what}: not written to`, days: 1 });
   }
@@ -90,7 +91,7 @@ export async function repairDays(
       await runDayExport(ctx, plan, events, { repair: stretch, jobBaseUrl: state.job.baseUrl });
     } catch (error) {
       // A day file that cannot be written leaves the other stretches to repair; a table is one target.
-      if (!(error instanceof OutputError) || isTableIdentity(state.job.target)) throw error;
+      if (!(error instanceof OutputError) || dayFileOfJob(state, run.from) === undefined) throw error;
       const count = days.filter((day) => day >= run.from && day <= run.to).length;
       unrepaired.push({ day: label, reason: error.message, days: count });
     }

@@ -8,9 +8,9 @@ import { existsSync } from "node:fs";
 import { UsageError } from "../../core/errors";
 import { shellWord } from "../../core/shell-word";
 import { jobIdentity } from "../../engine/days/incremental-job";
+import { earlierJobId, jobId } from "../../engine/days/job-id";
 import { jobStatePaths } from "../../engine/days/job-state";
 import type { DayPlan } from "../../engine/plan/plan";
-import { earlierJobId, jobId } from "../../state/job";
 import { type JobState, pathsInFolder, type StatePaths } from "../../state/store";
 import type { Context } from "../context";
 

@@ -7,7 +7,6 @@
  */
 import { randomBytes } from "node:crypto";
 import { keyOwner } from "../../config/resolve";
-import { earlierJobId, jobId } from "../../state/job";
 import type { EngineContext } from "../context";
 import type { EngineEvents } from "../events";
 import { readBackFormat } from "../plan/output-format";
@@ -19,6 +18,7 @@ import { reportFailure } from "../run/session";
 import { type DaySummary, summaryObject } from "../run/summary";
 import type { IncrementalRange } from "./incremental";
 import { type IncrementalJob, jobIdentity, openIncrementalJob } from "./incremental-job";
+import { earlierJobId, jobId } from "./job-id";
 import { refuseOtherOwner } from "./job-state";
 import { bucketDays } from "./span";
 import { openDayTarget } from "./target";

@@ -4,21 +4,22 @@
  * time a window's days are in place: a checkpoint) and the record of how the run ended.
  */
 import { createHash } from "node:crypto";
-import { rename } from "node:fs/promises";
-import { dirname, join } from "node:path";
 import type { ResolvedSettings } from "../../config/resolve";
 import type { ReportRequest } from "../../contract";
 import { BusyError } from "../../core/busy-error";
 import { bucketUnitOf, dayOfInstant, dayText } from "../../core/calendar";
-import { takeLock } from "../../io/lock-file";
 import type { DayRecord } from "../../state/day-record";
-import { earlierJobId, type JobIdentity, jobId } from "../../state/job";
-import { type DayFileWrite, type JobState, type LastRun, readState, writeLastRun, writeState } from "../../state/store";
+import type { JobIdentity } from "../../state/job";
+import type { JobStore } from "../../state/job-store";
+import type { DayFileWrite, JobState, LastRun, StatePaths } from "../../state/store";
+import { kindOf, targetText } from "../../targets/registry";
 import type { EngineContext } from "../context";
 import type { DayTargetSpec } from "../plan/output-spec";
 import type { IncrementalPlan } from "../plan/plan";
 import { type IncrementalRange, incrementalRange } from "./incremental";
+import { earlierJobId, jobId } from "./job-id";
 import { findJobState, jobStatePaths, refuseOtherOwner } from "./job-state";
+import { jobStore } from "./job-stores";
 
 export interface IncrementalJob {
   readonly id: string;
@@ -49,7 +50,7 @@ export function jobIdentity(
     granularity: bucketUnitOf(granularity) ?? granularity,
     campaignId: request.campaignId ?? null,
     adId: request.adId ?? null,
-    target: choice.identity,
+    target: choice.target,
   };
 }
 
@@ -72,9 +73,10 @@ export async function openIncrementalJob(
   const identity = jobIdentity(settings, request, choice, plan.jobBaseUrl);
   const id = jobId(identity);
   const earlier = earlierJobId(identity);
+  const store = jobStore();
   const paths = jobStatePaths(ctx.cwd, incremental, id);
-  await readState(paths.state, ctx.user); // a state file adreport cannot use is refused before its lock is made
-  const lock = await takeLock(paths.lock);
+  await store.read(paths, ctx.user); // a state file adreport cannot use is refused before its lock is made
+  const lock = await store.lock(paths);
   if (!lock.ok) {
     throw new BusyError(`another run of this job (${id}) is under way: pid ${lock.holder} holds ${paths.lock}`, {
       hint: "this run did nothing; if that process is not adreport (or, on another host, no longer runs), remove the lock file",
@@ -83,15 +85,14 @@ export async function openIncrementalJob(
   let release = lock.release;
   let state: JobState | undefined;
   try {
-    if (choice.kind === "days") release = await lockOutput(paths.lock, choice, lock.release);
+    if (kindOf(choice.target).writers === "one") release = await lockOutput(store, paths, choice, lock.release);
     const found = await findJobState(ctx.cwd, incremental, ctx.user, { id, earlier });
     state = found.state;
     if (state === undefined)
       await refuseOtherOwner(incremental.stateFolder, ctx.user, { identity, id, earlier, incremental: true });
     if (found.from !== undefined) {
       // Taken over: the state and its last run move to this id's files.
-      await rename(found.from.state, paths.state);
-      await rename(found.from.run, paths.run).catch(() => undefined);
+      await store.move(found.from, paths);
       notes.note(`job ${earlier} is now job ${id}: a database job's metrics may grow, its id leaves them out`);
     }
   } catch (error) {
@@ -125,29 +126,31 @@ export async function openIncrementalJob(
       }
       const sorted = Object.fromEntries(Object.entries(days).sort(([a], [b]) => (a < b ? -1 : 1)));
       state = { version: 1, id, job: identity, lastDay, days: sorted, ...(plan.write ? { write: plan.write } : {}) };
-      await writeState(paths.state, state);
+      await store.write(paths, state);
     },
     async finished(run) {
-      await writeLastRun(paths.run, { at: ctx.now().toISOString(), ...run });
+      await store.writeLastRun(paths, { at: ctx.now().toISOString(), ...run });
     },
     release,
   };
 }
 
 /**
- * Two jobs (other metrics, another profile) writing one `{date}` template would put their days in the same
- * files at once: a lock per template, beside the job's own, held as long. Returns what releases both.
+ * Two jobs (other metrics, another profile) writing one target that only one may write at once (a `{date}`
+ * template) would put their days in the same files at once: a lock per target, beside the job's own, held
+ * as long. Returns what releases both.
  */
 async function lockOutput(
-  jobLock: string,
+  store: JobStore,
+  paths: StatePaths,
   choice: DayTargetSpec,
   releaseJob: () => Promise<void>,
 ): Promise<() => Promise<void>> {
-  const name = createHash("sha256").update(choice.identity).digest("hex").slice(0, 8);
-  const path = join(dirname(jobLock), `output-${name}.lock`);
-  const lock = await takeLock(path);
+  const text = targetText(choice.target);
+  const name = createHash("sha256").update(text).digest("hex").slice(0, 8);
+  const lock = await store.lock(paths, `output-${name}`);
   if (!lock.ok) {
-    throw new BusyError(`another run is writing ${choice.identity}: pid ${lock.holder} holds ${path}`, {
+    throw new BusyError(`another run is writing ${text}: pid ${lock.holder} holds ${lock.path}`, {
       hint: "this run did nothing; two jobs writing one {date} template take turns (give each job its own -o)",
     });
   }

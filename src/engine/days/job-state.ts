@@ -2,18 +2,16 @@
  * Where an incremental job's state and lock are, and its state read for this job: shared by a run
  * (engine/days/incremental-job.ts, under its lock) and by a dry run (engine/plan/description.ts, which takes no lock).
  */
-import { readdir, readFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
 import { UsageError } from "../../core/errors";
-import { identityDifferences, isTableIdentity, type JobIdentity } from "../../state/job";
-import { type JobState, pathsInFolder, pathsOfFile, readState, type StatePaths } from "../../state/store";
+import { identityDifferences, type JobIdentity } from "../../state/job";
+import type { JobState, StatePaths } from "../../state/store";
+import { kindOf, sameTarget, targetText } from "../../targets/registry";
 import type { IncrementalPlan } from "../plan/plan";
+import { jobStore } from "./job-stores";
 
 /** --state-file (relative to `cwd`) when given, else `<id>.json` in the state folder. */
 export function jobStatePaths(cwd: string, incremental: IncrementalPlan, id: string): StatePaths {
-  return incremental.stateFile !== undefined
-    ? pathsOfFile(resolve(cwd, incremental.stateFile))
-    : pathsInFolder(incremental.stateFolder, id);
+  return jobStore().paths({ cwd, stateFolder: incremental.stateFolder, stateFile: incremental.stateFile }, id);
 }
 
 /**
@@ -26,7 +24,7 @@ export async function readJobState(
   id: string,
   earlier?: string,
 ): Promise<JobState | undefined> {
-  const state = await readState(paths.state, user);
+  const state = await jobStore().read(paths, user);
   if (state && earlier !== undefined && state.id === earlier) return { ...state, id };
   if (state && state.id !== id) {
     throw new UsageError(
@@ -54,27 +52,9 @@ export async function findJobState(
   const paths = jobStatePaths(cwd, incremental, id);
   const state = await readJobState(paths, user, id, earlier);
   if (state !== undefined || earlier === undefined || incremental.stateFile !== undefined) return { paths, state };
-  const from = pathsInFolder(incremental.stateFolder, earlier);
+  const from = jobStore().pathsInFolder(incremental.stateFolder, earlier);
   const kept = await readJobState(from, user, id, earlier);
   return kept === undefined ? { paths, state } : { paths, state: kept, from };
-}
-
-/**
- * The states in `folder` whose text names `target`, read in full only then: a folder of many jobs with
- * long ledgers is read, not parsed (a state that cannot be used is no owner here; `state list` names it).
- */
-async function statesWriting(folder: string, user: { uid: number } | undefined, target: string): Promise<JobState[]> {
-  const names = await readdir(folder).catch(() => [] as string[]);
-  const needle = JSON.stringify(target);
-  const states: JobState[] = [];
-  for (const name of names.filter((n) => /^[0-9a-f]{8}\.json$/.test(n))) {
-    const path = join(folder, name);
-    const text = await readFile(path, "utf8").catch(() => "");
-    if (!text.includes(needle)) continue;
-    const state = await readState(path, user).catch(() => undefined);
-    if (state !== undefined) states.push(state);
-  }
-  return states;
 }
 
 /**
@@ -90,18 +70,16 @@ export async function refuseOtherOwner(
   job: { identity: JobIdentity; id: string; earlier: string | undefined; incremental: boolean },
 ): Promise<void> {
   const { identity, id, earlier, incremental } = job;
-  const table = isTableIdentity(identity.target);
-  const states = await statesWriting(folder, user, identity.target);
+  // A target every account writes at once belongs to one job per profile (its rows); else to one job.
+  const perProfile = kindOf(identity.target).writers === "per-profile";
+  const states = await jobStore().writing(folder, user, identity.target, (found) => sameTarget(found, identity.target));
   const owner = states.find(
-    (state) =>
-      state.id !== id &&
-      state.id !== earlier &&
-      state.job.target === identity.target &&
-      (!table || state.job.profile === identity.profile),
+    (state) => state.id !== id && state.id !== earlier && (!perProfile || state.job.profile === identity.profile),
   );
   if (owner === undefined) return;
   const rows = identity.profile === null ? "the rows without a profile" : `profile ${identity.profile}'s rows`;
-  const what = table ? `${rows} of ${identity.target}` : identity.target;
+  const text = targetText(identity.target);
+  const what = perProfile ? `${rows} of ${text}` : text;
   const differs = identityDifferences(owner.job, identity);
   throw new UsageError(
     `job ${id} would ${incremental ? "start on" : "write"} ${what}, which job ${owner.id} writes (last day ${owner.lastDay})${differs.length > 0 ? `: it differs in ${differs.join(", ")}` : ""}`,

@@ -5,11 +5,11 @@
  */
 import { ceilSeconds, type Instant, parseInstant } from "../../contract";
 import { formatDateTime } from "../../core/calendar";
-import { databaseLabel } from "../../core/database-label";
 import { TimeZone } from "../../core/time-zone";
-import { earlierJobId, jobId } from "../../state/job";
+import { kindOf } from "../../targets/registry";
 import { incrementalRange } from "../days/incremental";
 import { jobIdentity } from "../days/incremental-job";
+import { earlierJobId, jobId } from "../days/job-id";
 import { findJobState, refuseOtherOwner } from "../days/job-state";
 import type { FolderProblem } from "./output-folder";
 import type { DayPlan, IncrementalPlan, ReportPlan } from "./plan";
@@ -24,9 +24,8 @@ export interface Span {
 export type OutputDescription =
   | { kind: "stdout" }
   | { kind: "file"; path: string }
-  | { kind: "days"; template: string }
-  /** `database`: the SQLite file as given, or the PostgreSQL URL with its password as `***`. */
-  | { kind: "sqlite" | "postgres"; database: string; table: string };
+  /** A target of whole days in its kind's words (a format is added to them), and as JSON. */
+  | { kind: "target"; words: string; json: Record<string, unknown> };
 
 export interface IncrementalDescription {
   stateFile: string;
@@ -91,10 +90,7 @@ function windowSpans(
 
 function outputOf(plan: ReportPlan): OutputDescription {
   if (plan.kind === "export") return plan.path === undefined ? { kind: "stdout" } : { kind: "file", path: plan.path };
-  const choice = plan.output;
-  if (choice.kind === "days") return { kind: "days", template: choice.template };
-  const database = choice.kind === "sqlite" ? choice.path : databaseLabel(choice.url);
-  return { kind: choice.kind, database, table: choice.table };
+  return { kind: "target", ...kindOf(plan.output.target).describe(plan.output) };
 }
 
 /** The job's state as a run would find it, and the range that state gives. */

@@ -1,19 +1,19 @@
 /**
  * What --output means, decided here and nowhere else: standard output (none, or `-`), a file (a device or a
  * named pipe too; {from} and {to} become the range's days, {profile} the account's name), day files
- * (`{date}` in the name), or a database table (`sqlite:PATH`, a `postgres://` URL). Days and tables make a
- * run of whole days (engine/days/export.ts); the rest an ordinary export (engine/run/export.ts).
+ * (`{date}` in the name), or a database table (`sqlite:PATH`, a `postgres://` URL): a target of whole days,
+ * which its kind reads (targets/registry.ts). Those make a run of whole days (engine/days/export.ts); the
+ * rest an ordinary export (engine/run/export.ts).
  */
-import { resolve, sep } from "node:path";
-import { databaseIdentity } from "../../core/database-label";
+import { sep } from "node:path";
 import { UsageError } from "../../core/errors";
+import type { TargetSpec } from "../../targets/kind";
+import { kindOfOutput, TARGET_KINDS } from "../../targets/registry";
 import { isStdoutPath } from "../run/output";
 import { type FolderProblem, folderProblem } from "./output-folder";
 
-export type DayTargetSpec =
-  | { kind: "days"; template: string; what: string; identity: string }
-  | { kind: "sqlite"; path: string; table: string; what: string; identity: string }
-  | { kind: "postgres"; url: string; table: string; what: string; identity: string };
+/** A target of whole days, read by its kind (targets/registry.ts). */
+export type DayTargetSpec = TargetSpec;
 
 export type OutputSpec = { kind: "stdout" } | { kind: "file"; template: string } | DayTargetSpec;
 
@@ -26,14 +26,19 @@ export interface OutputWords {
 }
 
 const DATE_PLACEHOLDER = "{date}";
-const TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
 export function hasDatePlaceholder(path: string | undefined): boolean {
   return path?.includes(DATE_PLACEHOLDER) === true;
 }
 
+/** Whether -o names a target every account writes at once, each its own profile's rows (a database table). */
 export function isDatabaseOutput(output: string | undefined): boolean {
-  return output?.startsWith("sqlite:") === true || /^postgres(ql)?:\/\//i.test(output ?? "");
+  return kindOfOutput(output)?.writers === "per-profile";
+}
+
+/** How many accounts write -o at once: `asked` (--account-concurrency), or fewer where its kind takes fewer. */
+export function accountsAtOnce(output: string | undefined, asked: number): number {
+  return kindOfOutput(output)?.accountsAtOnce ?? asked;
 }
 
 /** A file's name with the range's days in place. */
@@ -41,52 +46,15 @@ export function fillPath(template: string, days: { fromDate: string; toDate: str
   return template.replaceAll("{from}", days.fromDate).replaceAll("{to}", days.toDate);
 }
 
-function tableName(words: OutputWords): string {
-  const dims = (words.dimensions ?? "")
-    .split(",")
-    .map((d) => d.trim().toLowerCase())
-    .filter((d) => /^[a-z]+$/.test(d));
-  const table = words.table ?? `adreport_${dims.join("_")}`;
-  if (!TABLE_NAME.test(table)) {
-    throw new UsageError(`--table: ${JSON.stringify(table)} is not a table name (letters, digits and _, at most 63)`);
-  }
-  return table;
-}
-
 /** --output (and --table) read once; refused here when they cannot go together, or with --incremental. */
 export function parseOutputSpec(words: OutputWords, cwd: string): OutputSpec {
   const output = words.output;
-  if (output?.startsWith("sqlite:")) {
-    const path = output.slice("sqlite:".length);
-    if (path === "") throw new UsageError("--output sqlite:PATH needs the database file's path");
-    const table = tableName(words);
-    return {
-      kind: "sqlite",
-      path,
-      table,
-      what: "a database target",
-      identity: `sqlite:${resolve(cwd, path)}#${table}`,
-    };
+  const kind = kindOfOutput(output);
+  if (words.table !== undefined && kind?.takesTable !== true) {
+    const tables = TARGET_KINDS.filter((k) => k.takesTable).map((k) => k.example);
+    throw new UsageError(`--table applies to database targets only (${tables.join(", ")})`);
   }
-  if (output !== undefined && /^postgres(ql)?:\/\//i.test(output)) {
-    const table = tableName(words);
-    return {
-      kind: "postgres",
-      url: output,
-      table,
-      what: "a database target",
-      identity: `${databaseIdentity(output)}#${table}`,
-    };
-  }
-  if (words.table !== undefined) {
-    throw new UsageError("--table applies to database targets only (sqlite:PATH, postgres://...)");
-  }
-  if (output !== undefined && hasDatePlaceholder(output)) {
-    if (output.includes("{from}") || output.includes("{to}")) {
-      throw new UsageError("--output: {date} names one file per day; it does not go with {from} or {to}");
-    }
-    return { kind: "days", template: output, what: "{date} in --output", identity: resolve(cwd, output) };
-  }
+  if (kind !== undefined) return kind.parse({ ...words, output: output as string }, cwd);
   if (words.incremental === true) {
     throw new UsageError(
       "--incremental needs an output it can rewrite day by day: -o with {date}, or a database target",

@@ -10,12 +10,12 @@ import type { DayFileReader } from "../../format/day-file";
 import { dayFileFormatForFile, dayFileReader } from "../../format/registry";
 import { notAFile } from "../../io/output-target";
 import { totalDifferences } from "../../state/day-record";
-import { isTableIdentity } from "../../state/job";
 import type { DayFileWrite, JobState } from "../../state/store";
 import { listDayFiles } from "../../targets/files/list";
 import { readDayFile } from "../../targets/files/reader";
+import type { TableReader } from "../../targets/table/reader";
 
-import { openTableForJob } from "./table";
+import { readingOfJob } from "./job-target";
 
 export interface DayDifference {
   day: string;
@@ -48,14 +48,21 @@ export async function verifyTarget(
   window: VerifyWindow,
   place: { cwd: string; sqliteAddon: object | undefined; tableUrl: string | undefined },
 ): Promise<DayDifference[]> {
-  const differences = isTableIdentity(state.job.target)
-    ? await verifyTable(state, window, place)
-    : await verifyFiles(state, window, place.cwd);
+  // Read as its kind says: day files listed and read back, or a table summed per day.
+  const reading = readingOfJob(state, place);
+  const differences =
+    reading.reads === "day files"
+      ? await verifyFiles(state, window, place.cwd, reading.template)
+      : await verifyTable(state, window, reading.open);
   return differences.sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
 }
 
-async function verifyFiles(state: JobState, window: VerifyWindow, cwd: string): Promise<DayDifference[]> {
-  const template = state.job.target;
+async function verifyFiles(
+  state: JobState,
+  window: VerifyWindow,
+  cwd: string,
+  template: string,
+): Promise<DayDifference[]> {
   const write = state.write ?? writeOfTemplate(template);
   const reader = await dayFileReader(write.format, write);
   const present = await listDayFiles(template, cwd);
@@ -114,12 +121,12 @@ async function checkDayFile(
 async function verifyTable(
   state: JobState,
   window: VerifyWindow,
-  place: { cwd: string; sqliteAddon: object | undefined; tableUrl: string | undefined },
+  open: () => Promise<TableReader>,
 ): Promise<DayDifference[]> {
   const days = ledgerDays(state, window);
   const first = days[0];
   if (first === undefined) return [];
-  const table = await openTableForJob(state, place);
+  const table = await open();
   let found: Map<string, { rows: number; sums: Record<string, number> }>;
   try {
     // A table or database gone is said once, not as every day's rows going to 0.

@@ -8,12 +8,12 @@ import type { Writable } from "node:stream";
 import { finished } from "node:stream/promises";
 import { from as copyFrom } from "pg-copy-streams";
 import { UnavailableError } from "../../core/errors";
-import { columnType } from "../table/column-types";
 import { quoteName, type TableLayout } from "../table/columns";
 import type { TableEngine, TableInserter } from "../table/engine";
 import { LOADS_COLUMNS, LOADS_TABLE, loadValues, POSTGRES_LOADS_DDL } from "../table/loads";
 import { BOOKKEEPING, DAYS_INDEX_COLUMNS, RUN_ID_COLUMN } from "../table/shape";
 import { connectPostgres, LOCK_TIMEOUT_SECONDS, mayAlterTable, nameHeldBy, tableColumns, tableExists } from "./client";
+import { postgresDialect } from "./dialect";
 
 const LOCK_NOT_AVAILABLE = "55P03";
 const INSUFFICIENT_PRIVILEGE = "42501";
@@ -75,7 +75,7 @@ export async function postgresEngine(
       if (waiting === undefined) return undefined;
       return `waited ${((Date.now() - waiting.since) / 1000).toFixed(1)} s for ${waiting.what}`;
     },
-    dialect: "postgres",
+    dialect: postgresDialect,
     columns: (of = table) => tableColumns(client, of),
     mayAlter: () => mayAlterTable(client, table),
     nameHeldBy: () => nameHeldBy(client, table),
@@ -98,8 +98,8 @@ export async function postgresEngine(
       await client.query(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT_SECONDS}s'`);
       if (await exists()) return;
       const columns = [
-        ...layout.columns.map((c) => `${quoteName(c.name)} ${columnType("postgres", c.kind, layout.hourly)}`),
-        ...BOOKKEEPING.map((c) => `${c.name} ${columnType("postgres", c.use, layout.hourly)} NOT NULL`),
+        ...layout.columns.map((c) => `${quoteName(c.name)} ${postgresDialect.columnType(c.kind, layout.hourly)}`),
+        ...BOOKKEEPING.map((c) => `${c.name} ${postgresDialect.columnType(c.use, layout.hourly)} NOT NULL`),
         `${RUN_ID_COLUMN} TEXT`,
       ];
       await client.query(`CREATE TABLE ${name} (${columns.join(", ")})`);

@@ -4,11 +4,11 @@
  * amount below 9 billion); dates are ISO 8601 text.
  */
 import Database from "better-sqlite3";
-import { columnType } from "../table/column-types";
 import { quoteName, type TableLayout } from "../table/columns";
 import type { TableEngine, TableInserter } from "../table/engine";
 import { LOADS_COLUMNS, LOADS_TABLE, loadValues, SQLITE_LOADS_DDL } from "../table/loads";
 import { BOOKKEEPING, DAYS_INDEX_COLUMNS, type FoundColumn, RUN_ID_COLUMN } from "../table/shape";
+import { sqliteDialect } from "./dialect";
 
 const BATCH = 100;
 
@@ -44,7 +44,7 @@ export function sqliteEngine(path: string, shownPath: string, table: string, add
   let pendingIndex = false;
   return {
     description: `the table ${table} in ${shownPath}`,
-    dialect: "sqlite",
+    dialect: sqliteDialect,
     async columns(of = table) {
       const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(of);
       if (exists === undefined) return undefined;
@@ -63,8 +63,8 @@ export function sqliteEngine(path: string, shownPath: string, table: string, add
       db.exec("BEGIN IMMEDIATE");
       open = true;
       const columns = [
-        ...layout.columns.map((c) => `${quoteName(c.name)} ${columnType("sqlite", c.kind, layout.hourly)}`),
-        ...BOOKKEEPING.map((c) => `${c.name} ${columnType("sqlite", c.use, layout.hourly)} NOT NULL`),
+        ...layout.columns.map((c) => `${quoteName(c.name)} ${sqliteDialect.columnType(c.kind, layout.hourly)}`),
+        ...BOOKKEEPING.map((c) => `${c.name} ${sqliteDialect.columnType(c.use, layout.hourly)} NOT NULL`),
         `${RUN_ID_COLUMN} TEXT`,
       ];
       const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table);

@@ -1,7 +1,7 @@
 /** What targets/table/target.ts needs of a database: one transaction, a table, a delete of days, a bulk insert. */
 
 import type { DayLoad } from "../day-target";
-import type { Dialect } from "./column-types";
+import type { TableDialect } from "./column-types";
 import type { TableLayout } from "./columns";
 import type { LoadsOf } from "./loads";
 import type { FoundColumn } from "./shape";
@@ -15,7 +15,8 @@ export interface TableInserter {
 export interface TableEngine {
   /** For messages: the table and the database, never a password. */
   readonly description: string;
-  readonly dialect: Dialect;
+  /** Its kind's column types, sums and hints. */
+  readonly dialect: TableDialect;
   /**
    * The table's columns in their order, with their declared types; undefined while there is no table. `of`:
    * another table of the same database (adreport_loads).

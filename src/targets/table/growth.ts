@@ -4,7 +4,6 @@
  * committed, said: the columns added (with how to fill the days written before), what could not be recorded.
  */
 import { UsageError } from "../../core/errors";
-import { columnType } from "./column-types";
 import { quoteName, type TableLayout } from "./columns";
 import type { TableEngine } from "./engine";
 import { LOADS_COLUMNS, LOADS_TABLE } from "./loads";
@@ -35,13 +34,7 @@ async function refuseHeldName(engine: TableEngine, table: string): Promise<void>
   const holder = await engine.nameHeldBy();
   if (holder === undefined) return;
   const what = holder === "an index" ? "INDEX" : holder === "a view" ? "VIEW" : undefined;
-  // SQLite renames neither an index nor a view: it is dropped (and made again under another name, if wanted).
-  const free =
-    what === undefined
-      ? ""
-      : engine.dialect === "postgres"
-        ? `, or rename it: ALTER ${what} ${quoteName(table)} RENAME TO ${quoteName(`${table}_old`)}`
-        : `, or drop it (and make it again under another name): DROP ${what} ${quoteName(table)}`;
+  const free = what === undefined ? "" : engine.dialect.freeName(what, quoteName(table), quoteName(`${table}_old`));
   throw new UsageError(`cannot create ${engine.description}: ${holder} there already has that name`, {
     hint: `choose another --table${free}`,
   });
@@ -75,8 +68,8 @@ export async function checkTable(
     async grow() {
       const shape = tableShape(description, layout, await engine.columns(), dialect);
       if (!alterable) refuseUnalterable(description, table, shape, dialect);
-      const adds = shape.addMetrics.map((c) => ({ name: c.name, type: columnType(dialect, c.kind, layout.hourly) }));
-      if (shape.addRunId && alterable) adds.push({ name: RUN_ID_COLUMN, type: columnType(dialect, "label", false) });
+      const adds = shape.addMetrics.map((c) => ({ name: c.name, type: dialect.columnType(c.kind, layout.hourly) }));
+      if (shape.addRunId && alterable) adds.push({ name: RUN_ID_COLUMN, type: dialect.columnType("label", false) });
       added = await engine.addColumns(adds);
       runId = shape.addRunId && !alterable ? undefined : run.runId;
     },

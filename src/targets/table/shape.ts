@@ -7,7 +7,7 @@
  */
 import { DIMENSION_KEYS, METRICS } from "../../contract";
 import { UsageError } from "../../core/errors";
-import { type ColumnUse, columnType, type Dialect, typeHolds, whatGoesIn } from "./column-types";
+import { type ColumnUse, type TableDialect, whatGoesIn } from "./column-types";
 import type { TableColumn, TableLayout } from "./columns";
 
 export interface FoundColumn {
@@ -46,7 +46,7 @@ export function tableShape(
   description: string,
   layout: TableLayout,
   found: readonly FoundColumn[] | undefined,
-  dialect: Dialect,
+  dialect: TableDialect,
 ): TableShape {
   if (found === undefined) return { addMetrics: [], addRunId: false };
   const byName = new Map(found.map((column) => [column.name, column]));
@@ -72,8 +72,8 @@ export function tableShape(
   ];
   for (const { name, use } of typed) {
     const column = byName.get(name);
-    if (column === undefined || typeHolds(dialect, use, column.type, layout.hourly)) continue;
-    const wanted = columnType(dialect, use, layout.hourly);
+    if (column === undefined || dialect.holds(use, column.type, layout.hourly)) continue;
+    const wanted = dialect.columnType(use, layout.hourly);
     throw new UsageError(
       `${description} has the column ${name} of type ${column.type || "(none)"}, which cannot hold ${whatGoesIn(use, layout.hourly)}: adreport makes it ${wanted}`,
       { hint: `change the column's type to ${wanted}, or ${ANOTHER_TABLE}` },
@@ -109,10 +109,10 @@ function refuseFewerMetrics(description: string, columns: readonly string[], lay
 }
 
 /** A table whose owner is another role: a metric column it lacks cannot be added by this run. */
-export function refuseUnalterable(description: string, table: string, shape: TableShape, dialect: Dialect): void {
+export function refuseUnalterable(description: string, table: string, shape: TableShape, dialect: TableDialect): void {
   if (shape.addMetrics.length === 0) return;
   const names = shape.addMetrics.map((c) => c.name);
-  const adds = shape.addMetrics.map((c) => `ADD COLUMN ${c.name} ${columnType(dialect, c.kind, false)}`).join(", ");
+  const adds = shape.addMetrics.map((c) => `ADD COLUMN ${c.name} ${dialect.columnType(c.kind, false)}`).join(", ");
   throw new UsageError(
     `${description} has no ${plural(names, "column", "columns")} for the metrics --metrics lists, and only the table's owner may add ${names.length === 1 ? "it" : "them"}`,
     { hint: `as its owner: ALTER TABLE ${table} ${adds}; or leave ${names.join(", ")} out of --metrics` },

@@ -3,22 +3,19 @@
  * filters) and inserted again in one transaction, committed only when every window is in; a failed run
  * rolls back and leaves the table as it was. Re-running a run yields the same rows.
  */
-import { stat } from "node:fs/promises";
-import { resolve } from "node:path";
 import type { ReportRequest } from "../../contract";
 import type { ReportStream } from "../../contract/report-stream";
 import { AdreportError, UnavailableError, UsageError } from "../../core/errors";
 import { addRow, type DayRecord, emptyRecord } from "../../state/day-record";
 import type { DayLoad, DaySpan, DayTarget } from "../day-target";
+import type { TableAccess } from "./access";
 import { type TableLayout, tableLayout } from "./columns";
 import type { TableEngine } from "./engine";
 import { targetFailure } from "./failure";
 import { checkTable, type TableGrowth } from "./growth";
 import { LOADS_TABLE } from "./loads";
 
-export type TableChoice =
-  | { kind: "sqlite"; path: string; table: string }
-  | { kind: "postgres"; url: string; table: string; shown: string; connectTimeoutMs: number };
+export type { TableAccess };
 
 export interface TableOptions {
   profile: string;
@@ -39,12 +36,11 @@ function dayOfValue(value: string | number | null): string | undefined {
 }
 
 export async function openTableTarget(
-  choice: TableChoice,
+  choice: TableAccess,
   options: TableOptions,
 ): Promise<DayTarget & { close(): Promise<void> }> {
-  const where = choice.kind === "sqlite" ? choice.path : choice.shown;
   const failure = (engine: TableEngine | undefined, error: unknown) =>
-    targetFailure(choice.kind, "write", engine?.description ?? where, error);
+    targetFailure(choice.failureWords, "write", engine?.description ?? choice.where, error);
   if (choice.table === LOADS_TABLE) {
     throw new UsageError(`--table ${LOADS_TABLE}: that table is where adreport records every run's days`, {
       hint: "choose another --table",
@@ -52,16 +48,7 @@ export async function openTableTarget(
   }
   let engine: TableEngine;
   try {
-    if (choice.kind === "sqlite") {
-      // A device or a folder is no database file: SQLite would leave its journal beside it (/dev/full-journal).
-      const found = await stat(resolve(options.cwd, choice.path)).catch(() => undefined);
-      if (found && !found.isFile()) throw new Error("not a regular file (a database file is needed)");
-      const { sqliteEngine } = await import("../sqlite/engine");
-      engine = sqliteEngine(resolve(options.cwd, choice.path), choice.path, choice.table, options.sqliteAddon);
-    } else {
-      const { postgresEngine } = await import("../postgres/engine");
-      engine = await postgresEngine(choice.url, choice.shown, choice.table, choice.connectTimeoutMs);
-    }
+    engine = await choice.engine(options);
   } catch (error) {
     throw failure(undefined, error);
   }

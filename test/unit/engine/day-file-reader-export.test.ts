@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { DayFileWrite, JobState } from "../../../src/state/store";
 import { listDayFiles } from "../../../src/targets/files/list";
+import { targetText } from "../../../src/targets/registry";
 import { readDayFile } from "../../helpers/day-files-written";
 import { at, newService } from "../../helpers/incremental";
 
@@ -29,7 +30,7 @@ function stateOf(dir: string, template: string): JobState {
   const folder = join(dir, "config", "state");
   for (const name of readdirSync(folder).filter((n) => /^[0-9a-f]{8}\.json$/.test(n))) {
     const state = JSON.parse(readFileSync(join(folder, name), "utf8")) as JobState;
-    if (state.job.target === join(dir, template)) return state;
+    if (targetText(state.job.target) === join(dir, template)) return state;
   }
   throw new Error(`no state for ${template}`);
 }

@@ -1,6 +1,14 @@
 /** Which declared column types hold what adreport writes, in SQLite (by affinity) and in PostgreSQL. */
 import { describe, expect, it } from "vitest";
-import { type ColumnUse, columnType, typeHolds } from "../../../src/targets/table/column-types";
+import { postgresDialect } from "../../../src/targets/postgres/dialect";
+import { sqliteDialect } from "../../../src/targets/sqlite/dialect";
+import type { ColumnUse } from "../../../src/targets/table/column-types";
+
+const DIALECTS = { sqlite: sqliteDialect, postgres: postgresDialect };
+const columnType = (dialect: keyof typeof DIALECTS, use: ColumnUse, hourly: boolean) =>
+  DIALECTS[dialect].columnType(use, hourly);
+const typeHolds = (dialect: keyof typeof DIALECTS, use: ColumnUse, declared: string, hourly: boolean) =>
+  DIALECTS[dialect].holds(use, declared, hourly);
 
 const USES: ColumnUse[] = ["id", "text", "date", "count", "money", "label", "stamp"];
 

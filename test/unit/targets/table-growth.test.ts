@@ -7,7 +7,8 @@
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import type { ReportRequest } from "../../../src/contract";
-import { openTableTarget, type TableChoice } from "../../../src/targets/table/target";
+import { postgresTable } from "../../../src/targets/postgres/table";
+import { openTableTarget, type TableAccess } from "../../../src/targets/table/target";
 import { usePostgres } from "../../helpers/postgres";
 import { tempDir } from "../../helpers/temp";
 
@@ -41,7 +42,7 @@ function reportOf(metrics: readonly string[]) {
   };
 }
 
-async function open(choice: TableChoice, profile: string, request: ReportRequest, notes: string[]) {
+async function open(choice: TableAccess, profile: string, request: ReportRequest, notes: string[]) {
   return await openTableTarget(choice, {
     profile,
     request,
@@ -57,7 +58,7 @@ async function open(choice: TableChoice, profile: string, request: ReportRequest
 describe("PostgreSQL: two runs adding the same metric column", () => {
   it("the second waits for the first's commit, adds nothing and says nothing", async (context) => {
     const url = await postgres.database(context);
-    const choice: TableChoice = { kind: "postgres", url, table: "ads", shown: "pg", connectTimeoutMs: 10_000 };
+    const choice = postgresTable({ url, table: "ads", shown: "pg", connectTimeoutMs: 10_000 });
     const older = await open(choice, "a", requestOf(["views", "clicks"]), []);
     await older.stage(reportOf(["views", "clicks"]), SPAN);
     await older.commit(new Set(SPAN.everyDay));

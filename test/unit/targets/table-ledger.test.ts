@@ -11,8 +11,10 @@ import { describe, expect, it } from "vitest";
 import type { ReportMeta, ReportRequest, ReportRow } from "../../../src/contract";
 import type { DayRecord } from "../../../src/state/day-record";
 import type { DayLoad } from "../../../src/targets/day-target";
+import { postgresTable } from "../../../src/targets/postgres/table";
+import { sqliteTable } from "../../../src/targets/sqlite/table";
 import { openTableReader } from "../../../src/targets/table/reader";
-import { openTableTarget, type TableChoice } from "../../../src/targets/table/target";
+import { openTableTarget, type TableAccess } from "../../../src/targets/table/target";
 import { queryPostgres, usePostgres } from "../../helpers/postgres";
 import { tempDir } from "../../helpers/temp";
 
@@ -70,7 +72,7 @@ function reportOf(rows: ReportRow[], hourly: boolean) {
 const SPAN = { from: "2026-11-01", to: "2026-11-03", everyDay: ["2026-11-01", "2026-11-02", "2026-11-03"] };
 
 interface Engine {
-  choice(table?: string): TableChoice;
+  choice(table?: string): TableAccess;
   /** Rows as plain values: numbers as numbers, days and times as text. */
   query(text: string): Promise<Array<Record<string, unknown>>>;
 }
@@ -78,7 +80,7 @@ interface Engine {
 async function sqliteEngine(): Promise<Engine> {
   const path = join(tempDir(), "ads.db");
   return {
-    choice: (table = "ads") => ({ kind: "sqlite", path, table }),
+    choice: (table = "ads") => sqliteTable({ path, table }),
     async query(text) {
       const db = new Database(path, { readonly: true });
       try {
@@ -93,7 +95,7 @@ async function sqliteEngine(): Promise<Engine> {
 async function postgresEngine(context: { skip(note?: string): never }): Promise<Engine> {
   const url = await postgres.database(context);
   return {
-    choice: (table = "ads") => ({ kind: "postgres", url, table, shown: "postgres://test", connectTimeoutMs: 10_000 }),
+    choice: (table = "ads") => postgresTable({ url, table, shown: "postgres://test", connectTimeoutMs: 10_000 }),
     query: (text) => queryPostgres(url, text),
   };
 }
@@ -211,15 +213,12 @@ describe.each([
 describe("SQLite reader", () => {
   it("a missing database file reads as no days and is not created", async () => {
     const path = join(tempDir(), "none.db");
-    const reader = await openTableReader(
-      { kind: "sqlite", path, table: "ads" },
-      {
-        profile: "",
-        request: requestOf(false),
-        cwd: tempDir(),
-        sqliteAddon: undefined,
-      },
-    );
+    const reader = await openTableReader(sqliteTable({ path, table: "ads" }), {
+      profile: "",
+      request: requestOf(false),
+      cwd: tempDir(),
+      sqliteAddon: undefined,
+    });
     expect(await reader.daySums("2026-11-01", "2026-11-03")).toEqual(new Map());
     await reader.close();
     expect(existsSync(path)).toBe(false);

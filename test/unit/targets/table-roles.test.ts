@@ -8,6 +8,7 @@ import pg from "pg";
 import { describe, expect, it } from "vitest";
 import type { ReportRequest } from "../../../src/contract";
 import { AdreportError } from "../../../src/core/errors";
+import { postgresTable } from "../../../src/targets/postgres/table";
 import { openTableTarget } from "../../../src/targets/table/target";
 import { queryPostgres, usePostgres } from "../../helpers/postgres";
 import { tempDir } from "../../helpers/temp";
@@ -47,7 +48,7 @@ async function prepared(context: { skip(note?: string): never }, ddl: string[]) 
 async function runAs(url: string) {
   const notes: string[] = [];
   const target = await openTableTarget(
-    { kind: "postgres", url, table: "ads", shown: "postgres://test", connectTimeoutMs: 10_000 },
+    postgresTable({ url, table: "ads", shown: "postgres://test", connectTimeoutMs: 10_000 }),
     {
       profile: "",
       request: REQUEST,

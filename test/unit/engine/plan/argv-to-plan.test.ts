@@ -44,11 +44,9 @@ function fieldsOf(plan: Readonly<ReportPlan>) {
         ? "stdout"
         : output.kind === "file"
           ? `file ${output.template}`
-          : output.kind === "days"
-            ? `days ${output.template}`
-            : output.kind === "sqlite"
-              ? `sqlite ${output.path}#${output.table}`
-              : `postgres ${output.url}#${output.table}`,
+          : `${output.target.kind === "files" ? "days" : output.target.kind} ${output.given}${
+              "table" in output.target ? `#${output.target.table}` : ""
+            }`,
     format: plan.write?.format.entry.name,
     spreadsheet: plan.write?.format.spreadsheet,
     bom: plan.write?.options.bom,

@@ -1,0 +1,79 @@
+/**
+ * The job store adreport has always had: a job's state as `<id>.json` (its last run `<id>.run.json`, its
+ * lock `<id>.lock`) in the config folder's `state/`, or wherever --state-file says (state/store.ts).
+ */
+import { readdir, readFile, rename, unlink } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import { UsageError } from "../core/errors";
+import { takeLock } from "../io/lock-file";
+import type { TargetReader } from "./job";
+import type { JobStore } from "./job-store";
+import { type JobState, pathsInFolder, pathsOfFile, readLastRun, readState, writeLastRun, writeState } from "./store";
+
+const STATE_NAME = /^[0-9a-f]{8}\.json$/;
+
+/** `readTarget`: targets/registry.ts's, which reads a state's target (state/ knows no target kind). */
+export function fileJobStore(readTarget: TargetReader): JobStore {
+  return {
+    name: "files",
+    paths: (place, id) =>
+      place.stateFile !== undefined
+        ? pathsOfFile(resolve(place.cwd, place.stateFile))
+        : pathsInFolder(place.stateFolder, id),
+    pathsInFolder,
+    read: (paths, user) => readState(paths.state, user, readTarget),
+    write: (paths, state) => writeState(paths.state, state),
+    readLastRun: (paths) => readLastRun(paths.run),
+    writeLastRun: (paths, run) => writeLastRun(paths.run, run),
+    async forget(paths) {
+      await unlink(paths.state);
+      await unlink(paths.run).catch(() => undefined);
+    },
+    async move(from, to) {
+      await rename(from.state, to.state);
+      await rename(from.run, to.run).catch(() => undefined);
+    },
+    async lock(paths, beside) {
+      const path = beside === undefined ? paths.lock : join(dirname(paths.lock), `${beside}.lock`);
+      return { ...(await takeLock(path)), path };
+    },
+    async writing(folder, user, target, same) {
+      // Read in full only when its text names every field of the target (its kind's, or an earlier text): a folder of many jobs with long
+      // ledgers is read, not parsed (a state that cannot be used is no owner here; `state list` names it).
+      const needles = Object.entries(target)
+        .filter(([field]) => field !== "kind")
+        .map(([, value]) => JSON.stringify(value).slice(1, -1));
+      const names = await readdir(folder).catch(() => [] as string[]);
+      const states: JobState[] = [];
+      for (const name of names.filter((n) => STATE_NAME.test(n))) {
+        const path = join(folder, name);
+        const text = await readFile(path, "utf8").catch(() => "");
+        if (!needles.every((needle) => text.includes(needle))) continue;
+        const state = await readState(path, user, readTarget).catch(() => undefined);
+        if (state !== undefined && same(state.job.target)) states.push(state);
+      }
+      return states;
+    },
+    async list(folder, user, unreadable) {
+      let names: string[];
+      try {
+        names = await readdir(folder);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+        throw error;
+      }
+      const states: JobState[] = [];
+      for (const name of names.filter((n) => STATE_NAME.test(n)).sort()) {
+        try {
+          const state = await readState(join(folder, name), user, readTarget);
+          if (state) states.push(state);
+        } catch (error) {
+          // One corrupt job must not hide the others, nor its own id, which `state reset` needs.
+          if (!(error instanceof UsageError)) throw error;
+          unreadable(error);
+        }
+      }
+      return states;
+    },
+  };
+}
