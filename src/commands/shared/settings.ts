@@ -19,11 +19,14 @@ function warnOnce(ctx: Context, line: string): void {
   ctx.io.err.write(`adreport: warning: ${line}\n`);
 }
 
-/** The config file's content, refused if someone else could have written it. */
-export async function readConfig(ctx: Context): Promise<{ file: ConfigFile; data: ConfigData }> {
+/**
+ * The config file's content, refused if someone else could have written it. `fileSaid`: the run has said
+ * what is wrong with the file's mode already (an account of a run over several reads it again).
+ */
+export async function readConfig(ctx: Context, fileSaid = false): Promise<{ file: ConfigFile; data: ConfigData }> {
   const file = configFile(ctx);
   const data = await file.read();
-  const warning = file.permissionWarning();
+  const warning = fileSaid ? undefined : file.permissionWarning();
   if (warning) warnOnce(ctx, warning);
   return { file, data };
 }
@@ -40,10 +43,11 @@ export function warnUnused(ctx: Context, settings: ResolvedSettings): void {
 export async function loadSettings(
   ctx: Context,
   flags: Layers["flags"],
-  options: { profileOfJob?: boolean } = {},
+  options: { profileOfJob?: boolean; fileSaid?: boolean } = {},
 ): Promise<ResolvedSettings> {
-  const { file, data } = await readConfig(ctx);
-  const settings = resolveSettings({ flags, env: ctx.env, file: data, filePath: file.path, ...options });
+  const { fileSaid, ...layers } = options;
+  const { file, data } = await readConfig(ctx, fileSaid);
+  const settings = resolveSettings({ flags, env: ctx.env, file: data, filePath: file.path, ...layers });
   warnUnused(ctx, settings);
   return settings;
 }

@@ -1,0 +1,35 @@
+/**
+ * The words a report is planned from, as given: `report`'s flags, or what a job's state says it was made
+ * with. A plan is made from these, never from commander's object of flags (which holds a key, too).
+ */
+import type { FormatWords } from "./output-format";
+import type { OutputWords } from "./output-spec";
+import type { RequestWords } from "./request";
+import type { ShapeWords } from "./shape";
+
+export type ReportWords = RequestWords &
+  ShapeWords &
+  FormatWords &
+  OutputWords & {
+    tz?: string | undefined;
+    lookback?: string | undefined;
+    start?: string | undefined;
+    stateFile?: string | undefined;
+    record?: string | undefined;
+    quiet?: boolean | undefined;
+    verbose?: boolean | undefined;
+    /** --dry-run: the plan is shown, not run (a missing folder is shown, then refused). */
+    dryRun?: boolean | undefined;
+  };
+
+/** Only the report's words, from flags that hold more (the key, the summary, the accounts). */
+export function reportWordsOf(flags: ReportWords): ReportWords {
+  const { from, to, metrics, dimensions, granularity, campaign, ad, split } = flags;
+  const { compare, top, sort, dateFormat, fill, fields, format, spreadsheet, bom, delimiter } = flags;
+  const { output, table, incremental, tz, lookback, start, stateFile, record, quiet, verbose, dryRun } = flags;
+  return {
+    ...{ from, to, metrics, dimensions, granularity, campaign, ad, split },
+    ...{ compare, top, sort, dateFormat, fill, fields, format, spreadsheet, bom, delimiter },
+    ...{ output, table, incremental, tz, lookback, start, stateFile, record, quiet, verbose, dryRun },
+  };
+}
