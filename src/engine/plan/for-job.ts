@@ -48,7 +48,10 @@ export function jobWords(state: JobState, choices: JobChoices): ReportWords {
   };
 }
 
-/** `settings`: the job's profile's (its key, its base URL or the one `verify --base-url` names). */
+/**
+ * `settings`: those of the job's profile (its key; its base URL, or the one `verify --base-url` names),
+ * loaded with the job's day-file words (format, delimiter, spreadsheet) as flags: commands/verify/job-settings.ts.
+ */
 export async function planForJob(
   state: JobState,
   settings: ResolvedSettings,
