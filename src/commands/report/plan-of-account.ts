@@ -13,7 +13,6 @@ export async function planOfAccount(
   profile: string,
   spoolFile: Account["spoolFile"],
 ): Promise<Readonly<ReportPlan>> {
-  // The config file was read, and its mode said, when the run was planned.
-  const settings = await loadSettings(ctx, run.settingFlagsOf(profile, spoolFile !== undefined), { fileSaid: true });
+  const settings = await loadSettings(ctx, run.settingFlagsOf(profile, spoolFile !== undefined));
   return planForAccount(run.base, { profile, settings, spoolFile }, planPlace(ctx, run.base.now, run.warnOnce));
 }

@@ -10,23 +10,30 @@ export function configFile(ctx: Context): ConfigFile {
 
 const said = new WeakMap<object, Set<string>>();
 
+function saidOn(err: object): Set<string> {
+  const lines = said.get(err) ?? new Set<string>();
+  said.set(err, lines);
+  return lines;
+}
+
+/** `err` (an account's stderr in a run over several) says the settings' warnings once with the run's `runErr`. */
+export function shareSettingWarnings(err: object, runErr: object): void {
+  said.set(err, saidOn(runErr));
+}
+
 /** A warning on stderr, once per run however many times the settings are loaded (verify loads them thrice). */
 function warnOnce(ctx: Context, line: string): void {
-  const lines = said.get(ctx.io.err) ?? new Set<string>();
-  said.set(ctx.io.err, lines);
+  const lines = saidOn(ctx.io.err);
   if (lines.has(line)) return;
   lines.add(line);
   ctx.io.err.write(`adreport: warning: ${line}\n`);
 }
 
-/**
- * The config file's content, refused if someone else could have written it. `fileSaid`: the run has said
- * what is wrong with the file's mode already (an account of a run over several reads it again).
- */
-export async function readConfig(ctx: Context, fileSaid = false): Promise<{ file: ConfigFile; data: ConfigData }> {
+/** The config file's content, refused if someone else could have written it. */
+export async function readConfig(ctx: Context): Promise<{ file: ConfigFile; data: ConfigData }> {
   const file = configFile(ctx);
   const data = await file.read();
-  const warning = fileSaid ? undefined : file.permissionWarning();
+  const warning = file.permissionWarning();
   if (warning) warnOnce(ctx, warning);
   return { file, data };
 }
@@ -43,11 +50,10 @@ export function warnUnused(ctx: Context, settings: ResolvedSettings): void {
 export async function loadSettings(
   ctx: Context,
   flags: Layers["flags"],
-  options: { profileOfJob?: boolean; fileSaid?: boolean } = {},
+  options: { profileOfJob?: boolean } = {},
 ): Promise<ResolvedSettings> {
-  const { fileSaid, ...layers } = options;
-  const { file, data } = await readConfig(ctx, fileSaid);
-  const settings = resolveSettings({ flags, env: ctx.env, file: data, filePath: file.path, ...layers });
+  const { file, data } = await readConfig(ctx);
+  const settings = resolveSettings({ flags, env: ctx.env, file: data, filePath: file.path, ...options });
   warnUnused(ctx, settings);
   return settings;
 }
