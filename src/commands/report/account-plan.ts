@@ -11,19 +11,21 @@ import { UsageError } from "../../core/errors";
 import { TimeZone } from "../../core/time-zone";
 import type { FanOutPlan } from "../../engine/accounts/fan-out";
 import { formatOptionsOf } from "../../engine/plan/common";
-import type { BasePlan } from "../../engine/plan/for-account";
+import { type Account, type BasePlan, planForAccount } from "../../engine/plan/for-account";
 import { folderRefusal } from "../../engine/plan/output-folder";
 import { chooseOutputFormat } from "../../engine/plan/output-format";
 import { fillPath, hasDatePlaceholder, isDatabaseOutput, outputFolderProblem } from "../../engine/plan/output-spec";
 import { checkPictureRequest } from "../../engine/plan/picture-options";
+import type { ReportPlan } from "../../engine/plan/plan";
+import { reportWordsOf } from "../../engine/plan/report-plan";
 import { tzGiven, zoneOf } from "../../engine/plan/report-zone";
 import { planRequest } from "../../engine/plan/request";
 import { planShape } from "../../engine/plan/shape";
-import { reportWordsOf } from "../../engine/plan/words";
 import { checkOutput, isStdoutPath, isStreamOutput } from "../../engine/run/output";
 import { checkRecordFolder, openRecordFolder } from "../../engine/run/record";
 import { requestWarnings } from "../../engine/run/warnings";
 import type { Context } from "../context";
+import { planPlace } from "../shared/plan-place";
 import { selectProfiles } from "../shared/profile-selection";
 import { settingFlags } from "../shared/setting-flags";
 import { loadSettings, readConfig } from "../shared/settings";
@@ -199,4 +201,15 @@ export async function planAccounts(ctx: Context, flags: ReportFlags): Promise<Ac
   const settingFlagsOf = (profile: string, spooled: boolean) =>
     settingFlags(spooled ? { ...flags, format: "json", delimiter: undefined, spreadsheet: undefined } : flags, profile);
   return { names, fanOut, base, quiet: flags.quiet === true, summary: flags, envFor, settingFlagsOf, warnOnce };
+}
+
+/** Account `profile`'s plan: its own settings (key, zone), derived from the run's base. `ctx`: the account's own. */
+export async function planOfAccount(
+  ctx: Context,
+  run: AccountsPlan,
+  profile: string,
+  spoolFile: Account["spoolFile"],
+): Promise<Readonly<ReportPlan>> {
+  const settings = await loadSettings(ctx, run.settingFlagsOf(profile, spoolFile !== undefined));
+  return planForAccount(run.base, { profile, settings, spoolFile }, planPlace(ctx, run.base.now, run.warnOnce));
 }

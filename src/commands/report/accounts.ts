@@ -12,9 +12,8 @@ import { type AccountResult, failedAccount, okAccount, runVerdict } from "../sha
 import { stderrEvents } from "../shared/stderr-events";
 import { writeSummaryObject } from "../shared/summary-out";
 import { accountStreams } from "./account-io";
-import type { AccountsPlan } from "./account-plan";
+import { type AccountsPlan, planOfAccount } from "./account-plan";
 import { accountTable } from "./account-table";
-import { planOfAccount } from "./plan-of-account";
 
 /** `ctx` is the run's own. */
 export async function runAccounts(ctx: Context, base: AccountsPlan): Promise<void> {

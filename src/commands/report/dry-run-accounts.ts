@@ -7,10 +7,10 @@ import { folderRefusal } from "../../engine/plan/output-folder";
 import type { Context } from "../context";
 import { type AccountResult, failedAccount, okAccount, runVerdict } from "../shared/account-outcome";
 import { accountStreams } from "./account-io";
-import { planAccounts } from "./account-plan";
+import { planAccounts, planOfAccount } from "./account-plan";
 import { described, writeSummary } from "./dry-run";
 import type { ReportFlags } from "./flags";
-import { planOfAccount } from "./plan-of-account";
+
 import { planObject, planText } from "./plan-text";
 
 const indented = (text: string) => text.replace(/^(?=.)/gm, "  ");

@@ -4,8 +4,7 @@
  */
 import type { ResolvedSettings } from "../../config/resolve";
 import type { ReportPlan } from "../../engine/plan/plan";
-import { planWords } from "../../engine/plan/report-plan";
-import { reportWordsOf } from "../../engine/plan/words";
+import { planWords, reportWordsOf } from "../../engine/plan/report-plan";
 import { runPlan } from "../../engine/run/run";
 import type { Context } from "../context";
 import { planPlace } from "../shared/plan-place";

@@ -11,6 +11,18 @@ import { parseOutputSpec } from "./output-spec";
 import { freezePlan, type ReportPlan } from "./plan";
 import type { ReportWords } from "./words";
 
+/** Only the report's words, from flags that hold more (the key, the summary, the accounts). */
+export function reportWordsOf(flags: ReportWords): ReportWords {
+  const { from, to, metrics, dimensions, granularity, campaign, ad, split } = flags;
+  const { compare, top, sort, dateFormat, fill, fields, format, spreadsheet, bom, delimiter } = flags;
+  const { output, table, incremental, tz, lookback, start, stateFile, record, quiet, verbose, dryRun } = flags;
+  return {
+    ...{ from, to, metrics, dimensions, granularity, campaign, ad, split },
+    ...{ compare, top, sort, dateFormat, fill, fields, format, spreadsheet, bom, delimiter },
+    ...{ output, table, incremental, tz, lookback, start, stateFile, record, quiet, verbose, dryRun },
+  };
+}
+
 export interface PlanChoices {
   /** Rows keep the counters of their ratios, for an output that sums them later (for-account.ts). */
   keepCounters?: boolean;

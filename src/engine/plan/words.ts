@@ -21,15 +21,3 @@ export type ReportWords = RequestWords &
     /** --dry-run: the plan is shown, not run (a missing folder is shown, then refused). */
     dryRun?: boolean | undefined;
   };
-
-/** Only the report's words, from flags that hold more (the key, the summary, the accounts). */
-export function reportWordsOf(flags: ReportWords): ReportWords {
-  const { from, to, metrics, dimensions, granularity, campaign, ad, split } = flags;
-  const { compare, top, sort, dateFormat, fill, fields, format, spreadsheet, bom, delimiter } = flags;
-  const { output, table, incremental, tz, lookback, start, stateFile, record, quiet, verbose, dryRun } = flags;
-  return {
-    ...{ from, to, metrics, dimensions, granularity, campaign, ad, split },
-    ...{ compare, top, sort, dateFormat, fill, fields, format, spreadsheet, bom, delimiter },
-    ...{ output, table, incremental, tz, lookback, start, stateFile, record, quiet, verbose, dryRun },
-  };
-}
