@@ -30,6 +30,10 @@ export interface PlanChoices {
   profile?: string;
 }
 
+/**
+ * What the run refuses before any request is refused here; each warning is said through `place.warn` as
+ * planning finds it, and kept in the plan. No I/O but through `place.look`.
+ */
 export async function planWords(
   place: PlanPlace,
   words: ReportWords,
