@@ -5,8 +5,7 @@
  * what it threw.
  */
 import type { Context } from "../commands/context";
-import { reportAction } from "../commands/report/action";
-import type { ReportFlags } from "../commands/report/flags";
+import { parsedReportAction } from "../commands/report/action";
 import { ExitCode } from "../core/exit-codes";
 import { reportActionFailure } from "./action-failure";
 
@@ -19,7 +18,7 @@ export async function runParsedReport(
   try {
     await beforeAction(["report"], flags);
     // run() hands a command the line it runs in its context (a recording keeps it).
-    await reportAction({ ...ctx, argv }, flags as ReportFlags);
+    await parsedReportAction({ ...ctx, argv }, flags);
     return ExitCode.ok;
   } catch (error) {
     return reportActionFailure(error, ctx.io, ctx.env.ADREPORT_DEBUG !== undefined);

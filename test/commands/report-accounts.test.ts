@@ -3,7 +3,7 @@
  * advertisers and keys: one key expired, one whitelisted for another address, one profile pointing at a
  * closed port. Outputs are checked against the reference, per profile, in profile order.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { chmodSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { configDirWith } from "../helpers/config";
@@ -346,6 +346,15 @@ describe.concurrent("report over several accounts", () => {
     expect(result.stderr).toMatch(/^adreport: acme: GET http:\/\/127\.0\.0\.1:\d+\/v1\/report\?/m);
     expect(result.stderr).toMatch(/^adreport: cafe: GET /m);
     expect(result.stderr.match(/--granularity week does nothing without date/g)).toHaveLength(1);
+  });
+
+  it("a config file others can read: said once for the run, not once an account", async () => {
+    const config = configDirWith({}, { acme: ok(ACME), cafe: ok(CAFE), globex: ok(GLOBEX) });
+    chmodSync(join(config, "config.json"), 0o644);
+    const result = await report(config, ["--profiles", "acme,cafe,globex", ...RANGE, "--dims", "campaign", "-q"]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/^adreport: warning: \S+config\.json holds API keys but is mode 0644, readable/);
+    expect(result.stderr.match(/readable by others/g)).toHaveLength(1);
   });
 
   it("ADREPORT_API_KEY is not one account's key for all: ignored with a warning", async () => {

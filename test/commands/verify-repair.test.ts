@@ -91,6 +91,22 @@ describe("verify --repair: every day of a table that is gone", () => {
   });
 });
 
+describe("verify --repair: the job's plan and its warnings", () => {
+  it("ADREPORT_TZ left over is said once, by the job's plan, before the days are repaired", async () => {
+    const { dir, run } = await newService();
+    mkdirSync(join(dir, "out"));
+    expect((await run([...FILES, "--start", "2026-10-01"], NOW)).code).toBe(0);
+    const job = await jobOf(run);
+    writeFileSync(join(dir, "out", "2026-10-05.csv"), "not what was written\n");
+    const repaired = await run(["verify", job, "--repair"], NOW, { ADREPORT_TZ: "Europe/Berlin" });
+    expect(repaired.code, repaired.stderr).toBe(0);
+    const warning =
+      'adreport: warning: the time zone "Europe/Berlin" (environment) is not used: {date} in --output keeps the service\'s UTC days\n';
+    expect(repaired.stderr.startsWith(`${warning}adreport: repairing 2026-10-05\n`), repaired.stderr).toBe(true);
+    expect(repaired.stderr.split(warning)).toHaveLength(2);
+  });
+});
+
 describe("verify --repair: a state edited by hand", () => {
   it("is refused (exit 2) naming its file before any day file or state is written", async () => {
     const { dir, run } = await newService();

@@ -7,10 +7,10 @@
 import { reportActionFailure } from "../../src/cli/action-failure";
 import { run } from "../../src/cli/main";
 import type { Context } from "../../src/commands/context";
-import { planAccounts } from "../../src/commands/report/account-plan";
+import { planAccounts, planOfAccount } from "../../src/commands/report/account-plan";
 import type { ReportFlags } from "../../src/commands/report/flags";
 import { planReport } from "../../src/commands/report/plan";
-import { reportSettingFlags } from "../../src/commands/report/setting-flags";
+import { settingFlags } from "../../src/commands/shared/setting-flags";
 import { loadSettings } from "../../src/commands/shared/settings";
 import type { FanOutPlan } from "../../src/engine/accounts/fan-out";
 import type { ReportPlan } from "../../src/engine/plan/plan";
@@ -52,8 +52,8 @@ export async function planOfArgv(ctx: Context, stderr: () => string, argv: reado
   if (flags === undefined) return refusal(stderr(), 2);
   const warnings: string[] = [];
   try {
-    const settings = await loadSettings(ctx, reportSettingFlags(flags));
-    const plan = await planReport(ctx, flags, settings, { now: ctx.now(), warn: (text) => warnings.push(text) });
+    const settings = await loadSettings(ctx, settingFlags(flags));
+    const plan = await planReport(ctx, flags, settings, (text) => warnings.push(text));
     return { plan, warnings };
   } catch (error) {
     const code = reportActionFailure(error, ctx.io, false);
@@ -76,5 +76,10 @@ export async function accountsOfArgv(ctx: Context, argv: readonly string[]): Pro
   const flags = await parsedFlags(ctx, argv);
   if (flags === undefined) throw new Error(`report ${argv.join(" ")}: refused by the program`);
   const accounts = await planAccounts(ctx, flags);
-  return { names: accounts.names, fanOut: accounts.fanOut, envFor: accounts.envFor, planOf: accounts.planFor };
+  return {
+    names: accounts.names,
+    fanOut: accounts.fanOut,
+    envFor: accounts.envFor,
+    planOf: (account, profile, spoolFile) => planOfAccount(account, accounts, profile, spoolFile),
+  };
 }

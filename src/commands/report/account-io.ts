@@ -1,25 +1,16 @@
 /**
  * The streams of one account in a run over several profiles: stdout is the run's own (an account writes
- * its data to a file), stderr is the run's with each line naming the account (`adreport: acme: ...`), and
- * lines the run has already printed once for every account (warnings about the flags) are dropped.
+ * its data to a file), stderr is the run's with each line naming the account (`adreport: acme: ...`). What
+ * loading the settings says (the config file's mode) is said once for the run, as for one account.
  */
 import type { IOStreams } from "../../io/iostreams";
-import type { Context } from "../context";
 import { lineWriter } from "../shared/line-writer";
+import { shareSettingWarnings } from "../shared/settings";
 
-export function accountStreams(io: IOStreams, profile: string, printedOnce: ReadonlySet<string>): IOStreams {
+export function accountStreams(io: IOStreams, profile: string): IOStreams {
   const err = lineWriter((line) => {
-    if (printedOnce.has(line)) return;
     io.err.write(`${line.startsWith("adreport: ") ? `adreport: ${profile}: ${line.slice(10)}` : line}\n`);
   });
+  shareSettingWarnings(err, io.err);
   return { ...io, err, errIsTTY: false, color: false, errColumns: 0 };
-}
-
-/** A stderr that also remembers every line written, so accounts do not print them again. */
-export function recordingErr(ctx: Context, printed: Set<string>): Context {
-  const err = lineWriter((line) => {
-    printed.add(line);
-    ctx.io.err.write(`${line}\n`);
-  });
-  return { ...ctx, io: { ...ctx.io, err } };
 }

@@ -1,13 +1,17 @@
 /**
  * What a run over several accounts is, decided before any request: the profiles (checked), flags that
  * cannot go with several accounts refused, the request checked, the output checked and its format chosen,
- * and the warnings about the flags printed once.
+ * the warnings about the flags said once, and the base every account's plan is derived from
+ * (engine/plan/for-account.ts).
  */
-import { join } from "node:path";
+
 import { accountEnvironments } from "../../config/account-env";
+import type { Layers } from "../../config/resolve";
 import { UsageError } from "../../core/errors";
 import { TimeZone } from "../../core/time-zone";
 import type { FanOutPlan } from "../../engine/accounts/fan-out";
+import { formatOptionsOf } from "../../engine/plan/common";
+import { type Account, type BasePlan, planForAccount } from "../../engine/plan/for-account";
 import { folderRefusal } from "../../engine/plan/output-folder";
 import { chooseOutputFormat } from "../../engine/plan/output-format";
 import {
@@ -19,19 +23,20 @@ import {
 } from "../../engine/plan/output-spec";
 import { checkPictureRequest } from "../../engine/plan/picture-options";
 import type { ReportPlan } from "../../engine/plan/plan";
+import { reportWordsOf } from "../../engine/plan/report-plan";
+import { tzGiven, zoneOf } from "../../engine/plan/report-zone";
 import { planRequest } from "../../engine/plan/request";
 import { planShape } from "../../engine/plan/shape";
 import { checkOutput, isStdoutPath, isStreamOutput } from "../../engine/run/output";
 import { checkRecordFolder, openRecordFolder } from "../../engine/run/record";
 import { requestWarnings } from "../../engine/run/warnings";
 import type { Context } from "../context";
+import { planPlace } from "../shared/plan-place";
 import { selectProfiles } from "../shared/profile-selection";
+import { settingFlags } from "../shared/setting-flags";
 import { loadSettings, readConfig } from "../shared/settings";
+import type { SummaryChoice } from "../shared/summary-out";
 import type { ReportFlags } from "./flags";
-import { planReport, tzGiven, zoneOf } from "./plan";
-import { formatOptionsOf } from "./plan-common";
-import { reportSettingFlags } from "./setting-flags";
-import type { SummaryChoice } from "./summary-out";
 
 function refuseMixedFlags(flags: ReportFlags): void {
   const which = flags.allProfiles === true ? "--all-profiles" : "--profiles";
@@ -68,36 +73,18 @@ function fieldsOverAccounts(fields: string | undefined): {
 }
 
 export interface AccountsPlan {
-  /** The one reading of the clock every account's plan is made at. */
-  now: Date;
   names: string[];
   fanOut: FanOutPlan;
+  /** What every account's plan is derived from: the run's words, its clock, its warnings. */
+  base: BasePlan;
   quiet: boolean;
   summary: SummaryChoice;
   /** The environment an account's settings are resolved in (config/account-env.ts). */
   envFor(profile: string): Record<string, string | undefined>;
-  /** Account `profile`'s plan: the base plan's clock and words, the account's own settings (key, zone). */
-  planFor(ctx: Context, profile: string, spoolFile: string | undefined): Promise<Readonly<ReportPlan>>;
-}
-
-/** The flags of one account's export: its profile, its output (its own, or a spool file), no summary. */
-function accountFlags(flags: ReportFlags, profile: string, spoolFile: string | undefined): ReportFlags {
-  return {
-    ...flags,
-    profiles: undefined,
-    allProfiles: undefined,
-    accountConcurrency: undefined,
-    allowPartial: undefined,
-    summary: undefined,
-    summaryFile: undefined,
-    profile,
-    fields: fieldsOverAccounts(flags.fields).account,
-    quiet: true,
-    record: flags.record === undefined ? undefined : join(flags.record, profile),
-    ...(spoolFile === undefined
-      ? {}
-      : { output: spoolFile, format: "json", bom: undefined, delimiter: undefined, spreadsheet: undefined }),
-  };
+  /** The settings the flags give account `profile` (spooled: its rows go to a JSON spool file). */
+  settingFlagsOf(profile: string, spooled: boolean): Layers["flags"];
+  /** Says a warning of an account's plan once for the run: every account's plan may find it. */
+  warnOnce(text: string): void;
 }
 
 /** One file for every account (no {profile}), named by the range's days ({from}, {to}). */
@@ -119,7 +106,7 @@ async function oneZoneOfAccounts(
 ): Promise<TimeZone | undefined> {
   const zones = new Map<string, TimeZone | undefined>();
   for (const name of names) {
-    const accountSettings = await loadSettings({ ...ctx, env: envFor(name) }, reportSettingFlags(flags, name));
+    const accountSettings = await loadSettings({ ...ctx, env: envFor(name) }, settingFlags(flags, name));
     zones.set(name, zoneOf(accountSettings));
   }
   const distinct = new Set([...zones.values()].map((zone) => (zone ?? TimeZone.UTC).name));
@@ -142,7 +129,7 @@ export async function planAccounts(ctx: Context, flags: ReportFlags): Promise<Ac
   const names = selectProfiles(Object.keys(data.profiles), flags.profiles, flags.allProfiles === true);
   const { envFor, warnings: envWarnings } = accountEnvironments(ctx.env, data, names);
   for (const warning of envWarnings) ctx.io.err.write(`adreport: warning: ${warning}\n`);
-  const settings = await loadSettings({ ...ctx, env: envFor(names[0] as string) }, reportSettingFlags(flags, names[0]));
+  const settings = await loadSettings({ ...ctx, env: envFor(names[0] as string) }, settingFlags(flags, names[0]));
   // A zone from --tz or ADREPORT_TZ is every account's: refused once here. A profile's own is its account's.
   const { tz } = settings;
   const shared = tz.value !== undefined && (tz.source === "flag" || tz.source === "environment");
@@ -179,42 +166,56 @@ export async function planAccounts(ctx: Context, flags: ReportFlags): Promise<Ac
       if (problem !== undefined) throw folderRefusal(problem);
     }
   }
-  // Each account records into a folder of its own in DIR (accountFlags): DIR is new or empty, as for one.
+  // Each account records into a folder of its own in DIR (for-account.ts): DIR is new or empty, as for one.
   if (flags.record !== undefined) (flags.dryRun === true ? checkRecordFolder : openRecordFolder)(ctx, flags.record);
   const stream = await isStreamOutput(ctx, firstPath);
   const format = chooseOutputFormat(flags, settings, firstPath, ctx.io.outIsTTY, stream);
   planShape({ ...flags, fields: fieldsOverAccounts(flags.fields).account }, request, format.entry.name);
   checkPictureRequest(format.entry.name, request);
-  // The plan's warnings come from the flags, the format and the environment (ADREPORT_TZ), every account's
-  // alike: said once for the run, here or by the first account's plan, not once an account.
-  const warned = new Set<string>();
+  // The flags' and the format's warnings are every account's: said once for the run, here. One only an
+  // account's plan finds (ADREPORT_TZ set aside by a day target) is every account's too: said by the first.
+  const warnings = [...requestWarnings(flags, request.request), ...format.warnings];
+  const warned = new Set<string>(warnings);
+  for (const warning of warnings) ctx.io.err.write(`adreport: warning: ${warning}\n`);
   const warnOnce = (text: string) => {
     if (warned.has(text)) return;
     warned.add(text);
     ctx.io.err.write(`adreport: warning: ${text}\n`);
   };
-  for (const warning of [...requestWarnings(flags, request.request), ...format.warnings]) warnOnce(warning);
   if (flags.allowPartial === true && (perProfile || path === undefined)) {
     ctx.io.err.write(
       `adreport: warning: --allow-partial does nothing here: ${perProfile ? "each account writes its own file" : "standard output is written as accounts end"}\n`,
     );
   }
-  // The one table of every account sums their counters: a ratio in its totals row is computed from them.
-  const keepCounters = !perProfile && (format.entry.totals === true || format.entry.keepsCounters === true);
   const fanOut: FanOutPlan = {
     names,
     perProfile,
     path,
     concurrency: accountsAtOnce(flags.output, flags.accountConcurrency ?? 2),
     format,
-    options: formatOptionsOf(ctx, flags, { settings, format, path, request, now }),
+    options: formatOptionsOf(ctx.io, flags, { settings, format, path, request, now }),
     shaping: { fields: fieldsOverAccounts(flags.fields).shared, epochDates: flags.dateFormat === "epoch" },
     allowPartial: flags.allowPartial === true,
   };
-  async function planFor(accountCtx: Context, profile: string, spoolFile: string | undefined) {
-    const own = accountFlags(flags, profile, spoolFile);
-    const accountSettings = await loadSettings(accountCtx, reportSettingFlags(own));
-    return planReport(accountCtx, own, accountSettings, { now, keepCounters, profile, warn: warnOnce });
-  }
-  return { now, names, fanOut, quiet: flags.quiet === true, summary: flags, envFor, planFor };
+  const base: BasePlan = {
+    now,
+    words: Object.freeze(reportWordsOf({ ...flags, fields: fieldsOverAccounts(flags.fields).account })),
+    warnings,
+    merged: perProfile ? undefined : format.entry.name,
+  };
+  // A spooled account's rows are JSON whatever the output: its format, delimiter and spreadsheet are not asked.
+  const settingFlagsOf = (profile: string, spooled: boolean) =>
+    settingFlags(spooled ? { ...flags, format: "json", delimiter: undefined, spreadsheet: undefined } : flags, profile);
+  return { names, fanOut, base, quiet: flags.quiet === true, summary: flags, envFor, settingFlagsOf, warnOnce };
+}
+
+/** Account `profile`'s plan: its own settings (key, zone), derived from the run's base. `ctx`: the account's own. */
+export async function planOfAccount(
+  ctx: Context,
+  run: AccountsPlan,
+  profile: string,
+  spoolFile: Account["spoolFile"],
+): Promise<Readonly<ReportPlan>> {
+  const settings = await loadSettings(ctx, run.settingFlagsOf(profile, spoolFile !== undefined));
+  return planForAccount(run.base, { profile, settings, spoolFile }, planPlace(ctx, run.base.now, run.warnOnce));
 }

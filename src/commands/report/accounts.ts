@@ -9,14 +9,14 @@ import { outputError } from "../../engine/run/output";
 import { runPlan } from "../../engine/run/run";
 import type { Context } from "../context";
 import { type AccountResult, failedAccount, okAccount, runVerdict } from "../shared/account-outcome";
-import { accountStreams, recordingErr } from "./account-io";
-import type { AccountsPlan } from "./account-plan";
+import { stderrEvents } from "../shared/stderr-events";
+import { writeSummaryObject } from "../shared/summary-out";
+import { accountStreams } from "./account-io";
+import { type AccountsPlan, planOfAccount } from "./account-plan";
 import { accountTable } from "./account-table";
-import { stderrEvents } from "./render";
-import { writeSummaryObject } from "./summary-out";
 
-/** `ctx` is the run's own; `printed` holds the lines planning printed once for every account. */
-export async function runAccounts(ctx: Context, base: AccountsPlan, printed: ReadonlySet<string>): Promise<void> {
+/** `ctx` is the run's own. */
+export async function runAccounts(ctx: Context, base: AccountsPlan): Promise<void> {
   const results: AccountResult[] = [];
   const accountsOf = () =>
     results
@@ -33,12 +33,12 @@ export async function runAccounts(ctx: Context, base: AccountsPlan, printed: Rea
     const accountCtx: Context = {
       ...ctx,
       env: base.envFor(profile),
-      io: accountStreams(ctx.io, profile, printed),
+      io: accountStreams(ctx.io, profile),
       onSignal,
     };
     const started = performance.now();
     try {
-      const plan = await base.planFor(accountCtx, profile, spoolFile);
+      const plan = await planOfAccount(accountCtx, base, profile, spoolFile);
       const done = await runPlan(accountCtx, plan, stderrEvents(accountCtx, {}));
       results[index] = okAccount(profile, done.rows, performance.now() - started);
       return true;
@@ -71,8 +71,7 @@ export async function runAccounts(ctx: Context, base: AccountsPlan, printed: Rea
   if (verdict) throw verdict;
 }
 
-/** Plans the run over accounts (printing what concerns them all once), then runs it. */
+/** Plans the run over accounts (saying what concerns them all once), then runs it. */
 export async function planAndRunAccounts(ctx: Context, plan: (ctx: Context) => Promise<AccountsPlan>): Promise<void> {
-  const printed = new Set<string>();
-  await runAccounts(ctx, await plan(recordingErr(ctx, printed)), printed);
+  await runAccounts(ctx, await plan(ctx));
 }

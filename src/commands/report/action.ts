@@ -22,3 +22,8 @@ export async function reportAction(ctx: Context, flags: ReportFlags): Promise<vo
   if (alone) throw new UsageError(`${alone} goes with --profiles or --all-profiles`);
   await (await import("./plan")).runReport(ctx, flags);
 }
+
+/** The action run with the flags the front parsed and checked as `report`'s (cli/parsed-report.ts). */
+export function parsedReportAction(ctx: Context, flags: Readonly<Record<string, unknown>>): Promise<void> {
+  return reportAction(ctx, flags as ReportFlags);
+}

@@ -3,9 +3,9 @@ import type { Command } from "@commander-js/extra-typings";
 import { checkRequestWords } from "../../engine/plan/request-words";
 import { whenFormError } from "../../engine/plan/when";
 import type { Context } from "../context";
+import { checkSettingFlags } from "../shared/setting-flags";
 import { reportAction } from "./action";
 import { declareReport } from "./flags";
-import { checkSettingFlags } from "./setting-flags";
 
 export function registerReport(program: Command, ctx: Context): void {
   const report = declareReport(program);

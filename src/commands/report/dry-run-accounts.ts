@@ -6,10 +6,11 @@ import { printable } from "../../core/printable";
 import { folderRefusal } from "../../engine/plan/output-folder";
 import type { Context } from "../context";
 import { type AccountResult, failedAccount, okAccount, runVerdict } from "../shared/account-outcome";
-import { accountStreams, recordingErr } from "./account-io";
-import { planAccounts } from "./account-plan";
+import { accountStreams } from "./account-io";
+import { planAccounts, planOfAccount } from "./account-plan";
 import { described, writeSummary } from "./dry-run";
 import type { ReportFlags } from "./flags";
+
 import { planObject, planText } from "./plan-text";
 
 const indented = (text: string) => text.replace(/^(?=.)/gm, "  ");
@@ -19,15 +20,14 @@ const indented = (text: string) => text.replace(/^(?=.)/gm, "  ");
  * any request (no key, a state that is not its own) is shown failed, and the exit status is the run's.
  */
 export async function showAccountPlans(ctx: Context, flags: ReportFlags): Promise<void> {
-  const printed = new Set<string>();
   const hints = new Set<string>();
-  const base = await planAccounts(recordingErr(ctx, printed), flags);
+  const base = await planAccounts(ctx, flags);
   const results: AccountResult[] = [];
   const accounts: object[] = [];
   for (const profile of base.names) {
-    const accountCtx: Context = { ...ctx, env: base.envFor(profile), io: accountStreams(ctx.io, profile, printed) };
+    const accountCtx: Context = { ...ctx, env: base.envFor(profile), io: accountStreams(ctx.io, profile) };
     try {
-      const description = await described(accountCtx, await base.planFor(accountCtx, profile, undefined));
+      const description = await described(accountCtx, await planOfAccount(accountCtx, base, profile, undefined));
       // Refused as its run would be (planAccounts finds every folder first: only one gone since).
       if (description.folder !== undefined) throw folderRefusal(description.folder);
       ctx.io.out.write(`profile ${profile}:\n${indented(planText(description))}`);

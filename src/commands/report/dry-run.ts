@@ -10,8 +10,8 @@ import type { ReportPlan } from "../../engine/plan/plan";
 import { checkOutputFolder, outputError } from "../../engine/run/output";
 import { checkRecordFolder } from "../../engine/run/record";
 import type { Context } from "../context";
+import { type SummaryChoice, writeSummaryObject } from "../shared/summary-out";
 import { planObject, planText } from "./plan-text";
-import { type SummaryChoice, writeSummaryObject } from "./summary-out";
 
 export async function described(ctx: Context, plan: Readonly<ReportPlan>): Promise<PlanDescription> {
   if (plan.kind === "export") {

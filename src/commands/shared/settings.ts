@@ -10,10 +10,20 @@ export function configFile(ctx: Context): ConfigFile {
 
 const said = new WeakMap<object, Set<string>>();
 
+function saidOn(err: object): Set<string> {
+  const lines = said.get(err) ?? new Set<string>();
+  said.set(err, lines);
+  return lines;
+}
+
+/** `err` (an account's stderr in a run over several) says the settings' warnings once with the run's `runErr`. */
+export function shareSettingWarnings(err: object, runErr: object): void {
+  said.set(err, saidOn(runErr));
+}
+
 /** A warning on stderr, once per run however many times the settings are loaded (verify loads them thrice). */
 function warnOnce(ctx: Context, line: string): void {
-  const lines = said.get(ctx.io.err) ?? new Set<string>();
-  said.set(ctx.io.err, lines);
+  const lines = saidOn(ctx.io.err);
   if (lines.has(line)) return;
   lines.add(line);
   ctx.io.err.write(`adreport: warning: ${line}\n`);

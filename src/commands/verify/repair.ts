@@ -3,17 +3,16 @@ import { resolve } from "node:path";
 import { dayOfText, dayText } from "../../core/calendar";
 import { OutputError } from "../../core/errors";
 import { runDayExport } from "../../engine/days/export";
+import { planForJob } from "../../engine/plan/for-job";
 import { dayFileOfJob } from "../../engine/verify/job-target";
 import { bucketEnd } from "../../engine/verify/service";
 import { type DayDifference, differingDays } from "../../engine/verify/target";
 import { notAFile } from "../../io/output-target";
 import type { JobState, StatePaths } from "../../state/store";
 import type { Context } from "../context";
-import { planReport } from "../report/plan";
-import { stderrEvents } from "../report/render";
-import { reportSettingFlags } from "../report/setting-flags";
-import { loadSettings } from "../shared/settings";
-import { JOB_SETTINGS, type JobFlagChoices, jobFlags } from "./job-flags";
+import { planPlace } from "../shared/plan-place";
+import { stderrEvents } from "../shared/stderr-events";
+import { type JobFlagChoices, loadJobSettings } from "./job-settings";
 import { checkSameJob } from "./same-job";
 
 /** A day (or a stretch `from..to`) `--repair` left as it was, and why. */
@@ -72,12 +71,10 @@ export async function repairDays(
   const first = Object.keys(state.days).sort()[0] ?? state.lastDay;
   const wanted = differingDays(differences).filter((day) => day >= first && day <= state.lastDay);
   if (wanted.length === 0) return [];
-  const flags = jobFlags(state, { ...choices, baseUrl: await service() });
-  const settings = await loadSettings(ctx, reportSettingFlags(flags), JOB_SETTINGS);
+  const settings = await loadJobSettings(ctx, state, await service());
   const events = stderrEvents(ctx, {});
   // A day-file folder gone is refused here by the plan (exit 2, with the mkdir that mends it).
-  const plan = await planReport(ctx, flags, settings, { now: ctx.now(), warn: events.warning });
-  if (plan.kind !== "days") throw new Error("a job's plan that is not a run of whole days");
+  const plan = await planForJob(state, settings, planPlace(ctx, ctx.now(), events.warning), choices);
   checkSameJob(ctx, state, job.paths, plan, job.named);
   const unrepaired = await notFiles(ctx, state, wanted);
   const left = new Set(unrepaired.map((u) => u.day));

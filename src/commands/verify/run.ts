@@ -20,12 +20,10 @@ import {
 import { writeChunk } from "../../io/write";
 import type { JobState } from "../../state/store";
 import type { Context } from "../context";
-import { reportSettingFlags } from "../report/setting-flags";
 import { pathsOf, stateAt } from "../shared/job-state";
-import { loadSettings } from "../shared/settings";
 import { type VerifyChoices, verifyChoices } from "./choices";
 import type { VerifyOptions } from "./flags";
-import { JOB_SETTINGS, type JobFlagChoices, jobFlags } from "./job-flags";
+import { type JobFlagChoices, loadJobSettings } from "./job-settings";
 import { repairDays, type Unrepaired } from "./repair";
 import { serviceUrl } from "./service-url";
 
@@ -57,7 +55,7 @@ async function differencesOf(
   const place = { cwd: ctx.cwd, sqliteAddon: ctx.sqliteAddon(), tableUrl: choices.db };
   const differences = await verifyTarget(state, window, place);
   if (choices.baseUrl !== undefined) {
-    const settings = await loadSettings(ctx, reportSettingFlags(jobFlags(state, choices)), JOB_SETTINGS);
+    const settings = await loadJobSettings(ctx, state, choices.baseUrl);
     const totals = await serviceTotals(ctx, settings, requireApiKey(settings), state, window);
     differences.push(...serviceDifferences(state, window, totals));
   }

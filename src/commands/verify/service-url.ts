@@ -10,9 +10,7 @@ import { printable } from "../../core/printable";
 import { shellWord } from "../../core/shell-word";
 import type { JobState } from "../../state/store";
 import type { Context } from "../context";
-import { reportSettingFlags } from "../report/setting-flags";
-import { loadSettings } from "../shared/settings";
-import { JOB_SETTINGS, type JobFlagChoices, jobFlags } from "./job-flags";
+import { type JobFlagChoices, loadJobSettings } from "./job-settings";
 
 const SOURCE_WORDS: Record<string, string> = {
   environment: "ADREPORT_BASE_URL",
@@ -48,7 +46,7 @@ export async function serviceUrl(
   const made = state.job.baseUrl;
   if (choices.baseUrl !== undefined) {
     // Checked by the setting's rule before it is shown (a URL with a password in it is refused, not printed).
-    const settings = await loadSettings(ctx, reportSettingFlags(jobFlags(state, choices)), JOB_SETTINGS);
+    const settings = await loadJobSettings(ctx, state, choices.baseUrl);
     const named = checkKeyOwner(state, settings, command)["base-url"].value;
     if (!sameService(named, made)) {
       ctx.io.err.write(
@@ -57,10 +55,7 @@ export async function serviceUrl(
     }
     return named;
   }
-  const flags = { ...jobFlags(state, choices), baseUrl: undefined };
-  const current = checkKeyOwner(state, await loadSettings(ctx, reportSettingFlags(flags), JOB_SETTINGS), command)[
-    "base-url"
-  ];
+  const current = checkKeyOwner(state, await loadJobSettings(ctx, state, undefined), command)["base-url"];
   if (sameService(current.value, made)) return made;
   const profile = state.job.profile;
   const who =

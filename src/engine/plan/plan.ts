@@ -1,7 +1,8 @@
 /**
  * One export as a value: what the command decided from its flags, the resolved settings, one reading of the
  * clock and the zone, before any request. Frozen: the engine reads it and never changes it; a run over
- * several accounts derives one from a base plan per account.
+ * several accounts derives one per account from its base (for-account.ts), `verify --repair` one from the
+ * job's state (for-job.ts).
  */
 import type { ResolvedSettings } from "../../config/resolve";
 import type { FormatOptions } from "../../format/formatter";
@@ -43,6 +44,11 @@ export interface CommonPlan {
   readonly quiet: boolean;
   readonly verbose: boolean;
   /**
+   * What planning said on stderr about this plan, each once (after `adreport: warning: `). A plan derived
+   * from another (an account's from its run's) holds only those it found itself.
+   */
+  readonly warnings: readonly string[];
+  /**
    * --dry-run only: the output's folder is missing (or not a folder), which a run refuses before any
    * request; the dry run shows its plan, then refuses as the run does. A run's plan never holds one.
    */
@@ -80,6 +86,7 @@ export type ReportPlan = ExportPlan | DayPlan;
 export function freezePlan<T extends ReportPlan>(plan: T): Readonly<T> {
   Object.freeze(plan.paging);
   Object.freeze(plan.words);
+  Object.freeze(plan.warnings);
   if (plan.kind === "export") Object.freeze(plan.shape);
   return Object.freeze(plan);
 }

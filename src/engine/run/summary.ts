@@ -1,4 +1,4 @@
-/** How a run ended, for `--summary json` (written by the command: commands/report/summary-out.ts). */
+/** How a run ended, for `--summary json` (written by the command: commands/shared/summary-out.ts). */
 import { type ApiEvent, isThrottled } from "../../api";
 
 export interface RunSummary {

@@ -1,7 +1,7 @@
 /** Where each setting comes from, as a table: flag > environment > profile > config file > default. */
 import { describe, expect, it } from "vitest";
 import type { ReportFlags } from "../../../src/commands/report/flags";
-import { checkSettingFlags } from "../../../src/commands/report/setting-flags";
+import { checkSettingFlags } from "../../../src/commands/shared/setting-flags";
 import type { ConfigData } from "../../../src/config/file";
 import { profileNamed } from "../../../src/config/profiles";
 import { type Layers, requireApiKey, resolveSettings } from "../../../src/config/resolve";

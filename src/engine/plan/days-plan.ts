@@ -7,36 +7,19 @@ import { requireApiKey } from "../../config/resolve";
 import { dayOfInstant, dayText } from "../../core/calendar";
 import { isDerivedMetric } from "../../core/derived-metrics";
 import { UsageError } from "../../core/errors";
-import type { FormatName } from "../../core/formats";
 import { TimeZone } from "../../core/time-zone";
-import { parseLookback } from "../../engine/days/incremental";
-import { folderRefusal } from "../../engine/plan/output-folder";
-import {
-  chooseOutputFormat,
-  dayFileFormatsInWords,
-  type FormatWords,
-  isPicture,
-} from "../../engine/plan/output-format";
-import { type DayTargetSpec, outputFolderProblem } from "../../engine/plan/output-spec";
-import type { DayPlan, FormatPlan } from "../../engine/plan/plan";
-import { planRequest, type RequestWords } from "../../engine/plan/request";
-import type { ShapeWords } from "../../engine/plan/shape";
-import { requestWarnings } from "../../engine/run/warnings";
-import { commonPlan } from "./plan-common";
+import { parseLookback } from "../days/incremental";
+import { requestWarnings } from "../run/warnings";
+import { commonPlan, type PlanPlace, warningsOf } from "./common";
+import { folderRefusal } from "./output-folder";
+import { chooseOutputFormat, dayFileFormatsInWords, isPicture } from "./output-format";
+import type { DayTargetSpec } from "./output-spec";
+import type { DayPlan, FormatPlan } from "./plan";
+import { planRequest } from "./request";
+import type { ReportWords } from "./words";
 
-/** The words of the flags a run of whole days reads. */
-export type DayWords = RequestWords &
-  ShapeWords &
-  FormatWords & {
-    tz?: string | undefined;
-    format?: FormatName | undefined;
-    incremental?: boolean | undefined;
-    lookback?: string | undefined;
-    start?: string | undefined;
-    stateFile?: string | undefined;
-    quiet?: boolean | undefined;
-    verbose?: boolean | undefined;
-  };
+/** The words a run of whole days reads. */
+export type DayWords = Omit<ReportWords, "output" | "table" | "record">;
 
 const WHOLE_DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -100,15 +83,16 @@ function dayFileFormat(
   return { format, options };
 }
 
+/** A dry run's plan (--dry-run) holds a missing folder for the dry run to show, then refuse. */
 export async function planDays(
-  /** `describeOnly`: a dry run's plan, which holds a missing folder for the dry run to show, then refuse. */
-  place: { cwd: string; now: Date; stateFolder: string; paceFolder: string; describeOnly?: boolean },
+  place: PlanPlace,
   flags: DayWords,
   settings: ResolvedSettings,
   choice: DayTargetSpec,
-  warn: (text: string) => void,
 ): Promise<DayPlan> {
   const { now } = place;
+  const warnings = warningsOf(place);
+  const warn = warnings.warn;
   refuseShaping(flags, choice);
   const zone = settings.tz.value;
   // --tz is refused above. ADREPORT_TZ is a zone chosen for this run, dropped: said on each run. A profile's
@@ -139,8 +123,8 @@ export async function planDays(
   }
   const template = choice.template;
   if (!incremental && template !== undefined) refuseIncompleteDays(request.toDate, now);
-  const problem = template === undefined ? undefined : await outputFolderProblem(place.cwd, template);
-  if (problem !== undefined && place.describeOnly !== true) throw folderRefusal(problem);
+  const problem = template === undefined ? undefined : await place.look.folder(template);
+  if (problem !== undefined && flags.dryRun !== true) throw folderRefusal(problem);
   const write = template === undefined ? undefined : dayFileFormat(flags, settings, template, warn);
   return {
     kind: "days",
@@ -158,5 +142,6 @@ export async function planDays(
           stateFolder: place.stateFolder,
         }
       : undefined,
+    warnings: warnings.list,
   };
 }
