@@ -122,7 +122,7 @@ describe("planForAccount: whole days", () => {
     const settings = settingsOf("globex", { ADREPORT_TZ: "Europe/Berlin" });
     const plan = await planForAccount(base(words), { profile: "globex", settings }, at);
     if (plan.kind !== "days") throw new Error(`whole days, not ${plan.kind}`);
-    expect(plan.output).toMatchObject({ kind: "days", template: "days/globex-{date}.csv" });
+    expect(plan.output).toMatchObject({ kind: "target", template: "days/globex-{date}.csv" });
     expect(plan.warnings).toEqual([zoneSetAside]);
     expect(at.said).toEqual([zoneSetAside]);
   });
@@ -142,8 +142,8 @@ describe("planForAccount: whole days", () => {
     );
     expect(acme?.output).toEqual(globex?.output);
     expect(acme?.output).toMatchObject({
-      kind: "sqlite",
-      identity: "sqlite:/work/exports/all.db#adreport_campaign_date",
+      kind: "target",
+      target: { kind: "sqlite", path: "/work/exports/all.db", table: "adreport_campaign_date" },
     });
     expect([acme?.apiKey, globex?.apiKey]).toEqual(["adr_profile_acme_key_0000", "adr_profile_globex_key_00"]);
   });
