@@ -1,5 +1,5 @@
 export declare const ALLOWED: Record<string, string[]>;
-export declare const COMMAND_ONLY_NAMES: RegExp[];
+export declare const NAMED_ONLY_IN: Array<{ name: RegExp; folders: string[] }>;
 export declare function folderOf(path: string): string | undefined;
 export declare function importViolations(src?: string): string[];
 export declare function rulesTable(): string;

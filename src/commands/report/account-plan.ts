@@ -19,6 +19,7 @@ import {
   fillPath,
   hasDatePlaceholder,
   isDatabaseOutput,
+  isStdoutPath,
   outputFolderProblem,
 } from "../../engine/plan/output-spec";
 import { checkPictureRequest } from "../../engine/plan/picture-options";
@@ -27,50 +28,17 @@ import { reportWordsOf } from "../../engine/plan/report-plan";
 import { tzGiven, zoneOf } from "../../engine/plan/report-zone";
 import { planRequest } from "../../engine/plan/request";
 import { planShape } from "../../engine/plan/shape";
-import { checkOutput, isStdoutPath, isStreamOutput } from "../../engine/run/output";
+import { requestWarnings } from "../../engine/plan/warnings";
+import { checkOutput, isStreamOutput } from "../../engine/run/output";
 import { checkRecordFolder, openRecordFolder } from "../../engine/run/record";
-import { requestWarnings } from "../../engine/run/warnings";
 import type { Context } from "../context";
 import { planPlace } from "../shared/plan-place";
 import { selectProfiles } from "../shared/profile-selection";
 import { settingFlags } from "../shared/setting-flags";
 import { loadSettings, readConfig } from "../shared/settings";
 import type { SummaryChoice } from "../shared/summary-out";
+import { fieldsOverAccounts, refuseMixedFlags } from "./account-flags";
 import type { ReportFlags } from "./flags";
-
-function refuseMixedFlags(flags: ReportFlags): void {
-  const which = flags.allProfiles === true ? "--all-profiles" : "--profiles";
-  if (flags.profiles !== undefined && flags.allProfiles === true) {
-    throw new UsageError("--profiles and --all-profiles cannot be combined: give one of them");
-  }
-  if (flags.profile !== undefined) {
-    throw new UsageError(`--profile and ${which} cannot be combined`, {
-      hint: `${which} uses each profile's own key and settings; drop --profile`,
-    });
-  }
-  if (flags.apiKey !== undefined) {
-    throw new UsageError(`--api-key cannot be used with ${which}: a key sees one advertiser account`, {
-      hint: "drop --api-key: each account sends its profile's own key (adreport keys list)",
-    });
-  }
-}
-
-/**
- * --fields over several accounts: `profile` may be listed (each account's export is asked for the rest);
- * the shared text output shows it first unless it was placed.
- */
-function fieldsOverAccounts(fields: string | undefined): {
-  account: string | undefined;
-  shared: string[] | undefined;
-} {
-  if (fields === undefined) return { account: undefined, shared: undefined };
-  const listed = fields.split(",").map((name) => name.trim());
-  const rest = listed.filter((name) => name !== "profile");
-  return {
-    account: rest.length === 0 ? undefined : rest.join(","),
-    shared: listed.includes("profile") ? listed : ["profile", ...listed],
-  };
-}
 
 export interface AccountsPlan {
   names: string[];

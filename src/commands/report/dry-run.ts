@@ -4,7 +4,7 @@
  * the summary goes. Nothing is sent, and no file, folder, table, state or lock is made.
  */
 
-import { describePlan, type PlanDescription } from "../../engine/plan/description";
+import { describePlan, type PlanDescription } from "../../engine/dry-run/description";
 import { folderRefusal } from "../../engine/plan/output-folder";
 import type { ReportPlan } from "../../engine/plan/plan";
 import { checkOutputFolder, outputError } from "../../engine/run/output";

@@ -1,6 +1,11 @@
 /** A described plan (engine/plan/description.ts) as `report --dry-run` shows it: lines for a person, JSON for a machine. */
 import { printable } from "../../core/printable";
-import type { IncrementalDescription, OutputDescription, PlanDescription, Span } from "../../engine/plan/description";
+import type {
+  IncrementalDescription,
+  OutputDescription,
+  PlanDescription,
+  Span,
+} from "../../engine/dry-run/description";
 import { folderRefusal } from "../../engine/plan/output-folder";
 
 const span = (s: Span) => `${s.from}..${s.to}`;

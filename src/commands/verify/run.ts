@@ -8,7 +8,8 @@ import { dayOfText } from "../../core/calendar";
 import { DifferencesError, OutputError, UsageError } from "../../core/errors";
 import { printable } from "../../core/printable";
 import { shellWord } from "../../core/shell-word";
-import { checkOutputFolder, isStdoutPath, openOutput, outputError } from "../../engine/run/output";
+import { isStdoutPath } from "../../engine/plan/output-spec";
+import { checkOutputFolder, openOutput, outputError } from "../../engine/run/output";
 import { serviceDifferences, serviceTotals } from "../../engine/verify/service";
 import {
   type DayDifference,

@@ -1,7 +1,7 @@
 /** The days of a run into whole-day targets: the spans its windows cover, the days (buckets) it may write. */
 import { bucketFirstDay, bucketUnitOf, dayText } from "../../core/calendar";
 import type { DaySpan } from "../../targets/day-target";
-import { dayNumber, daysBetween } from "./incremental";
+import { dayNumber, daysBetween } from "../plan/incremental";
 
 /** The days a run from `from` to `to` may write: each day, or each week's Monday, each month's 1st. */
 export function bucketDays(from: string, to: string, granularity: string): string[] {

@@ -8,14 +8,14 @@ import { dayOfInstant, dayText } from "../../core/calendar";
 import { isDerivedMetric } from "../../core/derived-metrics";
 import { UsageError } from "../../core/errors";
 import { TimeZone } from "../../core/time-zone";
-import { parseLookback } from "../days/incremental";
-import { requestWarnings } from "../run/warnings";
 import { commonPlan, type PlanPlace, warningsOf } from "./common";
+import { parseLookback } from "./incremental";
 import { folderRefusal } from "./output-folder";
 import { chooseOutputFormat, dayFileFormatsInWords, isPicture } from "./output-format";
 import type { DayTargetSpec } from "./output-spec";
 import type { DayPlan, FormatPlan } from "./plan";
 import { planRequest } from "./request";
+import { requestWarnings } from "./warnings";
 import type { ReportWords } from "./words";
 
 /** The words a run of whole days reads. */

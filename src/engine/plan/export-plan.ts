@@ -6,7 +6,6 @@
 import type { ResolvedSettings } from "../../config/resolve";
 import { requireApiKey } from "../../config/resolve";
 import { formatDateTime } from "../../core/calendar";
-import { requestWarnings } from "../run/warnings";
 import { commonPlan, formatOptionsOf, type PlanPlace, warningsOf } from "./common";
 import { planComparedPeriod } from "./compare";
 import { folderRefusal } from "./output-folder";
@@ -17,6 +16,7 @@ import type { ExportPlan } from "./plan";
 import { zoneOf } from "./report-zone";
 import { planRequest } from "./request";
 import { planShape } from "./shape";
+import { requestWarnings } from "./warnings";
 import type { ReportWords } from "./words";
 
 /** `keepCounters`: rows keep the counters of their ratios, for an output that sums them later (accounts). */

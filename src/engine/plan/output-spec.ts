@@ -9,7 +9,6 @@ import { sep } from "node:path";
 import { UsageError } from "../../core/errors";
 import type { TargetSpec } from "../../targets/kind";
 import { kindOfOutput, TARGET_KINDS } from "../../targets/registry";
-import { isStdoutPath } from "../run/output";
 import { type FolderProblem, folderProblem } from "./output-folder";
 
 /** A target of whole days, read by its kind (targets/registry.ts). */
@@ -26,6 +25,11 @@ export interface OutputWords {
 }
 
 const DATE_PLACEHOLDER = "{date}";
+
+/** No -o, or `-o -`: the data goes to standard output. */
+export function isStdoutPath(path: string | undefined): boolean {
+  return path === undefined || path === "-";
+}
 
 export function hasDatePlaceholder(path: string | undefined): boolean {
   return path?.includes(DATE_PLACEHOLDER) === true;

@@ -8,6 +8,7 @@ import { transformReport } from "../../transform/pipeline";
 import type { EngineContext } from "../context";
 import type { EngineEvents } from "../events";
 import type { ExportPlan } from "../plan/plan";
+import { watchAdInCampaign } from "../plan/warnings";
 import { comparedCoverage } from "./compared-coverage";
 import { countingRows, emptyNote } from "./empty-note";
 import { withCliHints } from "./hints";
@@ -16,7 +17,6 @@ import { openRecorder } from "./record";
 import { reportFailure, withSession } from "./session";
 import { type RunSummary, summaryObject } from "./summary";
 import { inZoneAndCompared } from "./time-stages";
-import { watchAdInCampaign } from "./warnings";
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

@@ -11,12 +11,9 @@ import { checkOutputTarget, checkReplaceable, isStreamTarget } from "../../io/ou
 import { type Sink, SinkError, STDOUT_NAME, stdoutSink } from "../../io/sink";
 import type { EngineContext } from "../context";
 import { folderProblem, folderRefusal } from "../plan/output-folder";
+import { isStdoutPath } from "../plan/output-spec";
 
 /** `-` names stdout, as in most Unix tools. */
-export function isStdoutPath(path: string | undefined): boolean {
-  return path === undefined || path === "-";
-}
-
 /** Refuses at once a target no export can go into (a folder, a disk), before any other check or request. */
 export function checkOutput(ctx: Pick<EngineContext, "cwd">, path: string | undefined): Promise<void> {
   return refusedEarly(ctx, path, checkOutputTarget);

@@ -10,7 +10,7 @@ import {
   isPicture,
   readBackFormat,
 } from "../../../src/engine/plan/output-format";
-import { requestWarnings, watchAdInCampaign } from "../../../src/engine/run/warnings";
+import { requestWarnings, watchAdInCampaign } from "../../../src/engine/plan/warnings";
 
 const FLAGS: ReportFlags = { from: "-7d", to: "today", split: true };
 

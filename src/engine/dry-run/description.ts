@@ -7,13 +7,13 @@ import { ceilSeconds, type Instant, parseInstant } from "../../contract";
 import { formatDateTime } from "../../core/calendar";
 import { TimeZone } from "../../core/time-zone";
 import { kindOf } from "../../targets/registry";
-import { incrementalRange } from "../days/incremental";
 import { jobIdentity } from "../days/incremental-job";
 import { earlierJobId, jobId } from "../days/job-id";
 import { findJobState, refuseOtherOwner } from "../days/job-state";
-import type { FolderProblem } from "./output-folder";
-import type { DayPlan, IncrementalPlan, ReportPlan } from "./plan";
-import { planRequest, type RequestPlan } from "./request";
+import { incrementalRange } from "../plan/incremental";
+import type { FolderProblem } from "../plan/output-folder";
+import type { DayPlan, IncrementalPlan, ReportPlan } from "../plan/plan";
+import { planRequest, type RequestPlan } from "../plan/request";
 
 /** Two ends, inclusive: days (`2026-10-01`) where they fall on the zone's midnights, else instants. */
 export interface Span {
