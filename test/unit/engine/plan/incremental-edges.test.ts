@@ -1,6 +1,6 @@
 /** The incremental range at the edges a cron job meets: UTC midnight, a lookback longer than the history, a future --start. */
 import { describe, expect, it } from "vitest";
-import { incrementalRange } from "../../../src/engine/plan/incremental";
+import { incrementalRange } from "../../../../src/engine/plan/incremental";
 
 const base = { lookbackDays: 3, granularity: "day", start: "2026-11-01" };
 

@@ -6,11 +6,11 @@
  */
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import type { ReportRequest } from "../../../src/contract";
-import { postgresTable } from "../../../src/targets/postgres/table";
-import { openTableTarget, type TableAccess } from "../../../src/targets/table/target";
-import { usePostgres } from "../../helpers/postgres";
-import { tempDir } from "../../helpers/temp";
+import type { ReportRequest } from "../../../../src/contract";
+import { postgresTable } from "../../../../src/targets/postgres/table";
+import { openTableTarget, type TableAccess } from "../../../../src/targets/table/target";
+import { usePostgres } from "../../../helpers/postgres";
+import { tempDir } from "../../../helpers/temp";
 
 const postgres = usePostgres();
 const START = Date.UTC(2026, 10, 1) / 1000;

@@ -1,7 +1,7 @@
 /** The range of an incremental run, from the job's last exported day, the lookback and the clock. */
 import { describe, expect, it } from "vitest";
-import { daysBetween, incrementalRange, parseLookback } from "../../../src/engine/plan/incremental";
-import { differences } from "../../../src/state/day-record";
+import { daysBetween, incrementalRange, parseLookback } from "../../../../src/engine/plan/incremental";
+import { differences } from "../../../../src/state/day-record";
 
 const now = new Date("2026-11-19T03:00:00Z");
 

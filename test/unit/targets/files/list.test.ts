@@ -3,8 +3,8 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { listDayFiles } from "../../../src/targets/files/list";
-import { tempDir } from "../../helpers/temp";
+import { listDayFiles } from "../../../../src/targets/files/list";
+import { tempDir } from "../../../helpers/temp";
 
 function touch(dir: string, path: string): void {
   mkdirSync(dirname(join(dir, path)), { recursive: true });

@@ -1,7 +1,7 @@
 /** --from and --to: the cron words, their range, and an error that lists every accepted form. */
 import { describe, expect, it } from "vitest";
-import { UsageError } from "../../../src/core/errors";
-import { resolveWhen, WHEN_FORMS } from "../../../src/engine/plan/when";
+import { UsageError } from "../../../../src/core/errors";
+import { resolveWhen, WHEN_FORMS } from "../../../../src/engine/plan/when";
 
 const NOW = new Date("2026-11-23T09:30:00Z");
 

@@ -1,16 +1,16 @@
 /** The format a report is written in, --spreadsheet, and the warnings for flags that cannot apply. */
 import { describe, expect, it } from "vitest";
-import type { ReportFlags } from "../../../src/commands/report/flags";
-import type { ReportRequest, RowPage } from "../../../src/contract";
-import type { ReportStream } from "../../../src/contract/report-stream";
-import { UsageError } from "../../../src/core/errors";
+import type { ReportFlags } from "../../../../src/commands/report/flags";
+import type { ReportRequest, RowPage } from "../../../../src/contract";
+import type { ReportStream } from "../../../../src/contract/report-stream";
+import { UsageError } from "../../../../src/core/errors";
 import {
   chooseOutputFormat,
   dayFileFormatsInWords,
   isPicture,
   readBackFormat,
-} from "../../../src/engine/plan/output-format";
-import { requestWarnings, watchAdInCampaign } from "../../../src/engine/plan/warnings";
+} from "../../../../src/engine/plan/output-format";
+import { requestWarnings, watchAdInCampaign } from "../../../../src/engine/plan/warnings";
 
 const FLAGS: ReportFlags = { from: "-7d", to: "today", split: true };
 

@@ -8,9 +8,9 @@ import { copyFileSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { DayFileWrite } from "../../../src/state/store";
-import { METRICS, pathIn, readDayFile, rowsOf, secondOf, writeDays } from "../../helpers/day-files-written";
-import { tempDir } from "../../helpers/temp";
+import type { DayFileWrite } from "../../../../src/state/store";
+import { METRICS, pathIn, readDayFile, rowsOf, secondOf, writeDays } from "../../../helpers/day-files-written";
+import { tempDir } from "../../../helpers/temp";
 
 const DAYS = ["2026-03-01", "2026-03-02", "2026-03-03"];
 const PLAIN: DayFileWrite = { format: "csv", delimiter: ",", bom: false, spreadsheet: false };

@@ -3,8 +3,8 @@
  * words for each flag alone, in the order planRequest meets them, and nothing refused that the contract takes.
  */
 import { describe, expect, it } from "vitest";
-import { UsageError } from "../../../src/core/errors";
-import { checkRequestWords } from "../../../src/engine/plan/request-words";
+import { UsageError } from "../../../../src/core/errors";
+import { checkRequestWords } from "../../../../src/engine/plan/request-words";
 
 function refusal(words: Parameters<typeof checkRequestWords>[0]): string | undefined {
   try {

@@ -1,8 +1,8 @@
 /** Which declared column types hold what adreport writes, in SQLite (by affinity) and in PostgreSQL. */
 import { describe, expect, it } from "vitest";
-import { postgresDialect } from "../../../src/targets/postgres/dialect";
-import { sqliteDialect } from "../../../src/targets/sqlite/dialect";
-import type { ColumnUse } from "../../../src/targets/table/column-types";
+import { postgresDialect } from "../../../../src/targets/postgres/dialect";
+import { sqliteDialect } from "../../../../src/targets/sqlite/dialect";
+import type { ColumnUse } from "../../../../src/targets/table/column-types";
 
 const DIALECTS = { sqlite: sqliteDialect, postgres: postgresDialect };
 const columnType = (dialect: keyof typeof DIALECTS, use: ColumnUse, hourly: boolean) =>

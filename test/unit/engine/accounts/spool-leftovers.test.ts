@@ -2,8 +2,8 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { spoolFolder } from "../../../src/engine/accounts/spool";
-import { tempDir } from "../../helpers/temp";
+import { spoolFolder } from "../../../../src/engine/accounts/spool";
+import { tempDir } from "../../../helpers/temp";
 
 describe("spoolFolder", () => {
   it("is named with its pid; folders of runs that are gone are removed, a live run's and others are kept", async () => {

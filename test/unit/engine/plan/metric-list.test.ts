@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readMetricList } from "../../../src/engine/plan/metric-list";
+import { readMetricList } from "../../../../src/engine/plan/metric-list";
 
 describe("readMetricList", () => {
   it("fetches the listed counters, then those the ratios need, and outputs what was listed", () => {

@@ -6,11 +6,11 @@
 import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { DayFileWrite, JobState } from "../../../src/state/store";
-import { listDayFiles } from "../../../src/targets/files/list";
-import { targetText } from "../../../src/targets/registry";
-import { readDayFile } from "../../helpers/day-files-written";
-import { at, newService } from "../../helpers/incremental";
+import type { DayFileWrite, JobState } from "../../../../src/state/store";
+import { listDayFiles } from "../../../../src/targets/files/list";
+import { targetText } from "../../../../src/targets/registry";
+import { readDayFile } from "../../../helpers/day-files-written";
+import { at, newService } from "../../../helpers/incremental";
 
 const PLAIN: DayFileWrite = { format: "csv", delimiter: ",", bom: false, spreadsheet: false };
 

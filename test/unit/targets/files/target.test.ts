@@ -2,9 +2,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { csvFormatter } from "../../../src/format/csv";
-import { dayFileTarget } from "../../../src/targets/files/target";
-import { tempDir } from "../../helpers/temp";
+import { csvFormatter } from "../../../../src/format/csv";
+import { dayFileTarget } from "../../../../src/targets/files/target";
+import { tempDir } from "../../../helpers/temp";
 
 const meta = {
   granularity: "daily",

@@ -6,12 +6,12 @@
  */
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import type { ReportRequest } from "../../../src/contract";
-import { AdreportError } from "../../../src/core/errors";
-import { postgresTable } from "../../../src/targets/postgres/table";
-import { openTableTarget } from "../../../src/targets/table/target";
-import { queryPostgres, usePostgres } from "../../helpers/postgres";
-import { tempDir } from "../../helpers/temp";
+import type { ReportRequest } from "../../../../src/contract";
+import { AdreportError } from "../../../../src/core/errors";
+import { postgresTable } from "../../../../src/targets/postgres/table";
+import { openTableTarget } from "../../../../src/targets/table/target";
+import { queryPostgres, usePostgres } from "../../../helpers/postgres";
+import { tempDir } from "../../../helpers/temp";
 
 const postgres = usePostgres();
 const START = Date.UTC(2026, 10, 1) / 1000;
