@@ -1,15 +1,14 @@
 /**
  * The two backends of `serve`, for tests that must hold on both: `describe.each(await testBackends())`.
- * SQLite gets a new file in a temporary folder, PostgreSQL a new database on a throwaway cluster started
- * once for the test file (test/helpers/postgres.ts). Where PostgreSQL cannot run, its cases are skipped
+ * SQLite gets a new file in a temporary folder, PostgreSQL a new database on the test run's one throwaway
+ * cluster (test/helpers/postgres.ts). Where PostgreSQL cannot run, its cases are skipped
  * with the reason printed (`beforeEach(backend.skipUnavailable)`), or fail where ADREPORT_TEST_REQUIRE names
  * postgres.
  */
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
-import { afterAll } from "vitest";
-import { type PostgresCluster, startPostgres } from "./postgres";
+import { sharedPostgres } from "./postgres";
 import { skipMissing } from "./required-tools";
 import { tempDir } from "./temp";
 
@@ -25,26 +24,7 @@ export interface TestBackend {
   admin(): (sql: string) => Promise<unknown>;
 }
 
-let cluster: Promise<PostgresCluster | string> | undefined;
 let files = 0;
-
-/** Starts the cluster once per test file (on first call) and stops it after the file. */
-function postgres(): Promise<PostgresCluster | string> {
-  if (!cluster) {
-    const starting = startPostgres();
-    cluster = starting;
-    let stopped = false;
-    const stop = (started: PostgresCluster | string) => {
-      if (stopped || typeof started === "string") return;
-      stopped = true;
-      started.stop();
-    };
-    afterAll(async () => stop(await starting));
-    // A file that fails while its cases are collected runs no afterAll: the cluster still goes at exit.
-    void starting.then((started) => process.once("exit", () => stop(started)));
-  }
-  return cluster;
-}
 
 export function sqliteBackend(): TestBackend {
   return {
@@ -62,9 +42,8 @@ export function sqliteBackend(): TestBackend {
 }
 
 export async function postgresBackend(): Promise<TestBackend> {
-  const started = await postgres();
+  const started = sharedPostgres();
   const unavailable = typeof started === "string" ? started : undefined;
-  if (unavailable) console.warn(`skipping PostgreSQL cases: ${unavailable}`);
   return {
     name: "postgres",
     newDb: async () => {
