@@ -5,6 +5,8 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     // One PostgreSQL cluster for the whole run; each file makes its own databases on it.
     globalSetup: ["test/helpers/postgres-global.ts"],
+    // `npm test` runs the cases tagged so a second time, against the single-file binary (docs/development.md).
+    tags: [{ name: "binary", description: "shows what only the single-file binary can get wrong; run against it too" }],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Two cores here: more workers only make end-to-end cases wait on each other.
