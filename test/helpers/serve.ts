@@ -4,7 +4,6 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll } from "vitest";
 import {
   type DemoOptions,
   demoFacts,
@@ -17,6 +16,7 @@ import {
   type ServeOptions,
   startServer,
 } from "../../src/server";
+import { afterEachFile } from "./after-file";
 import type { TestBackend } from "./backends";
 import type { RefLine } from "./reference";
 import { tempDir } from "./temp";
@@ -33,8 +33,8 @@ export const SMALL_DEMO: DemoOptions = {
 };
 
 const servers = new Set<RunningServer>();
-// Registered when a test file imports this helper: every server it started closes after the file.
-afterAll(async () => {
+// After every test file (test/helpers/after-file.ts): every server it started closes after the file.
+afterEachFile(async () => {
   await Promise.all([...servers].map((server) => server.close()));
   servers.clear();
 });

@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll } from "vitest";
+import { afterEachFile } from "./after-file";
 
 const dirs = new Set<string>();
-// Registered when a test file imports this helper: its temporary folders go after the file.
-afterAll(() => {
+// After every test file (test/helpers/after-file.ts): its temporary folders go after the file.
+afterEachFile(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   dirs.clear();
 });
