@@ -5,17 +5,22 @@
  * with the reason printed (`beforeEach(backend.skipUnavailable)`), or fail where ADREPORT_TEST_REQUIRE names
  * postgres.
  */
+import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { sharedPostgres } from "./postgres";
 import { skipMissing } from "./required-tools";
-import { tempDir } from "./temp";
+import { tempDir, workerTempDir } from "./temp";
 
 export interface TestBackend {
   name: "sqlite" | "postgres";
   /** A new empty place for a database: a file path, or the URL of an empty PostgreSQL database. */
   newDb(): Promise<string>;
+  /** A database for a template, kept for the worker process's life (not the test file's). */
+  newTemplate(): Promise<string>;
+  /** A new database holding what `template` (from newTemplate) holds. */
+  copyOf(template: string): Promise<string>;
   /** Why this backend cannot run here, or undefined. */
   unavailable: string | undefined;
   /** For beforeEach: skips the case, with the reason, where the backend cannot run (fails it if required). */
@@ -33,6 +38,15 @@ export function sqliteBackend(): TestBackend {
       files += 1;
       return join(tempDir(), `test-${files}.db`);
     },
+    newTemplate: async () => {
+      files += 1;
+      return join(workerTempDir(), `template-${files}.db`);
+    },
+    copyOf: async (template) => {
+      const copy = join(tempDir(), "test.db");
+      copyFileSync(template, copy);
+      return copy;
+    },
     unavailable: undefined,
     skipUnavailable: () => undefined,
     admin: () => {
@@ -49,6 +63,15 @@ export async function postgresBackend(): Promise<TestBackend> {
     newDb: async () => {
       if (typeof started === "string") throw new Error(started);
       return await started.createDatabase();
+    },
+    // The cluster outlives every worker: a template there stays until the run ends.
+    newTemplate: async () => {
+      if (typeof started === "string") throw new Error(started);
+      return await started.createDatabase();
+    },
+    copyOf: async (template) => {
+      if (typeof started === "string") throw new Error(started);
+      return await started.createDatabase(undefined, new URL(template).pathname.slice(1));
     },
     unavailable,
     skipUnavailable: (context) => {

@@ -17,8 +17,8 @@ export interface PostgresCluster {
   readonly port: number;
   /** Runs SQL as the superuser on `database` (default postgres). */
   sql(text: string, database?: string): Promise<pg.QueryResult>;
-  /** A new empty database; returns its URL. */
-  createDatabase(name?: string): Promise<string>;
+  /** A new database, empty or a copy of `template` (which nobody may be connected to); returns its URL. */
+  createDatabase(name?: string, template?: string): Promise<string>;
   stop(): void;
 }
 
@@ -139,11 +139,11 @@ export function clusterAt(port: number, stop: () => void = () => undefined): Pos
     adminUrl: urlOf("postgres"),
     port,
     sql,
-    async createDatabase(name) {
+    async createDatabase(name, template) {
       counter += 1;
       // Unique across the processes of one test run sharing the cluster, and across runs of one process.
       const database = name ?? `t_${process.pid}_${counter}_${Math.random().toString(36).slice(2, 8)}`;
-      await sql(`CREATE DATABASE "${database}"`);
+      await sql(`CREATE DATABASE "${database}"${template === undefined ? "" : ` TEMPLATE "${template}"`}`);
       return urlOf(database);
     },
     stop,

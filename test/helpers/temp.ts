@@ -16,3 +16,14 @@ export function tempDir(prefix = "adreport-test-"): string {
   dirs.add(dir);
   return dir;
 }
+
+let kept: string | undefined;
+/** A folder for this worker process's whole life, removed when it exits (test files come and go). */
+export function workerTempDir(): string {
+  if (kept === undefined) {
+    const dir = mkdtempSync(join(tmpdir(), "adreport-worker-"));
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+    kept = dir;
+  }
+  return kept;
+}
