@@ -17,11 +17,13 @@ export function tempDir(prefix = "adreport-test-"): string {
   return dir;
 }
 
+// As the worker started: a case may point TMPDIR at a folder of its own for a while.
+const systemTemp = tmpdir();
 let kept: string | undefined;
 /** A folder for this worker process's whole life, removed when it exits (test files come and go). */
 export function workerTempDir(): string {
   if (kept === undefined) {
-    const dir = mkdtempSync(join(tmpdir(), "adreport-worker-"));
+    const dir = mkdtempSync(join(systemTemp, "adreport-worker-"));
     process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
     kept = dir;
   }
