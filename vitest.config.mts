@@ -11,6 +11,9 @@ export default defineConfig({
     tags: [{ name: "binary", description: "shows what only the single-file binary can get wrong; run against it too" }],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // A worker that ran many files (isolate: false) took over vitest's 10 s to stop once, on a loaded machine,
+    // and vitest said "Timeout terminating forks worker": it still says so past 30 s.
+    teardownTimeout: 30_000,
     // Test files share a worker's loaded modules instead of loading them again for each file: a quarter of the
     // suite's CPU time. A file must leave nothing behind (its helpers clean up after it: test/helpers/after-file.ts).
     isolate: false,
