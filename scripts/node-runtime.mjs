@@ -70,15 +70,23 @@ export function sqliteAddonFor(runtime) {
   rmSync(work, { recursive: true, force: true });
   cpSync(source, work, { recursive: true, filter: (path) => !path.startsWith(join(source, "build")) });
   console.error(`compiling better-sqlite3 ${bsVersion} for Node.js ${release.version} (a few minutes of one core)`);
-  execFileSync(
-    release.node,
-    [nodeGyp, "rebuild", "--release", `--nodedir=${release.dir}`, "--jobs=2", "--loglevel=error"],
-    {
-      cwd: work,
-      stdio: ["ignore", "ignore", "inherit"],
-      env: { ...process.env, npm_config_nodedir: release.dir },
-    },
-  );
+  try {
+    // The compiler's warnings about SQLite's and Node's own headers are theirs, not ours, and a build that
+    // works would print pages of them: its output is shown only when it fails.
+    execFileSync(
+      release.node,
+      [nodeGyp, "rebuild", "--release", `--nodedir=${release.dir}`, "--jobs=2", "--loglevel=error"],
+      {
+        cwd: work,
+        stdio: ["ignore", "pipe", "pipe"],
+        maxBuffer: 256 * 1024 * 1024,
+        env: { ...process.env, npm_config_nodedir: release.dir },
+      },
+    );
+  } catch (error) {
+    process.stderr.write(`${error.stdout ?? ""}${error.stderr ?? ""}`);
+    throw error;
+  }
   mkdirSync(dirname(out), { recursive: true });
   renameSync(join(work, "build", "Release", "better_sqlite3.node"), out);
   rmSync(work, { recursive: true, force: true });

@@ -19,6 +19,23 @@ const { version } = JSON.parse(readFileSync("package.json", "utf8"));
 const work = join("dist", "sea");
 const output = join("dist", `adreport-${process.platform}-${process.arch}`);
 
+/**
+ * postject's ELF library (LIEF) warns "Can't find string offset for section name '.note.100'" nine times on
+ * every Linux node binary, and injects correctly all the same (nodejs/postject#83): those lines only, which
+ * it prints through console.warn, are dropped; any other warning still shows.
+ */
+async function withoutLiefNoteWarnings(work) {
+  const warn = console.warn;
+  console.warn = (...args) => {
+    if (!/^warning: Can't find string offset for section name '\.note[^']*'$/.test(args.join(" "))) warn(...args);
+  };
+  try {
+    return await work();
+  } finally {
+    console.warn = warn;
+  }
+}
+
 async function main() {
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
@@ -31,7 +48,10 @@ async function main() {
     format: "cjs",
     platform: "node",
     target: `node${BINARY_LINE}`,
-    define: { ADREPORT_VERSION: JSON.stringify(version), ...inlineAssets() },
+    // import.meta is ES modules' only: in this CommonJS bundle it is the file's URL from __filename (what
+    // esbuild would otherwise leave empty, and warn about: the two uses sit behind the inlined assets).
+    define: { ADREPORT_VERSION: JSON.stringify(version), "import.meta.url": "__adreportFileUrl", ...inlineAssets() },
+    banner: { js: 'const __adreportFileUrl = require("node:url").pathToFileURL(__filename).href;' },
     legalComments: "none",
     plugins: [lazyChildProcess],
     logLevel: "warning",
@@ -52,16 +72,24 @@ async function main() {
       assets: { "better_sqlite3.node": addon },
     }),
   );
-  // The blob must be made by the Node.js it is injected into.
-  execFileSync(release.node, ["--experimental-sea-config", config], { stdio: "inherit" });
+  // The blob must be made by the Node.js it is injected into. What it prints ("Wrote single executable
+  // preparation blob") is shown only when it fails.
+  try {
+    execFileSync(release.node, ["--experimental-sea-config", config], { stdio: ["ignore", "pipe", "pipe"] });
+  } catch (error) {
+    process.stderr.write(`${error.stdout ?? ""}${error.stderr ?? ""}`);
+    throw error;
+  }
 
   rmSync(output, { force: true });
   copyFileSync(release.node, output);
   chmodSync(output, 0o755);
   const { inject } = require("postject");
-  await inject(output, "NODE_SEA_BLOB", readFileSync(join(work, "sea-prep.blob")), {
-    sentinelFuse: "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2",
-  });
+  await withoutLiefNoteWarnings(() =>
+    inject(output, "NODE_SEA_BLOB", readFileSync(join(work, "sea-prep.blob")), {
+      sentinelFuse: "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2",
+    }),
+  );
   const nodeLicence = readFileSync(join(release.dir, "LICENSE"), "utf8");
   writeFileSync(
     join("dist", "THIRD-PARTY-NOTICES"),

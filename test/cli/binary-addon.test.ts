@@ -12,24 +12,26 @@ import { tempDir } from "../helpers/temp";
 
 const binary = process.env.ADREPORT_TEST_BIN !== undefined;
 
-describe.skipIf(!binary || process.getuid?.() !== 0)(
-  "the single binary's SQLite addon in a shared temporary folder",
-  () => {
-    it("loads only an addon folder and file of its own user with the asset's bytes", async () => {
-      const tmp = tempDir("adreport-addon-tmp-");
-      const work = tempDir("adreport-addon-work-");
-      const serveDemo = (db: string) =>
-        runCli(["serve", "demo", "--db", join(work, db), "--days", "1"], { env: { TMPDIR: tmp } });
-      expect((await serveDemo("first.db")).code).toBe(0);
-      const [shared] = readdirSync(tmp).filter((name) => name.startsWith("adreport-addon-"));
-      expect(shared).toBeDefined();
-      const planted = join(tmp, shared as string, "better_sqlite3.node");
-      // Another user's folder (as root here: hand it to nobody), holding something else under the addon's name.
-      writeFileSync(planted, "not an addon");
-      chownSync(join(tmp, shared as string), 65534, 65534);
-      const second = await serveDemo("second.db");
-      expect(second.code).toBe(0);
-      expect(readdirSync(tmp).filter((name) => name.startsWith("adreport-addon-")).length).toBe(2);
-    }, 60_000);
-  },
-);
+describe("the single binary's SQLite addon in a shared temporary folder", { tags: ["binary"] }, () => {
+  it("loads only an addon folder and file of its own user with the asset's bytes", {
+    timeout: 60_000,
+  }, async (context) => {
+    if (!binary)
+      context.skip("only the single binary loads its addon from a temporary folder (npm test's binary pass runs it)");
+    if (process.getuid?.() !== 0) context.skip("needs root, to hand the folder to another user");
+    const tmp = tempDir("adreport-addon-tmp-");
+    const work = tempDir("adreport-addon-work-");
+    const serveDemo = (db: string) =>
+      runCli(["serve", "demo", "--db", join(work, db), "--days", "1"], { env: { TMPDIR: tmp } });
+    expect((await serveDemo("first.db")).code).toBe(0);
+    const [shared] = readdirSync(tmp).filter((name) => name.startsWith("adreport-addon-"));
+    expect(shared).toBeDefined();
+    const planted = join(tmp, shared as string, "better_sqlite3.node");
+    // Another user's folder (as root here: hand it to nobody), holding something else under the addon's name.
+    writeFileSync(planted, "not an addon");
+    chownSync(join(tmp, shared as string), 65534, 65534);
+    const second = await serveDemo("second.db");
+    expect(second.code).toBe(0);
+    expect(readdirSync(tmp).filter((name) => name.startsWith("adreport-addon-")).length).toBe(2);
+  });
+});

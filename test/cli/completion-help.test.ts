@@ -14,7 +14,7 @@ import { tempDir } from "../helpers/temp";
 const ROOT = join(import.meta.dirname, "..", "..");
 const { version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };
 
-describe("bash completion through the real CLI", () => {
+describe("bash completion through the real CLI", { tags: ["binary"] }, () => {
   const dir = tempDir();
   const config = join(dir, "config");
   const script = join(dir, "adreport.bash");
@@ -43,7 +43,7 @@ describe("bash completion through the real CLI", () => {
   });
 });
 
-describe("help and version", () => {
+describe("help and version", { tags: ["binary"] }, () => {
   // The version of a build comes from a constant the bundler writes in, not from package.json.
   it("prints the version", async () => {
     // The single binary carries the Node.js it was built with, which need not be the one running the tests.

@@ -38,7 +38,7 @@ afterAll(() => {
   }
 });
 
-describe("keys", () => {
+describe("keys", { tags: ["binary"] }, () => {
   it("adds a key from stdin, never echoing it, in a 0600 file in a 0700 folder", async () => {
     const config = newConfigDir();
     const added = await cli(["keys", "add", "acme", "--stdin"], config, { input: `${KEY}\n` });
@@ -69,7 +69,7 @@ describe("keys", () => {
   });
 });
 
-describe("config", () => {
+describe("config", { tags: ["binary"] }, () => {
   // The environment of a real process (process.env, read by the system context) outranks the config file.
   it("sets and gets a setting, and lists where each comes from", async () => {
     const config = newConfigDir();

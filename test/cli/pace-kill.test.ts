@@ -18,7 +18,9 @@ afterEach(async () => {
   server = undefined;
 });
 
-it("a run killed with SIGKILL behind a pace of one request every 10 s holds the next run at most that interval", async () => {
+it("a run killed with SIGKILL behind a pace of one request every 10 s holds the next run at most that interval", {
+  tags: ["binary"],
+}, async () => {
   server = await startBucketServer({ rate: 0.1, burst: 1, headers: "ietf", rows: 100 });
   const config = tempDir();
   const [cmd, argv] = cliCommand(["report", "-q", "--dims", "campaign", "--format", "ndjson", "--page-size", "10"]);

@@ -15,7 +15,9 @@ const dir = tempDir();
 const REPORT = "/v1/report?from=2026-10-25&to=2026-10-31&metrics=views";
 
 describe("an operator session in a real process", () => {
-  it("creates, fills and keys a database, serves it, logs without the key, and stops on SIGTERM and SIGINT", async () => {
+  it("creates, fills and keys a database, serves it, logs without the key, and stops on SIGTERM and SIGINT", {
+    tags: ["binary"],
+  }, async () => {
     const db = join(dir, "session.db");
     expect((await runCli(["serve", "init", "--db", db])).code).toBe(0);
     expect((await runCli(["serve", "demo", "--db", db, "--days", "10", "--end", "2026-11-01"])).code).toBe(0);
@@ -66,7 +68,9 @@ describe("SIGTERM with connections that never finish", () => {
     expect((await runInProcess(["serve", "demo", "--db", db, "--days", "1", "--end", "2026-11-01"])).code).toBe(0);
   });
 
-  it("exits 0 after --shutdown-timeout, with an idle and a half-sent connection open", async () => {
+  it("exits 0 after --shutdown-timeout, with an idle and a half-sent connection open", {
+    tags: ["binary"],
+  }, async () => {
     const serve = await startCliServe(["--db", db, "--quiet", "--shutdown-timeout", "0.5"]);
     const idle = rawRequest(serve.url, "");
     const half = rawRequest(serve.url, "GET /v1/report HTTP/1.1\r\nHost: localhost\r\n");

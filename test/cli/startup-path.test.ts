@@ -54,7 +54,25 @@ function sourcesOf(file: string): string[] {
   return (JSON.parse(readFileSync(`${file}.map`, "utf8")) as { sources: string[] }).sources;
 }
 
-function runLogged(args: readonly string[], script = join(ROOT, "bin", "adreport"), config = tempDir()): Loaded {
+/**
+ * One run per script and line, its result shared by the cases that ask for it again (each START_UP line is
+ * run by five of them): a start costs a process. Every run gets the same empty config folder, as the front
+ * and the full build must for their answers to be compared; none of these lines writes into it.
+ */
+const runs = new Map<string, Loaded>();
+let config: string | undefined;
+
+function runLogged(args: readonly string[], script = join(ROOT, "bin", "adreport")): Loaded {
+  const key = JSON.stringify([script, args]);
+  const done = runs.get(key);
+  if (done) return done;
+  config ??= tempDir();
+  const loaded = spawnLogged(args, script, config);
+  runs.set(key, loaded);
+  return loaded;
+}
+
+function spawnLogged(args: readonly string[], script: string, config: string): Loaded {
   const log = join(tempDir(), "modules.log");
   const result = spawnSync(
     process.execPath,
@@ -156,9 +174,8 @@ describe.skipIf(process.env.ADREPORT_TEST_BIN !== undefined)("what a start loads
     ...ANSWERED.map((args) => [args, "answered"] as const),
     ...HANDED_OVER.map((args) => [args, "handed over"] as const),
   ])("adreport %j: %s by the front, exactly as the full build answers it", (args, how) => {
-    const config = tempDir();
-    const front = runLogged(args, undefined, config);
-    const full = runLogged(args, FULL_BUILD, config);
+    const front = runLogged(args);
+    const full = runLogged(args, FULL_BUILD);
     expect(front.sources.length === 0 ? "answered" : "handed over").toBe(how);
     expect({ code: front.code, stdout: front.stdout, stderr: front.stderr }).toEqual({
       code: full.code,

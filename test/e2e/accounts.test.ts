@@ -21,7 +21,7 @@ const service = await startTestService({
 const slow = await serveDatabase(service.dbPath, { faults: "delay:2s" });
 const [ACME, GLOBEX] = service.keys as [string, string];
 
-it("SIGTERM: exit 130, the output file and the spool gone", async () => {
+it("SIGTERM: exit 130, the output file and the spool gone", { tags: ["binary"] }, async () => {
   const dir = tempDir();
   const spool = tempDir("adreport-spool-");
   const config = configDirWith(

@@ -42,7 +42,9 @@ describe.concurrent("names on a real terminal are shown, never obeyed", () => {
 });
 
 describe.concurrent("colour is decided by the stream written to", () => {
-  it("a table file written from a terminal has no colour, while the terminal's table has", async () => {
+  it("a table file written from a terminal has no colour, while the terminal's table has", {
+    tags: ["binary"],
+  }, async () => {
     const file = join(dir, "typed-at-a-terminal.txt");
     const { code } = await onTerminal(["--dims", "campaign", "-o", file]);
     expect(code).toBe(0);

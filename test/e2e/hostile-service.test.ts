@@ -11,7 +11,7 @@ import { startFakeService } from "../helpers/fake-service";
 const KILL_AFTER_MS = 60_000;
 vi.setConfig({ testTimeout: KILL_AFTER_MS + 30_000 });
 
-describe("a loop a service could lead the client into, in a process with a small heap", () => {
+describe("a loop a service could lead the client into, in a process with a small heap", { tags: ["binary"] }, () => {
   it("a full, new page forever under a total of 10^12: --max-time ends it with exit 5, memory flat", async () => {
     const service = await startFakeService({ rows: 1e12 });
     const run = await runCliBounded(

@@ -110,7 +110,10 @@ async function screenshot(page: Awaited<ReturnType<typeof open>>["page"], name: 
 }
 
 describe("the HTML page in chromium", () => {
-  it("draws a line per entity (top 10 + other), fetches nothing, sorts the table by a click", async (context) => {
+  it("draws a line per entity (top 10 + other), fetches nothing, sorts the table by a click", {
+    tags: ["binary"],
+    timeout: 60_000,
+  }, async (context) => {
     if (NO_CHROMIUM) skipMissing(context, "chromium", NO_CHROMIUM);
     const path = await exportPage("lines.html", ["--dims", "campaign,date", "--metrics", "clicks,views"]);
     const { page, url, errors, requests, charts } = await open(path);
@@ -157,7 +160,7 @@ describe("the HTML page in chromium", () => {
     expect(dates).toEqual([...dates].sort());
     expect(errors).toEqual([]);
     await page.close();
-  }, 60_000);
+  });
 
   it("draws bars when there is no date", async (context) => {
     if (NO_CHROMIUM) skipMissing(context, "chromium", NO_CHROMIUM);

@@ -58,7 +58,10 @@ function tableRows(path: string): { days: number; rows: unknown[] } {
 }
 
 describe("an incremental backfill killed with SIGKILL", () => {
-  it("into a database: the windows committed stay, the next run ends row-identical", async () => {
+  it("into a database: the windows committed stay, the next run ends row-identical", {
+    tags: ["binary"],
+    timeout: 60_000,
+  }, async () => {
     const demo = await startDemoService({
       demo: { ...SMALL_DEMO, days: 280, end: (today + 1) * 86_400, adsPerCampaign: 1, keywordsPerAd: 1 },
     });
@@ -76,7 +79,7 @@ describe("an incremental backfill killed with SIGKILL", () => {
     const whole = await runCli([...args, "-o", "sqlite:whole.db"], { cwd: demo.dir, env: demo.env });
     expect(whole.code, whole.stderr).toBe(0);
     expect(tableRows(join(demo.dir, "killed.db"))).toEqual(tableRows(join(demo.dir, "whole.db")));
-  }, 60_000);
+  });
 
   it("continues from the first window not committed and ends byte-identical to an uninterrupted run", async () => {
     const demo = await startDemoService({

@@ -46,7 +46,10 @@ async function setUp() {
 const args = ["report", "--dims", "campaign,date", "--incremental", "--start", start, "-q", "-o", "out/{date}.csv"];
 
 describe("incremental runs interrupted", () => {
-  it("a long --lookback run killed after one window keeps the job's last day and a clean verify", async () => {
+  it("a long --lookback run killed after one window keeps the job's last day and a clean verify", {
+    tags: ["binary"],
+    timeout: 90_000,
+  }, async () => {
     const { demo, proxy, env } = await setUp();
     const first = await runCli(args, { cwd: demo.dir, env });
     expect(first.code, first.stderr).toBe(0);
@@ -70,7 +73,7 @@ describe("incremental runs interrupted", () => {
     const verify = await runCli(["verify", job], { cwd: demo.dir, env });
     expect(verify.stdout).toBe("");
     expect(verify.code, verify.stderr).toBe(0);
-  }, 90_000);
+  });
 
   it.each([0, 2, 5, 10, 20, 40])(
     "SIGTERM %i ms after a window's answer ends 130 with the failed run's summary, never 0",

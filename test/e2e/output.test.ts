@@ -63,7 +63,7 @@ const expectedRows = ndjsonRows((await report([...HOURLY, "-f", "ndjson"])).stdo
 
 // Each case is its own process writing to its own target: they run side by side.
 describe.concurrent("a full disk on stdout", () => {
-  it("report > /dev/full exits 1 and says standard output could not be written", async () => {
+  it("report > /dev/full exits 1 and says standard output could not be written", { tags: ["binary"] }, async () => {
     for (const format of ["ndjson", "csv", "json", "table"]) {
       const result = await withDevFull((fd) => runWithStdout(["report", ...HOURLY, "-f", format], fd));
       expect(result.code, format).toBe(1);
@@ -92,7 +92,7 @@ describe.concurrent("-o to whatever stdout is", () => {
 });
 
 describe.concurrent("-o to a named pipe whose reader leaves", () => {
-  it("a reader that goes away early is a failed export: exit 1, not a quiet 0", async () => {
+  it("a reader that goes away early is a failed export: exit 1, not a quiet 0", { tags: ["binary"] }, async () => {
     const fifo = makeFifo();
     const reader = pipeReader(fifo, ["head", "-c", "100"]);
     try {

@@ -56,7 +56,7 @@ function report(baseUrl: string, env: Record<string, string>) {
 
 const lines = (stdout: string) => stdout.split("\n").filter((l) => l !== "");
 
-describe("a service with a certificate of a private CA named by NODE_EXTRA_CA_CERTS", () => {
+describe("a service with a certificate of a private CA named by NODE_EXTRA_CA_CERTS", { tags: ["binary"] }, () => {
   it("works directly", async () => {
     const run = await report(secure.url, {});
     expect(run.stderr).toBe("");

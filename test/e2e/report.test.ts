@@ -43,7 +43,7 @@ afterAll(() => {
 
 // Each case is its own process (the held service of the Ctrl-C case its own too): they run side by side.
 describe.concurrent("the single binary (or bin/adreport) end to end", () => {
-  it("exports NDJSON rows exactly as the reference computes them", async () => {
+  it("exports NDJSON rows exactly as the reference computes them", { tags: ["binary"] }, async () => {
     const result = await report([
       "--from",
       "2026-10-01",
@@ -109,7 +109,9 @@ describe.concurrent("pipelines", () => {
 });
 
 describe.concurrent("interrupted", () => {
-  it("by Ctrl-C, ends with 130, leaves the old file as it was and no temporary file", async ({ expect }) => {
+  it("by Ctrl-C, ends with 130, leaves the old file as it was and no temporary file", { tags: ["binary"] }, async ({
+    expect,
+  }) => {
     // Page 1 is answered, every later page held unanswered: the export is under way until the signal.
     const held = await startFakeService({ rows: 50, fault: (r) => (r.page > 1 ? "hang" : undefined) });
     const out = join(dir, "interrupted");
@@ -158,7 +160,7 @@ describe.concurrent("interrupted", () => {
 describe.concurrent("on a terminal", () => {
   const onTerminal = (columns: number, args: string[]) => runOnTerminal(["report", ...args], columns, ENV);
 
-  it("prints a table, with a progress spinner on stderr that is gone at the end", async () => {
+  it("prints a table, with a progress spinner on stderr that is gone at the end", { tags: ["binary"] }, async () => {
     const { screen, code } = await onTerminal(100, [
       "--from",
       "2026-10-25",

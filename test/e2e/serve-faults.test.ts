@@ -18,7 +18,7 @@ const KEY = (
   await runCli(["serve", "key", "issue", "--db", db, "--advertiser", "Acme Outdoor", "--ip", "127.0.0.1"])
 ).stdout.trim();
 
-describe("report against serve --faults at rate 1", () => {
+describe("report against serve --faults at rate 1", { tags: ["binary"] }, () => {
   it("reset-body: exit 5 after exactly retries + 1 requests for the page", async () => {
     const server = await startCliServe(["--db", db, "--faults", "reset-body:1"]);
     const result = await runCli(

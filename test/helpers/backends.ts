@@ -1,22 +1,26 @@
 /**
  * The two backends of `serve`, for tests that must hold on both: `describe.each(await testBackends())`.
- * SQLite gets a new file in a temporary folder, PostgreSQL a new database on a throwaway cluster started
- * once for the test file (test/helpers/postgres.ts). Where PostgreSQL cannot run, its cases are skipped
+ * SQLite gets a new file in a temporary folder, PostgreSQL a new database on the test run's one throwaway
+ * cluster (test/helpers/postgres.ts). Where PostgreSQL cannot run, its cases are skipped
  * with the reason printed (`beforeEach(backend.skipUnavailable)`), or fail where ADREPORT_TEST_REQUIRE names
  * postgres.
  */
+import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
-import { afterAll } from "vitest";
-import { type PostgresCluster, startPostgres } from "./postgres";
+import { sharedPostgres } from "./postgres";
 import { skipMissing } from "./required-tools";
-import { tempDir } from "./temp";
+import { tempDir, workerTempDir } from "./temp";
 
 export interface TestBackend {
   name: "sqlite" | "postgres";
   /** A new empty place for a database: a file path, or the URL of an empty PostgreSQL database. */
   newDb(): Promise<string>;
+  /** A database for a template, kept for the worker process's life (not the test file's). */
+  newTemplate(): Promise<string>;
+  /** A new database holding what `template` (from newTemplate) holds. */
+  copyOf(template: string): Promise<string>;
   /** Why this backend cannot run here, or undefined. */
   unavailable: string | undefined;
   /** For beforeEach: skips the case, with the reason, where the backend cannot run (fails it if required). */
@@ -25,26 +29,7 @@ export interface TestBackend {
   admin(): (sql: string) => Promise<unknown>;
 }
 
-let cluster: Promise<PostgresCluster | string> | undefined;
 let files = 0;
-
-/** Starts the cluster once per test file (on first call) and stops it after the file. */
-function postgres(): Promise<PostgresCluster | string> {
-  if (!cluster) {
-    const starting = startPostgres();
-    cluster = starting;
-    let stopped = false;
-    const stop = (started: PostgresCluster | string) => {
-      if (stopped || typeof started === "string") return;
-      stopped = true;
-      started.stop();
-    };
-    afterAll(async () => stop(await starting));
-    // A file that fails while its cases are collected runs no afterAll: the cluster still goes at exit.
-    void starting.then((started) => process.once("exit", () => stop(started)));
-  }
-  return cluster;
-}
 
 export function sqliteBackend(): TestBackend {
   return {
@@ -52,6 +37,15 @@ export function sqliteBackend(): TestBackend {
     newDb: async () => {
       files += 1;
       return join(tempDir(), `test-${files}.db`);
+    },
+    newTemplate: async () => {
+      files += 1;
+      return join(workerTempDir(), `template-${files}.db`);
+    },
+    copyOf: async (template) => {
+      const copy = join(tempDir(), "test.db");
+      copyFileSync(template, copy);
+      return copy;
     },
     unavailable: undefined,
     skipUnavailable: () => undefined,
@@ -62,14 +56,22 @@ export function sqliteBackend(): TestBackend {
 }
 
 export async function postgresBackend(): Promise<TestBackend> {
-  const started = await postgres();
+  const started = sharedPostgres();
   const unavailable = typeof started === "string" ? started : undefined;
-  if (unavailable) console.warn(`skipping PostgreSQL cases: ${unavailable}`);
   return {
     name: "postgres",
     newDb: async () => {
       if (typeof started === "string") throw new Error(started);
       return await started.createDatabase();
+    },
+    // The cluster outlives every worker: a template there stays until the run ends.
+    newTemplate: async () => {
+      if (typeof started === "string") throw new Error(started);
+      return await started.createDatabase();
+    },
+    copyOf: async (template) => {
+      if (typeof started === "string") throw new Error(started);
+      return await started.createDatabase(undefined, new URL(template).pathname.slice(1));
     },
     unavailable,
     skipUnavailable: (context) => {

@@ -5,7 +5,7 @@
  */
 import { createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll } from "vitest";
+import { afterEachFile } from "./after-file";
 
 export type ForwardChoice = "pass" | "hang" | { afterAnswer(): void };
 
@@ -18,7 +18,7 @@ export interface Forwarder {
 }
 
 const forwarders = new Set<Forwarder>();
-afterAll(async () => {
+afterEachFile(async () => {
   await Promise.all([...forwarders].map((f) => f.close()));
 });
 

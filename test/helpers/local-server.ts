@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
-import { afterAll } from "vitest";
+import { afterEachFile } from "./after-file";
 
 export interface LocalServer {
   url: string;
@@ -16,8 +16,8 @@ export interface LocalServer {
 }
 
 const open = new Set<LocalServer>();
-// Registered when a test file imports this helper: every server it started closes after the file.
-afterAll(async () => {
+// After every test file (test/helpers/after-file.ts): every server it started closes after the file.
+afterEachFile(async () => {
   await Promise.all([...open].map((server) => server.close()));
 });
 

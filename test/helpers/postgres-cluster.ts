@@ -17,8 +17,8 @@ export interface PostgresCluster {
   readonly port: number;
   /** Runs SQL as the superuser on `database` (default postgres). */
   sql(text: string, database?: string): Promise<pg.QueryResult>;
-  /** A new empty database; returns its URL. */
-  createDatabase(name?: string): Promise<string>;
+  /** A new database, empty or a copy of `template` (which nobody may be connected to); returns its URL. */
+  createDatabase(name?: string, template?: string): Promise<string>;
   stop(): void;
 }
 
@@ -110,6 +110,21 @@ export async function startPostgres({
     const stderr = (error as { stderr?: Buffer }).stderr?.toString().trim();
     return `could not start a PostgreSQL cluster: ${stderr || String(error)}`;
   }
+  return clusterAt(port, () => {
+    try {
+      run("pg_ctl", ["-D", data, "-m", keepIn === undefined ? "immediate" : "fast", "-w", "stop"]);
+    } catch {
+      // already gone
+    }
+    forget();
+  });
+}
+
+/**
+ * The cluster listening on `port` of 127.0.0.1 (started by startPostgres, here or in another process: the
+ * test run's one cluster, test/helpers/postgres-global.ts); `stop` is what ends it, nothing by default.
+ */
+export function clusterAt(port: number, stop: () => void = () => undefined): PostgresCluster {
   const urlOf = (database: string) => `postgres://adreport@127.0.0.1:${port}/${database}`;
   const sql = async (text: string, database = "postgres") => {
     const client = new pg.Client({ connectionString: urlOf(database) });
@@ -124,19 +139,13 @@ export async function startPostgres({
     adminUrl: urlOf("postgres"),
     port,
     sql,
-    async createDatabase(name) {
+    async createDatabase(name, template) {
       counter += 1;
-      const database = name ?? `t_${process.pid}_${counter}`;
-      await sql(`CREATE DATABASE "${database}"`);
+      // Unique across the processes of one test run sharing the cluster, and across runs of one process.
+      const database = name ?? `t_${process.pid}_${counter}_${Math.random().toString(36).slice(2, 8)}`;
+      await sql(`CREATE DATABASE "${database}"${template === undefined ? "" : ` TEMPLATE "${template}"`}`);
       return urlOf(database);
     },
-    stop() {
-      try {
-        run("pg_ctl", ["-D", data, "-m", keepIn === undefined ? "immediate" : "fast", "-w", "stop"]);
-      } catch {
-        // already gone
-      }
-      forget();
-    },
+    stop,
   };
 }

@@ -1,16 +1,17 @@
 /**
- * A throwaway PostgreSQL server for a test file: Debian's binaries, a cluster made by `initdb` in a
- * temporary folder, `pg_ctl` on a free loopback port, stopped and removed after the file. As root (CI),
- * the cluster belongs to the `postgres` user, since PostgreSQL refuses to run as root.
+ * PostgreSQL for a test file: databases of its own on the test run's one throwaway cluster (Debian's
+ * binaries, `initdb` in a temporary folder, `pg_ctl` on a free loopback port; started and stopped by
+ * test/helpers/postgres-global.ts, vitest's globalSetup). As root (CI), the cluster belongs to the
+ * `postgres` user, since PostgreSQL refuses to run as root.
  *
- *   const pg = usePostgres();                    // at the top of the file: starts in beforeAll
+ *   const pg = usePostgres();                    // at the top of the file
  *   it("...", async (context) => { const url = await pg.database(context); ... });
  *
  * Where there are no binaries, every case calling database() is skipped with the reason printed, or fails
  * where ADREPORT_TEST_REQUIRE names postgres (test/helpers/required-tools.ts; `.ci/run` sets it).
  */
-import { afterAll, beforeAll } from "vitest";
-import { type PostgresCluster, startPostgres } from "./postgres-cluster";
+import { inject } from "vitest";
+import { clusterAt, type PostgresCluster, startPostgres } from "./postgres-cluster";
 import { skipMissing } from "./required-tools";
 
 export { type PostgresCluster, startPostgres };
@@ -22,16 +23,16 @@ export interface PostgresForTests {
   database(context: { skip(note?: string): never }): Promise<string>;
 }
 
-/** One cluster for the calling test file, started before its first test and stopped after its last. */
+/** The test run's cluster, or why there is none (the cluster is never stopped from a test file). */
+export function sharedPostgres(): PostgresCluster | string {
+  const shared = inject("postgres");
+  if (shared === undefined) return "no PostgreSQL cluster was started for this run (vitest.config.mts globalSetup)";
+  return "unavailable" in shared ? shared.unavailable : clusterAt(shared.port);
+}
+
+/** The test run's cluster for the calling test file. */
 export function usePostgres(): PostgresForTests {
-  let started: PostgresCluster | string = "not started";
-  beforeAll(async () => {
-    started = await startPostgres();
-    if (typeof started === "string") console.warn(`skipping PostgreSQL cases: ${started}`);
-  }, 120_000);
-  afterAll(() => {
-    if (typeof started !== "string") started.stop();
-  });
+  const started = sharedPostgres();
   const cluster = (context: { skip(note?: string): never }) =>
     typeof started === "string" ? skipMissing(context, "postgres", started) : started;
   return {

@@ -5,7 +5,7 @@
  */
 import { createServer, request } from "node:http";
 import { type AddressInfo, connect, type Socket } from "node:net";
-import { afterAll } from "vitest";
+import { afterEachFile } from "./after-file";
 
 export interface TestProxy {
   url: string;
@@ -15,7 +15,7 @@ export interface TestProxy {
 }
 
 const proxies = new Set<TestProxy>();
-afterAll(async () => {
+afterEachFile(async () => {
   await Promise.all([...proxies].map((p) => p.close()));
 });
 

@@ -3,7 +3,8 @@
  * stops through the SIGTERM/SIGINT handlers the command registered. Every one still running is stopped
  * after the test file.
  */
-import { afterAll } from "vitest";
+
+import { afterEachFile } from "./after-file";
 import { type InProcessOptions, type InProcessRun, startInProcess } from "./run-cli-in-process";
 import type { CliResult } from "./spawn-cli";
 
@@ -15,7 +16,7 @@ export interface InProcessServe {
 }
 
 const running = new Set<InProcessRun>();
-afterAll(async () => {
+afterEachFile(async () => {
   await Promise.all(
     [...running].map((run) => {
       run.signal("SIGTERM");

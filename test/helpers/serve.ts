@@ -4,7 +4,6 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll } from "vitest";
 import {
   type DemoOptions,
   demoFacts,
@@ -17,9 +16,10 @@ import {
   type ServeOptions,
   startServer,
 } from "../../src/server";
-import type { TestBackend } from "./backends";
+import { afterEachFile } from "./after-file";
+import { sqliteBackend, type TestBackend } from "./backends";
 import type { RefLine } from "./reference";
-import { tempDir } from "./temp";
+import { tempDir, workerTempDir } from "./temp";
 
 export const SMALL_DEMO: DemoOptions = {
   seed: 7,
@@ -33,8 +33,8 @@ export const SMALL_DEMO: DemoOptions = {
 };
 
 const servers = new Set<RunningServer>();
-// Registered when a test file imports this helper: every server it started closes after the file.
-afterAll(async () => {
+// After every test file (test/helpers/after-file.ts): every server it started closes after the file.
+afterEachFile(async () => {
   await Promise.all([...servers].map((server) => server.close()));
   servers.clear();
 });
@@ -73,18 +73,50 @@ export function demoNdjson(dir: string, options: DemoOptions = SMALL_DEMO): { pa
   return { path, lines: text.map((t) => JSON.parse(t) as RefLine) };
 }
 
+/**
+ * The demo data of `demo` loaded into a database of `backend`, once per worker process: each service gets a
+ * copy (a copied file, `CREATE DATABASE ... TEMPLATE`), as loaded through the operator code. Generating and
+ * loading the demo took a third of a second a service, and the server tests start about a hundred.
+ */
+const loaded = new Map<string, Promise<{ template: string; text: string }>>();
+
+function loadedDemo(backend: TestBackend, demo: DemoOptions): Promise<{ template: string; text: string }> {
+  const key = JSON.stringify([backend.name, demo]);
+  let done = loaded.get(key);
+  if (done === undefined) {
+    done = (async () => {
+      const dir = workerTempDir();
+      const text = [...demoFacts(demo)].map(formatLoadLine).join("\n");
+      const path = join(dir, `demo-${loaded.size}.ndjson`);
+      writeFileSync(path, `${text}\n`);
+      const template = await backend.newTemplate();
+      const store = await openOperatorStore(template, { create: true });
+      try {
+        await loadNdjsonInto(store, path);
+      } finally {
+        await store.close();
+      }
+      return { template, text };
+    })();
+    loaded.set(key, done);
+    // A load that failed is tried again by the next service, not handed to every one after it.
+    done.catch(() => loaded.delete(key));
+  }
+  return done;
+}
+
 /** `backend` says where the database goes: a new SQLite file in a temporary folder unless given. */
 export async function startTestService(
   options: { keys: KeySpec[]; demo?: DemoOptions; backend?: TestBackend } & ListenOptions = { keys: [] },
 ): Promise<TestService> {
-  const dir = tempDir();
-  const dbPath = options.backend ? await options.backend.newDb() : join(dir, "test.db");
-  const { path, lines } = demoNdjson(dir, options.demo ?? SMALL_DEMO);
+  const backend = options.backend ?? sqliteBackend();
+  const demo = await loadedDemo(backend, options.demo ?? SMALL_DEMO);
+  const dbPath = await backend.copyOf(demo.template);
+  const lines = demo.text.split("\n").map((line) => JSON.parse(line) as RefLine);
   const store = await openOperatorStore(dbPath, { create: true });
   const keys: string[] = [];
   const keyIds: number[] = [];
   try {
-    await loadNdjsonInto(store, path);
     const now = Math.floor(Date.now() / 1000);
     for (const spec of options.keys) {
       const issued = await store.issueKey({

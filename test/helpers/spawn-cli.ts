@@ -2,7 +2,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { afterAll } from "vitest";
+import { afterEachFile } from "./after-file";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const BIN = process.env.ADREPORT_TEST_BIN ?? join(ROOT, "bin", "adreport");
@@ -59,9 +59,9 @@ export function runCli(args: readonly string[], options: CliOptions = {}): Promi
 }
 
 const running = new Set<ChildProcess>();
-// Registered when a test file imports this helper: every server it started stops after the file, and if
+// After every test file (test/helpers/after-file.ts): every server it started stops after the file, and if
 // the worker exits first, with it.
-afterAll(async () => {
+afterEachFile(async () => {
   await Promise.all(
     [...running].map((child) => {
       if (child.exitCode !== null || child.signalCode !== null) return undefined;

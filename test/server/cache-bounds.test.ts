@@ -5,7 +5,7 @@
  */
 import { beforeEach, describe, expect, it } from "vitest";
 import { testBackends } from "../helpers/backends";
-import { httpGet } from "../helpers/http";
+import { injected } from "../helpers/http";
 import { startTestService } from "../helpers/serve";
 
 const CACHE_MB = 0.25;
@@ -20,7 +20,7 @@ describe.each(await testBackends())("on $name", (backend) => {
       keys: [{ advertiser: "Acme Outdoor", ips: ["127.0.0.1"] }],
       serve: { cacheMb: CACHE_MB },
     });
-    return { ...s, key: s.keys[0] as string, usage: () => s.server.store.cacheUsage() };
+    return { ...s, key: s.keys[0] as string, get: injected(s.server), usage: () => s.server.store.cacheUsage() };
   }
 
   describe("one query spelled many ways is one cache entry", () => {
@@ -29,7 +29,7 @@ describe.each(await testBackends())("on $name", (backend) => {
       const before = s.usage().pages;
       const bodies = new Set<string>();
       for (const page of ["2", "02", "0000002", `${"0".repeat(2000)}2`]) {
-        const result = await httpGet(`${s.url}${REPORT}&limit=1&page=${page}`, { key: s.key });
+        const result = await s.get(`${s.url}${REPORT}&limit=1&page=${page}`, { key: s.key });
         expect(result.status).toBe(200);
         bodies.add(result.text);
       }
@@ -42,7 +42,7 @@ describe.each(await testBackends())("on $name", (backend) => {
       async (name) => {
         const s = await service();
         const before = s.usage();
-        const result = await httpGet(`${s.url}${REPORT}&${name}=${"x".repeat(15_000)}`, { key: s.key });
+        const result = await s.get(`${s.url}${REPORT}&${name}=${"x".repeat(15_000)}`, { key: s.key });
         expect(result.status).toBe(400);
         expect(result.json).toMatchObject({ error: { code: "unknown_parameter", param: name } });
         expect(s.usage()).toEqual(before);
@@ -54,7 +54,7 @@ describe.each(await testBackends())("on $name", (backend) => {
     it("under many distinct pages of one report, long keys counted", async () => {
       const s = await service();
       for (let page = 1; page <= 800; page += 1) {
-        const result = await httpGet(`${s.url}${REPORT}&limit=1&page=${page}`, { key: s.key });
+        const result = await s.get(`${s.url}${REPORT}&limit=1&page=${page}`, { key: s.key });
         expect(result.status).toBe(200);
       }
       const usage = s.usage();
@@ -71,7 +71,7 @@ describe.each(await testBackends())("on $name", (backend) => {
       const start = Date.UTC(2020, 0, 1) / 1000;
       for (let hour = 1; hour <= 800; hour += 1) {
         const to = new Date((start + hour * 3600) * 1000).toISOString().replace(".000Z", "Z");
-        const result = await httpGet(`${s.url}/v1/report?from=2020-01-01&to=${to}&metrics=views&dimensions=campaign`, {
+        const result = await s.get(`${s.url}/v1/report?from=2020-01-01&to=${to}&metrics=views&dimensions=campaign`, {
           key: s.key,
         });
         expect(result.status).toBe(200);
@@ -91,14 +91,15 @@ describe.each(await testBackends())("on $name", (backend) => {
         keys: [{ advertiser: "Acme Outdoor", ips: ["127.0.0.1"] }],
         serve: { cacheMb: 0.001 },
       });
+      const get = injected(s.server);
       const url = `${s.url}/v1/report?from=2026-10-01&to=2026-10-31&metrics=views&dimensions=ad,date&limit=50`;
-      const first = (await httpGet(`${url}&page=1`, { key: s.keys[0] })).json as {
+      const first = (await get(`${url}&page=1`, { key: s.keys[0] })).json as {
         meta: { total: number };
         data: unknown[];
       };
       const rows = [...first.data];
       for (let page = 2; (page - 1) * 50 < first.meta.total; page += 1) {
-        rows.push(...((await httpGet(`${url}&page=${page}`, { key: s.keys[0] })).json as { data: unknown[] }).data);
+        rows.push(...((await get(`${url}&page=${page}`, { key: s.keys[0] })).json as { data: unknown[] }).data);
       }
       expect(rows).toHaveLength(first.meta.total);
       expect(new Set(rows.map((r) => JSON.stringify(r))).size).toBe(rows.length);

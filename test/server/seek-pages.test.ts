@@ -9,7 +9,7 @@ import type { ServeOptions } from "../../src/server";
 import { FRESHNESS_MS } from "../../src/server/store/types";
 import { addHourToFirstAd } from "../helpers/add-hour";
 import { testBackends } from "../helpers/backends";
-import { httpGet } from "../helpers/http";
+import { injected } from "../helpers/http";
 import { type RefLine, type RefQuery, referenceRows } from "../helpers/reference";
 import { SMALL_DEMO, startTestService } from "../helpers/serve";
 
@@ -80,9 +80,10 @@ describe.each(await testBackends())("on $name", (backend) => {
       keys: [{ advertiser: ADVERTISER, ips: ["127.0.0.1"] }],
       serve,
     });
+    const get = injected(s.server);
     const page = async (params: Record<string, string>, n: number) => {
       const query = new URLSearchParams({ from: FROM, to: TO, ...params, limit: String(LIMIT), page: String(n) });
-      const result = await httpGet(`${s.url}/v1/report?${query}`, { key: s.keys[0] });
+      const result = await get(`${s.url}/v1/report?${query}`, { key: s.keys[0] });
       expect(result.status).toBe(200);
       return result.json as Page;
     };
