@@ -74,6 +74,7 @@ function binaryTaggedFiles(dir = "test") {
 
 await check("type check (tsc)", bin("tsc"), ["-p", "tsconfig.json", "--noEmit"]);
 await check("lint (biome)", bin("biome"), ["check", "."]);
+await check("import rules (scripts/import-rules.mjs)", process.execPath, ["scripts/import-rules.mjs"]);
 if (!(await step("build (esbuild)", process.execPath, ["scripts/build.mjs"]))) {
   console.log(`\nthe build failed, so the suite cannot run\n${passed} passed, ${failed + 1} failed`);
   process.exit(1);

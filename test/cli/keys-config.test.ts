@@ -1,7 +1,7 @@
 /**
  * `adreport keys` and `adreport config` in a real process: the hidden prompt on a pseudo-terminal, and a
  * smoke run of each family so the single-file binary proves them too. Every other case of keys and config
- * runs in-process: test/commands/keys.test.ts and test/commands/config.test.ts.
+ * runs in-process: test/commands/keys/keys.test.ts and test/commands/config/config.test.ts.
  */
 import { spawnSync } from "node:child_process";
 import { readFileSync, statSync } from "node:fs";

@@ -1,7 +1,7 @@
 /**
  * A run killed with SIGKILL leaves the key's pace (state/pace-ledger.ts) holding no one past the interval of
  * the one request it sent: the pages it had queued behind the service's pace were never written there. Only
- * a process can be killed so; the other ways a run ends are in test/commands/report-pace-shared.test.ts.
+ * a process can be killed so; the other ways a run ends are in test/commands/report/pace-shared.test.ts.
  */
 import { spawn } from "node:child_process";
 import { join } from "node:path";

@@ -1,7 +1,7 @@
 /**
  * `adreport serve` in a real process: what only a process shows (a signal sent to it, and that it exits
  * while connections stay open), and a smoke run of the operator verbs so the single-file binary proves
- * them too. Every other serve case runs in-process: test/commands/serve.test.ts.
+ * them too. Every other serve case runs in-process: test/commands/serve/serve.test.ts.
  */
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";

@@ -1,7 +1,7 @@
 /**
  * What a real terminal shows of the formats (the real CLI on a pseudo-terminal): names an advertiser typed,
  * with control sequences, shown and never obeyed; colour decided by the stream written to. The other format
- * cases run in this process: test/commands/report-formats.test.ts.
+ * cases run in this process: test/commands/report/formats.test.ts.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -54,7 +54,7 @@ describe.concurrent("colour is decided by the stream written to", () => {
     expect((await onTerminal(["--dims", "campaign"])).screen).toContain(`${BOLD}campaign_id`);
   });
 
-  it("NO_COLOR and FORCE_COLOR=0 turn it off on a terminal (in a pipe: test/commands/report-formats.test.ts)", async () => {
+  it("NO_COLOR and FORCE_COLOR=0 turn it off on a terminal (in a pipe: test/commands/report/formats.test.ts)", async () => {
     expect((await onTerminal(["--dims", "campaign"], { NO_COLOR: "1" })).screen).not.toContain(BOLD);
     expect((await onTerminal(["--dims", "campaign"], { FORCE_COLOR: "0" })).screen).not.toContain(BOLD);
   });

@@ -1,7 +1,7 @@
 /**
  * What only a process shows of a hostile service: the heap bound (src/cli/memory.ts, applied by the entry
  * point) holding while a service serves new pages forever. Every other hostile case runs in this process:
- * test/commands/report-hostile.test.ts.
+ * test/commands/report/hostile.test.ts.
  */
 import { describe, expect, it, vi } from "vitest";
 import { runCliBounded } from "../helpers/bounded-run";

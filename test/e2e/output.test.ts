@@ -3,7 +3,7 @@
  * whatever /proc/self/fd/1 is, a named pipe whose reader leaves, Ctrl-C while a named pipe waits for a
  * reader, a read-only file system in a private mount namespace, and file names relative to the working
  * folder. The service runs in this test process. The other output cases run in this process too:
- * test/commands/report-output.test.ts.
+ * test/commands/report/output.test.ts.
  */
 
 import { spawn, spawnSync } from "node:child_process";
@@ -156,7 +156,7 @@ describe.concurrent("an output that cannot be written: exit 1 with the path and 
 
 describe.concurrent("the format from the file's ending", () => {
   // Relative names resolve against the process's working folder: in this process they would not (yet)
-  // resolve against ctx.cwd. The same case with absolute names: test/commands/report-output.test.ts.
+  // resolve against ctx.cwd. The same case with absolute names: test/commands/report/output.test.ts.
   it("an ending the tool does not know, without --format, is exit 2 naming the known endings", async () => {
     const cwd = join(dir, "endings");
     mkdirSync(cwd);

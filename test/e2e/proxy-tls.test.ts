@@ -2,7 +2,7 @@
  * What only a process shows of the corporate network: a service whose certificate a private CA signed,
  * trusted through NODE_EXTRA_CA_CERTS (Node reads it when the process starts), directly and through a
  * CONNECT tunnel of an egress proxy. Everything on 127.0.0.1; the proxy sends every host name there. The
- * other proxy and TLS cases run in this process: test/commands/report-network.test.ts.
+ * other proxy and TLS cases run in this process: test/commands/report/network.test.ts.
  */
 import { describe, expect, it } from "vitest";
 import { runCliBounded } from "../helpers/bounded-run";

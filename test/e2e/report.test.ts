@@ -2,7 +2,7 @@
  * What only a process shows of `adreport report`: the reader of its stdout pipe leaving (| head), Ctrl-C as
  * a signal to the process, a real terminal; and two end-to-end cases that keep the report family proven in
  * the single binary. The service runs in this test process (a real server on 127.0.0.1). Every other report
- * case runs in this process too: test/commands/report-export.test.ts.
+ * case runs in this process too: test/commands/report/export.test.ts.
  */
 
 import { spawn } from "node:child_process";

@@ -3,7 +3,7 @@
  * `serve demo`, a key issued by `serve key issue`, and a 200 cut off mid-body at every request ending the
  * report with exit 5 after exactly --retries + 1 attempts, counted in serve's own access log on stderr.
  * This keeps the serve family proven in the single binary; the other fault cases run in this process:
- * test/commands/serve-faults.test.ts.
+ * test/commands/serve/faults.test.ts.
  */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
