@@ -58,12 +58,21 @@ export function reachedFlags(): Readonly<Record<string, unknown>> | undefined {
   return reachedWith;
 }
 
+/** Where the front writes what it answers: the process's own standard output and error. */
+export interface AnswerFds {
+  out: number;
+  err: number;
+}
+
 /** The exit code of a command line the front answered, or undefined when the full build must run it. */
-export async function answer(argv: readonly string[]): Promise<number | undefined> {
+export async function answer(
+  argv: readonly string[],
+  fds: AnswerFds = { out: 1, err: 2 },
+): Promise<number | undefined> {
   reached = undefined;
   reachedWith = undefined;
   const system = systemContext();
-  if (asksVersionOnly(argv)) return answered([[1, `${versionLine(system.version)}\n`]], ExitCode.ok);
+  if (asksVersionOnly(argv)) return answered([[1, `${versionLine(system.version)}\n`]], ExitCode.ok, fds);
   const written: Written = [];
   const io: IOStreams = Object.create(system.io, {
     out: { value: buffer(1, written) },
@@ -101,28 +110,28 @@ export async function answer(argv: readonly string[]): Promise<number | undefine
     if (isHandOver(error)) return undefined;
     throw error;
   }
-  return answered(written, code);
+  return answered(written, code, fds);
 }
 
-function answered(written: Written, code: number): number {
+function answered(written: Written, code: number, fds: AnswerFds): number {
   let failure: NodeJS.ErrnoException | undefined;
   let errFailed = false;
   for (const [fd, text] of written) {
-    if (fd === 2) errFailed = !writeErr(text) || errFailed;
-    else if (failure === undefined) failure = writeOut(text);
+    if (fd === 2) errFailed = !writeErr(fds.err, text) || errFailed;
+    else if (failure === undefined) failure = writeOut(fds.out, text);
   }
   // As the full build, whose process.stderr fails the process with 1 (an output that could not be
   // written) whatever the line's own code: `adreport --bad-flag 2>/dev/full` is 1 either way.
   if (errFailed) return ExitCode.failed;
   // As the full build's entry: a reader that closed the pipe ends it quietly, any other failure is said.
   if (failure === undefined || failure.code === "EPIPE" || code !== ExitCode.ok) return code;
-  writeErr(`adreport: could not write to standard output: ${reasonInWords(failure)}\n`);
+  writeErr(fds.err, `adreport: could not write to standard output: ${reasonInWords(failure)}\n`);
   return ExitCode.failed;
 }
 
-function writeOut(text: string): NodeJS.ErrnoException | undefined {
+function writeOut(fd: number, text: string): NodeJS.ErrnoException | undefined {
   try {
-    writeAll(1, text);
+    writeAll(fd, text);
     return undefined;
   } catch (error) {
     return error as NodeJS.ErrnoException;
@@ -130,9 +139,9 @@ function writeOut(text: string): NodeJS.ErrnoException | undefined {
 }
 
 /** Standard error, if it can be written at all (whether it was): there is nowhere else to say it could not. */
-function writeErr(text: string): boolean {
+function writeErr(fd: number, text: string): boolean {
   try {
-    writeAll(2, text);
+    writeAll(fd, text);
     return true;
   } catch {
     return false;

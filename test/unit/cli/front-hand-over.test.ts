@@ -3,8 +3,25 @@
  * so that the full build loads that action's modules beside its own start (issue 35), and nothing for a
  * line it answered or handed over for any other reason.
  */
+import { closeSync, openSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { answer, reachedAction, reachedFlags } from "../../../src/cli/front";
+import { tempDir } from "../../helpers/temp";
+
+/** What the front answers `argv` with, written to files instead of this process's stdout and stderr. */
+async function answered(argv: string[]): Promise<{ code: number | undefined; out: string; err: string }> {
+  const dir = tempDir();
+  const [outPath, errPath] = [join(dir, "out"), join(dir, "err")];
+  const fds = { out: openSync(outPath, "w"), err: openSync(errPath, "w") };
+  try {
+    const code = await answer(argv, fds);
+    return { code, out: readFileSync(outPath, "utf8"), err: readFileSync(errPath, "utf8") };
+  } finally {
+    closeSync(fds.out);
+    closeSync(fds.err);
+  }
+}
 
 describe("the action the front reached", () => {
   it("names report when a report line's flags parsed and passed their checks", async () => {
@@ -23,10 +40,14 @@ describe("the action the front reached", () => {
 
   it("names nothing for a line it answered, after one it handed over", async () => {
     await answer(["report", "--dims", "campaign"]);
-    expect(await answer(["report", "--format", "nope"])).toBe(2);
+    const refused = await answered(["report", "--format", "nope"]);
+    expect(refused).toMatchObject({ code: 2, out: "" });
+    expect(refused.err).toMatch(/^adreport: unknown format "nope"/);
     expect(reachedAction()).toBe(undefined);
     expect(reachedFlags()).toBe(undefined);
-    expect(await answer(["--version"])).toBe(0);
+    const version = await answered(["--version"]);
+    expect(version).toMatchObject({ code: 0, err: "" });
+    expect(version.out).toMatch(/^adreport \S+ \(Node\.js /);
     expect(reachedAction()).toBe(undefined);
   });
 });
