@@ -100,7 +100,11 @@ describe("PostgreSQL: another session holds a lock on the table", () => {
     const { run } = await newService();
     // Two databases, each table locked: the run with --max-time waits side by side with the one that waits
     // the 10 s (on one table it would wait for that run, replacing the same days, instead of for the lock).
-    const [one, two] = [await lockedTable(context, run), await lockedTable(context, run)];
+    const one = await lockedTable(context, run);
+    const two = await lockedTable(context, run).catch(async (error: unknown) => {
+      await one.release();
+      throw error;
+    });
     try {
       const started = Date.now();
       const [waited, limited] = await Promise.all([
