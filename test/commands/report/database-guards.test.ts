@@ -10,6 +10,7 @@ import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { startDemoService } from "../../helpers/demo-service";
 import { usePostgres } from "../../helpers/postgres";
+import type { CliResult } from "../../helpers/spawn-cli";
 
 const postgres = usePostgres();
 const NOW = new Date("2026-11-20T06:00:00Z");
@@ -77,35 +78,56 @@ describe("a database run with fewer --metrics than the table keeps", () => {
 });
 
 describe("PostgreSQL: another session holds a lock on the table", () => {
-  it("gives up after 10 s, exit 5, saying what it waited for; --max-time says so too", async (context) => {
+  const ROWS = "SELECT count(*)::int AS n FROM adreport_campaign_date";
+
+  /** A database whose table another session holds in SHARE mode until `release`. */
+  async function lockedTable(context: { skip(note?: string): never }, run: (args: string[]) => Promise<CliResult>) {
     const url = await postgres.database(context);
-    const { run } = await newService();
     expect((await run(["report", ...RANGE, "-o", url])).code).toBe(0);
-    const before = await query(url, "SELECT count(*)::int AS n FROM adreport_campaign_date");
+    const before = await query(url, ROWS);
     const blocker = new pg.Client({ connectionString: url });
     await blocker.connect();
+    await blocker.query("BEGIN");
+    await blocker.query("LOCK TABLE adreport_campaign_date IN SHARE MODE");
+    const release = async () => {
+      await blocker.query("ROLLBACK");
+      await blocker.end();
+    };
+    return { url, before, release };
+  }
+
+  it("gives up after 10 s, exit 5, saying what it waited for; --max-time says so too", async (context) => {
+    const { run } = await newService();
+    // Two databases, each table locked: the run with --max-time waits side by side with the one that waits
+    // the 10 s (on one table it would wait for that run, replacing the same days, instead of for the lock).
+    const one = await lockedTable(context, run);
+    const two = await lockedTable(context, run).catch(async (error: unknown) => {
+      await one.release();
+      throw error;
+    });
     try {
-      await blocker.query("BEGIN");
-      await blocker.query("LOCK TABLE adreport_campaign_date IN SHARE MODE");
       const started = Date.now();
-      const waited = await run(["report", ...RANGE, "-o", url]);
-      const seconds = (Date.now() - started) / 1000;
+      const [waited, limited] = await Promise.all([
+        run(["report", ...RANGE, "-o", one.url]).then((result) => ({ ...result, ended: Date.now() })),
+        run(["report", ...RANGE, "-o", two.url, "--max-time", "3s"]),
+      ]);
+      const seconds = (waited.ended - started) / 1000;
       expect(waited.code, waited.stderr).toBe(5);
       expect(waited.stderr).toMatch(
         /^adreport: waited 10 s for a lock on the table adreport_campaign_date in postgres:\/\/\S+ held by another session; the table was left as it was$/m,
       );
       expect(seconds).toBeGreaterThanOrEqual(9.5);
       expect(seconds).toBeLessThan(20);
-      const limited = await run(["report", ...RANGE, "-o", url, "--max-time", "3s"]);
       expect(limited.code, limited.stderr).toBe(5);
       expect(limited.stderr).toMatch(
         /^adreport: gave up after 3s \(max-time\): waited \d+\.\d s for a lock on the table adreport_campaign_date in \S+ held by another session/m,
       );
       expect(limited.stderr).not.toMatch(/first page/);
     } finally {
-      await blocker.query("ROLLBACK");
-      await blocker.end();
+      await one.release();
+      await two.release();
     }
-    expect(await query(url, "SELECT count(*)::int AS n FROM adreport_campaign_date")).toEqual(before);
+    expect(await query(one.url, ROWS)).toEqual(one.before);
+    expect(await query(two.url, ROWS)).toEqual(two.before);
   }, 40_000);
 });

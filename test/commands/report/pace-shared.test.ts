@@ -1,7 +1,7 @@
 /**
  * The pace a key keeps on the host (state/pace-ledger.ts) after a run that gave up: a service of another
- * make than `serve` announcing `q=1;w=10` (one request every 10 s), a run that ends early (--max-time,
- * SIGTERM), then runs of the same key against the same service, which now announces nothing. The ended run
+ * make than `serve` announcing `q=1;w=6` (one request every 6.1 s to the client), a run that ends early
+ * (--max-time, SIGTERM), then runs of the same key against the same service, which now announces nothing. The ended run
  * leaves only the request it sent: the next one waits at most what remains of that request's interval, says
  * so before waiting, and ends at once when the wait passes its --max-time. Counts and bounds, not speed.
  */
@@ -13,8 +13,11 @@ import { runInProcess, startInProcess } from "../../helpers/run-cli-in-process";
 import { tempDir } from "../../helpers/temp";
 
 const KEY = `adr_${"p".repeat(43)}`;
-/** The interval `q=1;w=10` means to the client (it keeps 2% under the announced pace). */
-const INTERVAL_MS = 10_200;
+/**
+ * The interval `q=1;w=6` means to the client (it keeps 2% under the announced pace). What is left of it
+ * when the third run starts must still be a wait a person notices (LONG_WAIT_MS, 5 s), or -q says nothing.
+ */
+const INTERVAL_MS = 6_120;
 let server: BucketServer | undefined;
 afterEach(async () => {
   await server?.close();
@@ -35,8 +38,8 @@ async function nextFree(config: string, url: string): Promise<number> {
 }
 
 async function slowService(): Promise<BucketServer> {
-  // 0.1 token a second, one at most: `RateLimit-Policy: "default";q=1;w=10`.
-  return startBucketServer({ rate: 0.1, burst: 1, headers: "ietf", rows: 100 });
+  // 1/6 token a second, one at most: `RateLimit-Policy: "default";q=1;w=6`.
+  return startBucketServer({ rate: 1 / 6, burst: 1, headers: "ietf", rows: 100 });
 }
 
 describe("a run that gives up leaves the key's pace to the requests it sent", () => {
@@ -54,7 +57,7 @@ describe("a run that gives up leaves the key's pace to the requests it sent", ()
     const second = await runInProcess([...ARGS, "--max-time", "2s"], { env: env(config, server.url) });
     expect(second.code).toBe(5);
     expect(second.stderr).toMatch(
-      /^adreport: the runs of this key on this host keep one pace \(1 request every 10 s\); it holds this run for \d+ s \(until .* UTC\), longer than the 2 s left of the time allowed$/m,
+      /^adreport: the runs of this key on this host keep one pace \(1 request every 6\.1 s\); it holds this run for \d+ s \(until .* UTC\), longer than the 2 s left of the time allowed$/m,
     );
     expect(second.stderr).not.toMatch(/first page had not come/);
     expect(server.arrivals).toHaveLength(1);
