@@ -40,9 +40,8 @@ function report(url: string, extra: string[] = [], env: Record<string, string> =
     String(PAGE_SIZE),
     "--retries",
     String(RETRIES),
-    // Bounds hang and trickle (a byte every 100 ms); a good answer on loopback comes far sooner.
     "--timeout",
-    "500ms",
+    "1s",
     ...extra,
   ];
   return runInProcessBounded(args, { env: { ...ENV, ...env } }, GIVE_UP_AFTER_MS);
