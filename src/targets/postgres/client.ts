@@ -44,18 +44,22 @@ export async function mayAlterTable(client: pg.Client, table: string): Promise<b
   return row === undefined || row.owner;
 }
 
-/** The table's columns and their declared types (format_type), as begin() finds it; undefined when missing. */
+/**
+ * The table's columns and their declared types (format_type), as begin() finds it; undefined when missing.
+ * One statement, so one snapshot: asked in two, a table another run committed in between was found with no
+ * columns (a second account's run took the first's new adreport_loads for a foreign one).
+ */
 export async function tableColumns(client: pg.Client, table: string): Promise<FoundColumn[] | undefined> {
   const found = await client.query(
     `SELECT a.attname AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS type
-       FROM pg_catalog.pg_attribute a
-      WHERE a.attrelid = (SELECT c.oid FROM ${FIRST_OF_NAME}) AND a.attnum > 0 AND NOT a.attisdropped
+       FROM (SELECT c.oid FROM ${FIRST_OF_NAME}) t
+       LEFT JOIN pg_catalog.pg_attribute a ON a.attrelid = t.oid AND a.attnum > 0 AND NOT a.attisdropped
       ORDER BY a.attnum`,
     [table],
   );
-  const rows = found.rows as FoundColumn[];
-  if (rows.length > 0) return rows;
-  return (await tableExists(client, table)) ? [] : undefined;
+  const rows = found.rows as Array<{ name: string | null; type: string | null }>;
+  if (rows.length === 0) return undefined;
+  return rows.filter((row): row is FoundColumn => row.name !== null);
 }
 
 const KINDS: Record<string, string> = {

@@ -107,11 +107,12 @@ describe("two runs of the same days into one PostgreSQL table at once", () => {
     const before = await run(args);
     expect(before.code, before.stderr).toBe(0);
     const first = run(args, NOW, { ADREPORT_BASE_URL: slow.url });
-    // The second starts while the first has deleted the days and is still inserting them.
+    // The second starts while the first has deleted the days and is still inserting them (a session of this
+    // database: other test files' runs use the same cluster at the same time).
     for (;;) {
       const open = await query(
         url,
-        "SELECT 1 FROM pg_stat_activity WHERE application_name = 'adreport' AND xact_start IS NOT NULL",
+        "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'adreport' AND xact_start IS NOT NULL",
       );
       if (open.length > 0) break;
     }
@@ -140,10 +141,11 @@ describe("SIGTERM or --max-time while PostgreSQL keeps the run waiting", () => {
       await blocker.query("BEGIN");
       await blocker.query("DELETE FROM adreport_campaign_date");
       const running = start(args);
+      // This database's run: another test file's may be waiting on a lock of its own on the same cluster.
       for (;;) {
         const waiting = await query(
           url,
-          "SELECT 1 FROM pg_stat_activity WHERE application_name = 'adreport' AND wait_event_type = 'Lock'",
+          "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'adreport' AND wait_event_type = 'Lock'",
         );
         if (waiting.length > 0) break;
       }
