@@ -7,7 +7,7 @@
 import { spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { WORK } from "./data";
+import { keptDatabase, WORK } from "./data";
 import { BIN, cli, ensureBuilt, figure, measureCommand, median, timeAsync } from "./lib";
 import { startServe } from "./serve-process";
 
@@ -21,7 +21,7 @@ const DEMO_NAMES = ["Acme Outdoor", "Globex, Inc.", 'Café "Zürich" GmbH', "東
 const DEV_NULL = openSync("/dev/null", "w");
 
 function ensureDb(): void {
-  if (existsSync(DB)) return;
+  if (keptDatabase(DB)) return;
   mkdirSync(WORK, { recursive: true });
   rmSync(`${DB}.tmp`, { force: true });
   cli(["serve", "demo", "--db", `${DB}.tmp`, ...DATA, "--activity", "1", "--end", "2026-11-01"]);

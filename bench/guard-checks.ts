@@ -5,7 +5,7 @@
 import { existsSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { PostgresCluster } from "../test/helpers/postgres-cluster";
-import { WORK } from "./data";
+import { keptDatabase, WORK } from "./data";
 import type { Check } from "./guard-verdict";
 import { cli } from "./lib";
 
@@ -96,11 +96,14 @@ export async function ensureGuardPgDatabase(cluster: PostgresCluster): Promise<s
     cli(["serve", "demo", "--db", url, ...GUARD_PG_DATA]);
     await cluster.sql("ALTER DATABASE guard_loading RENAME TO guard");
   }
-  return cluster.adminUrl.replace(/\/postgres$/, "/guard");
+  const url = cluster.adminUrl.replace(/\/postgres$/, "/guard");
+  // Kept from an earlier run: brought to this adreport's layout (nothing to do when it is current).
+  if (found.rowCount !== 0) cli(["serve", "upgrade", "--db", url]);
+  return url;
 }
 
 export function ensureGuardPgDb(): void {
-  if (existsSync(GUARD_PG_DB)) return;
+  if (keptDatabase(GUARD_PG_DB)) return;
   rmSync(`${GUARD_PG_DB}.tmp`, { force: true });
   cli(["serve", "demo", "--db", `${GUARD_PG_DB}.tmp`, ...GUARD_PG_DATA]);
   renameSync(`${GUARD_PG_DB}.tmp`, GUARD_PG_DB);

@@ -8,7 +8,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { WORK } from "./data";
+import { keptDatabase, WORK } from "./data";
 import { BIN, cli, ensureBuilt, figure } from "./lib";
 import { startRateService } from "./rate-service";
 import { quietServers, startServe } from "./serve-process";
@@ -47,7 +47,7 @@ function exportOnce(url: string, key: string, pageSize: number, config: string):
 
 function ensureDemo(): string {
   mkdirSync(WORK, { recursive: true });
-  if (!existsSync(DEMO)) cli(["serve", "demo", "--db", DEMO, "--days", "35", "--end", "2026-11-01"]);
+  if (!keptDatabase(DEMO)) cli(["serve", "demo", "--db", DEMO, "--days", "35", "--end", "2026-11-01"]);
   return cli(["serve", "key", "issue", "--db", DEMO, "--advertiser", "Acme Outdoor", "--ip", "127.0.0.1"])
     .trim()
     .split("\n")[0] as string;

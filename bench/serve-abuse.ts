@@ -11,7 +11,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { seededRandom } from "../src/server/seeded-random";
-import { WORK } from "./data";
+import { keptDatabase, WORK } from "./data";
 import { cli, ensureBuilt, figure } from "./lib";
 import { startServe } from "./serve-process";
 
@@ -121,7 +121,7 @@ export interface AbuseFigures {
 function abuseDb(): string {
   mkdirSync(WORK, { recursive: true });
   const db = join(WORK, "serve-abuse.db");
-  if (existsSync(db)) return db;
+  if (keptDatabase(db)) return db;
   rmSync(`${db}.tmp`, { force: true });
   const data = ["--advertisers", "2", "--campaigns", "5", "--ads", "10", "--days", "45", "--end", "2026-11-01"];
   cli(["serve", "demo", "--db", `${db}.tmp`, ...data]);

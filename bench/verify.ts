@@ -6,7 +6,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { WORK } from "./data";
+import { keptDatabase, WORK } from "./data";
 import { BIN, cli, ensureBuilt, figure, median } from "./lib";
 import { startServe } from "./serve-process";
 
@@ -21,7 +21,7 @@ function dayText(daysSinceEpoch: number): string {
 export async function benchVerify(): Promise<void> {
   ensureBuilt();
   const today = Math.floor(Date.now() / 86_400_000);
-  if (!existsSync(DB)) {
+  if (!keptDatabase(DB)) {
     mkdirSync(WORK, { recursive: true });
     rmSync(`${DB}.tmp`, { force: true });
     const data = ["--advertisers", "1", "--campaigns", "4", "--ads", "1", "--keywords", "0", "--days", `${DAYS + 2}`];
