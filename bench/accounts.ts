@@ -5,7 +5,7 @@
  * today), and peak RSS against one account alone.
  */
 import { spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { keptDatabase, WORK } from "./data";
 import { BIN, cli, ensureBuilt, figure, measureCommand, median, timeAsync } from "./lib";

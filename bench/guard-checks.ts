@@ -2,7 +2,7 @@
  * The guard's figures: each one's goal (the issues') and noise margin (measured on this machine, see the
  * table in bench/README.md), and the small data set that serve on PostgreSQL is measured on.
  */
-import { existsSync, renameSync, rmSync } from "node:fs";
+import { renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { PostgresCluster } from "../test/helpers/postgres-cluster";
 import { keptDatabase, WORK } from "./data";

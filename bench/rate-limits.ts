@@ -6,7 +6,7 @@
  * against the ideal (pages / rate, start-up included).
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { keptDatabase, WORK } from "./data";
 import { BIN, cli, ensureBuilt, figure } from "./lib";

@@ -8,7 +8,7 @@
  *   and other dimensions and granularities, ranges from an hour to 44 days, any metrics in any order, limits
  *   from 10 to 1,000, a page here and there or pages read in order (which `serve` reads ahead).
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { seededRandom } from "../src/server/seeded-random";
 import { keptDatabase, WORK } from "./data";

@@ -4,7 +4,7 @@
  * Goal: under 2 s, start-up included (median of 5 runs of the CLI).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { keptDatabase, WORK } from "./data";
 import { BIN, cli, ensureBuilt, figure, median } from "./lib";
