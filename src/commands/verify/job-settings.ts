@@ -1,6 +1,7 @@
 /** The settings a job's runs are made with, from its state: what `verify` asks the service and repairs with. */
 import type { ResolvedSettings } from "../../config/resolve";
 import type { JobChoices } from "../../engine/plan/for-job";
+import { jobCsvWords } from "../../engine/plan/job-csv-words";
 import type { JobState } from "../../state/store";
 import type { Context } from "../context";
 import { settingFlags } from "../shared/setting-flags";
@@ -21,8 +22,7 @@ export function loadJobSettings(ctx: Context, state: JobState, baseUrl: string |
     baseUrl,
     profile: job.profile ?? undefined,
     format: write?.format,
-    delimiter: write?.delimiter,
-    spreadsheet: write?.spreadsheet,
+    ...jobCsvWords(write),
   };
   return loadSettings(ctx, settingFlags(words), { profileOfJob: true });
 }

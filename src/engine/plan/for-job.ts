@@ -7,6 +7,7 @@ import type { ResolvedSettings } from "../../config/resolve";
 import type { JobState } from "../../state/store";
 import { kindOf } from "../../targets/registry";
 import type { PlanPlace } from "./common";
+import { jobCsvWords } from "./job-csv-words";
 import type { DayPlan } from "./plan";
 import { planWords } from "./report-plan";
 import type { ReportWords } from "./words";
@@ -35,9 +36,8 @@ export function jobWords(state: JobState, choices: JobChoices): ReportWords {
     ad: job.adId === null ? undefined : String(job.adId),
     ...jobOutput(state, choices.db),
     format: write?.format,
-    delimiter: write?.delimiter,
+    ...jobCsvWords(write),
     bom: write?.bom === true ? true : undefined,
-    spreadsheet: write?.spreadsheet,
     incremental: true,
     stateFile: choices.stateFile,
     quiet: choices.quiet === true ? true : undefined,

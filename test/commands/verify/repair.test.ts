@@ -175,3 +175,23 @@ describe("verify --repair: a day file that is not a file", () => {
     }
   });
 });
+
+describe("verify --repair: the job's own day-file words", () => {
+  it("a TSV or NDJSON job is repaired without a warning about a --delimiter nobody typed", async () => {
+    for (const file of ["out/{date}.tsv", "out/{date}.ndjson"]) {
+      const { dir, run } = await newService();
+      mkdirSync(join(dir, "out"));
+      const made = await run(
+        ["report", "--dims", "campaign,date", "-o", file, "--incremental", "--start", "2026-10-25", "-q"],
+        NOW,
+      );
+      expect(made.code, made.stderr).toBe(0);
+      const job = await jobOf(run);
+      rmSync(join(dir, file.replace("{date}", "2026-11-01")));
+      const repaired = await run(["verify", job, "--repair"], NOW);
+      expect(repaired.code, repaired.stderr).toBe(0);
+      expect(repaired.stderr).toMatch(/2026-11-01: its file was missing; written again/);
+      expect(repaired.stderr).not.toMatch(/delimiter|warning/);
+    }
+  });
+});
