@@ -10,7 +10,8 @@ import { printable } from "../../core/printable";
 export function flagMaxLag(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const checked = checkSetting("max-lag", text);
-  if (!checked.ok) throw new UsageError(`--max-lag: ${JSON.stringify(printable(text.slice(0, 40)))}: ${checked.message}`);
+  if (!checked.ok)
+    throw new UsageError(`--max-lag: ${JSON.stringify(printable(text.slice(0, 40)))}: ${checked.message}`);
   return checked.value;
 }
 

@@ -81,7 +81,8 @@ export async function runStatus(ctx: Context, ids: string[], options: StatusOpti
   if (alert !== undefined) {
     const one = document.jobs.find((job) => job.alerts.length > 0);
     throw new StatusAlertError(alert, {
-      hint: one === undefined || (named && document.jobs.length === 1) ? undefined : `adreport status ${one.job} shows why`,
+      hint:
+        one === undefined || (named && document.jobs.length === 1) ? undefined : `adreport status ${one.job} shows why`,
     });
   }
 }

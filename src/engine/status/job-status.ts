@@ -35,8 +35,7 @@ function firstLine(text: string | undefined): string | null {
 
 function lastRunOf(run: LastRun | undefined): LastRunStatus | null {
   if (run === undefined) return null;
-  const duration =
-    run.started === undefined ? null : Math.max(0, Date.parse(run.at) - Date.parse(run.started));
+  const duration = run.started === undefined ? null : Math.max(0, Date.parse(run.at) - Date.parse(run.started));
   return {
     at: run.at,
     started: run.started ?? null,
@@ -71,7 +70,7 @@ function alertsOf(facts: JobFacts, now: Date, lag: number): Alert[] {
   if (lag > max) {
     alerts.push({
       kind: "lagging",
-      text: `its newest day ${facts.state.lastDay} is ${days(lag)} behind yesterday; --max-lag allows ${days(max)}`,
+      text: `its newest day ${facts.state.lastDay} is ${days(lag)} behind yesterday (${dayText(dayOfInstant(now) - 1)}); ${max} allowed`,
     });
   }
   const last = facts.runs[0];
@@ -86,7 +85,7 @@ function alertsOf(facts: JobFacts, now: Date, lag: number): Alert[] {
       text:
         active === undefined
           ? "no run of it is recorded"
-          : `it has not run since ${new Date(active).toISOString()}, longer than --max-lag allows (${days(max)} and the day itself)`,
+          : `it has not run since ${new Date(active).toISOString().replace(/\.\d+Z$/, "Z")}, more than ${days(max + 1)} ago`,
     });
   }
   return alerts;
@@ -124,7 +123,8 @@ export function jobStatus(facts: JobFacts, now: Date): JobStatus {
     restated: restatements.map((r) => ({ day: r.day, found_at: r.foundAt, lag_days: r.lagDays })),
     schema_changes: runs.flatMap((run) => (run.schemaChanges ?? []).map((change) => ({ at: run.at, change }))),
     quota_waits: waits,
-    lock: holder === undefined ? null : { pid: holder.pid ?? null, host: holder.host ?? null, live: holder.live ?? null },
+    lock:
+      holder === undefined ? null : { pid: holder.pid ?? null, host: holder.host ?? null, live: holder.live ?? null },
     max_lag_days: facts.maxLagDays ?? null,
     alerts: alertsOf(facts, now, lag),
   };

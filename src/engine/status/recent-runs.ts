@@ -36,7 +36,10 @@ function runOf(value: unknown): LastRun | undefined {
     from: dayOf(v.from),
     to: dayOf(v.to),
     run: text(v.run),
-    started: text(v.started) !== undefined && !Number.isNaN(Date.parse(text(v.started) as string)) ? text(v.started) : undefined,
+    started:
+      text(v.started) !== undefined && !Number.isNaN(Date.parse(text(v.started) as string))
+        ? text(v.started)
+        : undefined,
     rows: count(v.rows),
     requests: count(v.requests),
     daysWritten: count(v.daysWritten),

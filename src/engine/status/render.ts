@@ -11,6 +11,10 @@ const count = (n: number) => n.toLocaleString("en-US");
 /** An instant to the second, as people read it in a log: `2026-11-02 06:15:03Z`. */
 const when = (iso: string) => iso.replace("T", " ").replace(/\.\d+Z$/, "Z");
 
+const lastRuns = (n: number) => (n === 1 ? "the last run" : `the last ${n} runs`);
+/** `0.4 s`, `12.0 s`, then as a wait is said (`12 min`). */
+const tookText = (ms: number) => (ms < 120_000 ? `${(ms / 1000).toFixed(1)} s` : formatWait(ms));
+
 /** ok, running, or the alerts' kinds. */
 function verdict(job: JobStatus): string {
   if (job.alerts.length > 0) return job.alerts.map((a) => a.kind).join(",");
@@ -41,11 +45,13 @@ function lastRunText(job: JobStatus): string {
   if (run === null) return "none recorded";
   const parts = [`${when(run.at)}, ${run.outcome}`];
   if (run.from !== null && run.to !== null) parts.push(run.from === run.to ? run.from : `${run.from} to ${run.to}`);
-  if (run.rows !== null) parts.push(`${count(run.rows)} rows`);
-  if (run.requests !== null) parts.push(`${count(run.requests)} requests`);
-  if (run.duration_ms !== null) parts.push(`took ${formatWait(run.duration_ms)}`);
+  if (run.rows !== null) parts.push(`${count(run.rows)} row${run.rows === 1 ? "" : "s"}`);
+  if (run.requests !== null) parts.push(`${count(run.requests)} request${run.requests === 1 ? "" : "s"}`);
+  if (run.duration_ms !== null) parts.push(`took ${tookText(run.duration_ms)}`);
   if (run.days_written !== null) {
-    parts.push(`${run.days_written} days written (${run.days_changed ?? 0} changed), ${run.days_unchanged ?? 0} unchanged`);
+    parts.push(
+      `${days(run.days_written)} written (${run.days_changed ?? 0} changed), ${run.days_unchanged ?? 0} unchanged`,
+    );
   }
   return parts.join(", ");
 }
@@ -67,7 +73,10 @@ export function statusSummary(job: JobStatus): string {
     ["state", printable(job.state_file)],
     ["last run", lastRunText(job)],
     ...(job.last_run?.error == null ? [] : ([["error", printable(job.last_run.error)]] as Array<[string, string]>)),
-    ["newest day", `${job.newest_day} (${days(job.newest_lag_days)} behind yesterday, ${job.yesterday} ${job.time_zone})`],
+    [
+      "newest day",
+      `${job.newest_day} (${days(job.newest_lag_days)} behind yesterday, ${job.yesterday} ${job.time_zone})`,
+    ],
     [
       "settled through",
       `${job.settled_through ?? "none yet"}${job.settled_lag_days === null ? "" : ` (${days(job.settled_lag_days)} behind yesterday)`}; ${
@@ -79,7 +88,7 @@ export function statusSummary(job: JobStatus): string {
     [
       "restated",
       job.restated.length === 0
-        ? `none in the last ${job.runs_recorded} runs`
+        ? `none in ${lastRuns(job.runs_recorded)}`
         : job.restated.map((r) => `${r.day} (${days(r.lag_days)} back, ${when(r.found_at)})`).join(", "),
     ],
     [
@@ -92,7 +101,7 @@ export function statusSummary(job: JobStatus): string {
       "quota waits",
       job.quota_waits.waits === 0
         ? "none"
-        : `${job.quota_waits.waits} in the last ${job.runs_recorded} runs, ${formatWait(job.quota_waits.waited_ms)} in all`,
+        : `${job.quota_waits.waits} in ${lastRuns(job.runs_recorded)}, ${formatWait(job.quota_waits.waited_ms)} in all`,
     ],
     ["lock", lockText(job)],
   ];
