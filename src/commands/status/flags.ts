@@ -25,7 +25,7 @@ export function declareStatus(program: Command) {
       `
 Freshness is measured on the days exported (the job's ledger), never on when they were loaded.
 Exit codes: 0 every job within its lag, 8 a job lagging, failed or stalled (named on stderr; its status
-on stdout all the same), 2 an unknown job or a state that cannot be read. adreport help status says
+on stdout all the same), 2 an unknown job or a state that cannot be read. adreport help monitoring says
 what each field means.
 
 Examples:
