@@ -79,4 +79,26 @@ describe("status after real incremental runs", () => {
     // A run that re-fetches the lookback every day but whose newest day does not move is not fresh.
     expect((await run(["status", "--max-lag", "5d"], later)).code).toBe(0);
   });
+
+  it("a SQLite job whose metrics grow: the schema change is in its status, under the same job id", async () => {
+    const { dir, run } = await newService();
+    const job = ["report", "--incremental", "--dims", "campaign,date", "-o", "sqlite:ads.db", "--summary", "json"];
+    const first = await run([...job, "--metrics", "views,clicks", "--start", "2026-10-28"], at("2026-11-02"));
+    expect(first.code, first.stderr).toBe(0);
+    const id = JSON.parse(first.stderr.trim().split("\n").at(-1) as string).job;
+    const grown = await run([...job, "--metrics", "views,clicks,conversions"], at("2026-11-03"));
+    expect(grown.code, grown.stderr).toBe(0);
+    const result = await run(["status", id, "--format", "json", "--max-lag", "0d"], at("2026-11-03"));
+    expect(result.code, result.stderr).toBe(0);
+    const [status] = STATUS_DOCUMENT.parse(JSON.parse(result.stdout)).jobs;
+    expect(status).toMatchObject({
+      job: id,
+      newest_day: "2026-11-02",
+      target: expect.stringContaining(join(dir, "ads.db")),
+      schema_changes: [
+        { at: at("2026-11-03").toISOString(), change: "metrics views,clicks -> views,clicks,conversions" },
+      ],
+      runs_recorded: 2,
+    });
+  });
 });
