@@ -72,6 +72,8 @@ export interface LastRun {
   /** Waits for the service's rate limit or quota (retries' backoff aside): how many, how long in all. */
   waits?: number;
   waitedMs?: number;
+  /** A run of `verify --repair` (its days are old ones, fetched again): no measure of how far back the service restates. */
+  repair?: boolean;
   /** The run's --lookback, in days. */
   lookbackDays?: number;
   /** The runs before this one, newest first (RECENT_RUNS in all, this one included), each without its own. */

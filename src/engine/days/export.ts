@@ -49,7 +49,7 @@ export async function runDayExport(
   const started = ctx.now();
   const runId = newRunId(started);
   const tally: WaitTally = { waits: 0, waitedMs: 0 };
-  const figures = () => ({ ...runFigures(summary, runId, started), ...tally });
+  const figures = () => ({ ...runFigures(summary, runId, started), ...tally, ...(repair ? { repair: true } : {}) });
   let job: IncrementalJob | undefined;
   let request: RequestPlan = base;
   // An incremental run's range comes from its state: until it is read (a run refused by the lock never

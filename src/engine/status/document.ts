@@ -43,7 +43,7 @@ export const JOB_STATUS = z.object({
   horizon_days: z.number().int(),
   last_run: LAST_RUN.nullable(),
   runs_recorded: z.number().int(),
-  restated: z.array(z.object({ day, found_at: instant, lag_days: z.number().int() })),
+  restated: z.array(z.object({ day, found_at: instant, lag_days: z.number().int(), repair: z.boolean() })),
   schema_changes: z.array(z.object({ at: instant, change: z.string() })),
   quota_waits: z.object({ waits: z.number().int(), waited_ms: z.number().int() }),
   lock: z

@@ -120,7 +120,7 @@ export function jobStatus(facts: JobFacts, now: Date): JobStatus {
     horizon_days: settled.horizonDays,
     last_run: lastRunOf(runs[0]),
     runs_recorded: runs.length,
-    restated: restatements.map((r) => ({ day: r.day, found_at: r.foundAt, lag_days: r.lagDays })),
+    restated: restatements.map((r) => ({ day: r.day, found_at: r.foundAt, lag_days: r.lagDays, repair: r.repair })),
     schema_changes: runs.flatMap((run) => (run.schemaChanges ?? []).map((change) => ({ at: run.at, change }))),
     quota_waits: waits,
     lock:

@@ -50,6 +50,7 @@ function runOf(value: unknown): LastRun | undefined {
     waits: count(v.waits),
     waitedMs: count(v.waitedMs),
     lookbackDays: count(v.lookbackDays),
+    repair: v.repair === true ? true : undefined,
   };
   const kept = Object.fromEntries(Object.entries(optional).filter(([, item]) => item !== undefined));
   return { at, outcome: v.outcome as LastRun["outcome"], ...kept };

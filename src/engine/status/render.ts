@@ -89,7 +89,11 @@ export function statusSummary(job: JobStatus): string {
       "restated",
       job.restated.length === 0
         ? `none in ${lastRuns(job.runs_recorded)}`
-        : job.restated.map((r) => `${r.day} (${days(r.lag_days)} back, ${when(r.found_at)})`).join(", "),
+        : job.restated
+            .map(
+              (r) => `${r.day} (${r.repair ? "by verify --repair" : `${days(r.lag_days)} back`}, ${when(r.found_at)})`,
+            )
+            .join(", "),
     ],
     [
       "schema changes",

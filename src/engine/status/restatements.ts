@@ -10,6 +10,8 @@ export interface Restatement {
   /** When the run that found it ended. */
   foundAt: string;
   lagDays: number;
+  /** Found by `verify --repair`: listed, but no measure of the horizon. */
+  repair: boolean;
 }
 
 /** The run's last day: its `to`, else (a failed run's record has none) the day before it ended. */
@@ -27,13 +29,15 @@ export function restatementsOf(runs: readonly LastRun[]): Restatement[] {
     for (const day of [...(run.restated ?? [])].sort().reverse()) {
       if (seen.has(day)) continue;
       seen.add(day);
-      found.push({ day, foundAt: run.at, lagDays: Math.max(0, last - (dayOfText(day) as number)) });
+      const lagDays = Math.max(0, last - (dayOfText(day) as number));
+      found.push({ day, foundAt: run.at, lagDays, repair: run.repair === true });
     }
   }
   return found;
 }
 
-/** The most days before a run's last day a restated day was found at; undefined when none was. */
+/** The most days before a run's last day a run found a restated day at (repairs aside); undefined when none did. */
 export function restatedLagDays(restatements: readonly Restatement[]): number | undefined {
-  return restatements.length === 0 ? undefined : Math.max(...restatements.map((r) => r.lagDays));
+  const runs = restatements.filter((r) => !r.repair);
+  return runs.length === 0 ? undefined : Math.max(...runs.map((r) => r.lagDays));
 }

@@ -113,6 +113,8 @@ const RESTATED: Job = {
         waits: 1,
         waitedMs: 30_000,
       }),
+      // verify --repair fetched old days again and found one restated: listed, no measure of the horizon.
+      okRun("2026-11-08T12:00:00Z", "2026-11-09", { repair: true, from: "2026-11-01", restated: ["2026-11-01"] }),
     ],
   }),
 };
@@ -231,9 +233,10 @@ describe("adreport status against hand-made ledgers", () => {
     const [job] = documentOf(result.stdout).jobs;
     expect(job).toMatchObject({
       restated: [
-        { day: "2026-11-08", found_at: "2026-11-10T06:00:04Z", lag_days: 1 },
-        { day: "2026-11-07", found_at: "2026-11-09T06:00:04Z", lag_days: 1 },
-        { day: "2026-11-03", found_at: "2026-11-09T06:00:04Z", lag_days: 5 },
+        { day: "2026-11-08", found_at: "2026-11-10T06:00:04Z", lag_days: 1, repair: false },
+        { day: "2026-11-07", found_at: "2026-11-09T06:00:04Z", lag_days: 1, repair: false },
+        { day: "2026-11-03", found_at: "2026-11-09T06:00:04Z", lag_days: 5, repair: false },
+        { day: "2026-11-01", found_at: "2026-11-08T12:00:00Z", lag_days: 8, repair: true },
       ],
       // Restated up to 5 days back: the newest 6 days may still change, whatever the lookback (3d).
       settled_by: "restatements",
@@ -244,8 +247,9 @@ describe("adreport status against hand-made ledgers", () => {
     });
     const human = await status(config, [RESTATED.id]);
     expect(human.stdout).toMatch(/^ {2}restated +2026-11-08 \(1 day back, 2026-11-10 06:00:04Z\), 2026-11-07 /m);
+    expect(human.stdout).toMatch(/, 2026-11-01 \(by verify --repair, 2026-11-08 12:00:00Z\)$/m);
     expect(human.stdout).toMatch(/^ {2}schema changes +metrics clicks -> clicks,spending \(2026-11-09 06:00:04Z\)$/m);
-    expect(human.stdout).toMatch(/^ {2}quota waits +3 in the last 2 runs, 120 s in all$/m);
+    expect(human.stdout).toMatch(/^ {2}quota waits +3 in the last 3 runs, 120 s in all$/m);
   });
 
   it("failed: its last run's error, one line; exit 8 whenever a lag is asked for", async () => {
