@@ -56,10 +56,12 @@ function lastRunOf(run: LastRun | undefined): LastRunStatus | null {
 function lastActivity(facts: JobFacts): number | undefined {
   const run = facts.runs[0];
   if (run !== undefined) return Date.parse(run.at);
-  const times = Object.values(facts.state.days)
-    .map((record) => (record.at === undefined ? Number.NaN : Date.parse(record.at)))
-    .filter((t) => !Number.isNaN(t));
-  return times.length === 0 ? undefined : Math.max(...times);
+  let latest: number | undefined;
+  for (const record of Object.values(facts.state.days)) {
+    const t = record.at === undefined ? Number.NaN : Date.parse(record.at);
+    if (!Number.isNaN(t) && (latest === undefined || t > latest)) latest = t;
+  }
+  return latest;
 }
 
 function alertsOf(facts: JobFacts, now: Date, lag: number): Alert[] {

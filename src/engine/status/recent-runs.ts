@@ -4,7 +4,7 @@
  * for what it still says.
  */
 import { dayOfText } from "../../core/calendar";
-import type { LastRun } from "../../state/store";
+import { type LastRun, RECENT_RUNS } from "../../state/store";
 
 const OUTCOMES: readonly string[] = ["ok", "failed", "nothing to do"];
 
@@ -60,6 +60,7 @@ function runOf(value: unknown): LastRun | undefined {
 export function recentRuns(record: LastRun | undefined): LastRun[] {
   const last = runOf(record);
   if (last === undefined) return [];
-  const earlier = Array.isArray(record?.earlier) ? record.earlier : [];
+  // A record edited by hand may hold any number: the runs a run keeps are read, no more.
+  const earlier = Array.isArray(record?.earlier) ? record.earlier.slice(0, RECENT_RUNS - 1) : [];
   return [last, ...earlier.map(runOf).filter((run): run is LastRun => run !== undefined)];
 }
