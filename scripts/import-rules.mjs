@@ -64,6 +64,7 @@ export const ALLOWED = {
     "targets/table",
   ],
   "engine/accounts": ["engine", "engine/plan", "engine/run", "core", "io", "contract", "format", "transform"],
+  "engine/status": ["engine", "engine/plan", "engine/days", "core", "io", "state", "targets"],
   commands: ["core", "io", "api"],
   "commands/shared": [
     "commands",
@@ -90,7 +91,17 @@ export const ALLOWED = {
     "engine/plan",
     "engine/run",
   ],
-  "commands/state": ["commands", "commands/shared", "core", "io", "targets", "engine/plan", "engine/days"],
+  "commands/state": [
+    "commands",
+    "commands/shared",
+    "core",
+    "io",
+    "targets",
+    "engine/plan",
+    "engine/days",
+    "engine/status",
+  ],
+  "commands/status": ["commands", "commands/shared", "core", "io", "config", "engine/status"],
   "commands/report": [
     "commands",
     "commands/shared",

@@ -51,6 +51,13 @@ export const TOP_COMMANDS: readonly TopCommand[] = [
     load: async () => (await import("../commands/state/command")).registerState,
   },
   {
+    name: "status",
+    term: " [options] [jobs...]",
+    description:
+      "is yesterday's data there, and is it final? each job's newest day and newest settled day, its last run and lock; --max-lag alerts by exit code",
+    load: async () => (await import("../commands/status/command")).registerStatus,
+  },
+  {
     name: "verify",
     term: " [options] [job]",
     description:

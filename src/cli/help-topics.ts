@@ -7,6 +7,7 @@ export const HELP_TOPICS = {
   formats: "table, CSV, TSV, JSON, NDJSON, HTML and chart: columns, dates, ratios, spreadsheets",
   dates: "--from/--to words, time zones (--tz), --compare, weeks and months",
   cron: "scheduled exports: a crontab line, --incremental, {date} files, database targets, state",
+  monitoring: "adreport status: each job's newest and settled day, its last run and lock; --max-lag and exit 8",
   settings: "every setting of `adreport config`, its environment variable and default",
   environment: "environment variables, proxies and a private certificate authority",
   "exit-codes": "what each exit code means, for scripts and cron wrappers",

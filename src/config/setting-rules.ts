@@ -33,6 +33,15 @@ export function durationRule(maxSeconds: number, message: string) {
   };
 }
 
+/** Days a job's newest day may lag behind yesterday (`2d`, or a whole number of days), 0 to 366. */
+export function maxLagRule(value: unknown): CheckResult<number> {
+  const text = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : "";
+  const match = /^(\d+)d?$/.exec(text);
+  const n = match ? readWholeNumber(match[1] as string) : undefined;
+  if (n !== undefined && n <= 366) return { ok: true, value: n };
+  return refused("expected a number of days such as 2d (0d: yesterday must be exported; at most 366d)");
+}
+
 /** A rate such as 10/s or 120/min, at most 1000 a second, written back in one form. */
 export function rateRule(text: string): CheckResult<string> {
   const rate = parseRate(text);

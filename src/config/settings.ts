@@ -10,6 +10,7 @@ import {
   type CheckResult,
   CONCURRENCY_RULE,
   MAX_TIME_RULE,
+  maxLagRule,
   PAGE_SIZE_RULE,
   RETRIES_RULE,
   rateRule,
@@ -145,6 +146,12 @@ export const SETTINGS = {
     env: "ADREPORT_TZ",
     default: undefined,
     help: "the time zone of report days and dates (Europe/Berlin; default UTC); days are built from hourly data",
+  },
+  "max-lag": {
+    schema: ruled(z.unknown(), maxLagRule),
+    env: undefined,
+    default: undefined,
+    help: "adreport status: how many days a job's newest day may lag behind yesterday before it exits 8 (2d; a profile's own for its jobs; default: no alert)",
   },
   account: {
     schema: z

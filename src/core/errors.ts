@@ -86,6 +86,12 @@ export class DifferencesError extends AdreportError {
   readonly exitCode = ExitCode.differs;
 }
 
+/** `adreport status`: a job needs a look (lagging, failed or stalled); its status is on stdout as asked. */
+export class StatusAlertError extends AdreportError {
+  override readonly name = "StatusAlertError";
+  readonly exitCode = ExitCode.alert;
+}
+
 /** Every account of a run over several profiles failed: the code of their common reason, or 1 when they differ. */
 export class AccountsFailedError extends AdreportError {
   override readonly name = "AccountsFailedError";

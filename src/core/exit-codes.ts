@@ -20,6 +20,8 @@ export const ExitCode = {
   partial: 6,
   /** `adreport verify`: the target differs from the job's ledger (or from the service): one line a day on stdout. */
   differs: 7,
+  /** `adreport status`: a job lags more than its --max-lag allows, its last run failed, or it has not run since. */
+  alert: 8,
   /** A bug in adreport (sysexits' EX_SOFTWARE): an error no other kind describes. */
   internal: 70,
   /** Busy (sysexits' EX_TEMPFAIL): another run of the same job holds its lock; try again later. */
@@ -40,6 +42,7 @@ export const EXIT_CODE_WORDS: Readonly<Record<ExitCodeValue, string>> = {
   [ExitCode.unavailable]: "network/server/rate limit after retries, or data changed",
   [ExitCode.partial]: "partial (some accounts of --profiles/--all-profiles failed, named on stderr)",
   [ExitCode.differs]: "verify found differences (one line a day on stdout)",
+  [ExitCode.alert]: "status: a job lags more than --max-lag allows, failed or stalled",
   [ExitCode.internal]: "a bug in adreport (please report it)",
   [ExitCode.busy]: "busy (another run of the job holds its lock: retry later)",
   [ExitCode.interrupted]: "interrupted",

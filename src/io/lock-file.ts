@@ -9,6 +9,13 @@ import { mkdir, open, readFile, stat, unlink } from "node:fs/promises";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
 
+/** Who holds a lock, as `lockHolder` tells it. */
+export interface LockHolder {
+  pid: number | undefined;
+  host: string | undefined;
+  live: boolean | undefined;
+}
+
 /** `holder`: who holds the lock, as `4242` or `4242 on build-2`. */
 export type LockResult = { ok: true; release: () => Promise<void> } | { ok: false; holder: string };
 
@@ -119,4 +126,17 @@ export async function takeLock(path: string): Promise<LockResult> {
     await removeStale(path, text);
   }
   return { ok: false, holder: described(await holderOf(path)) };
+}
+
+/**
+ * Who holds the lock at `path`, without taking it: undefined when there is none. `live`: its pid runs on
+ * this host (false: a stale lock the next run takes over); undefined for another host's, which cannot be told
+ * from here, or a lock whose pid is not written yet.
+ */
+export async function lockHolder(path: string): Promise<LockHolder | undefined> {
+  const text = await readFile(path, "utf8").catch(() => undefined);
+  if (text === undefined) return undefined;
+  const holder = parseHolder(text);
+  if (holder === undefined) return { pid: undefined, host: undefined, live: undefined };
+  return { ...holder, live: holder.host === undefined ? running(holder.pid) : undefined };
 }

@@ -5,7 +5,7 @@
 import { readdir, readFile, rename, unlink } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { UsageError } from "../core/errors";
-import { takeLock } from "../io/lock-file";
+import { lockHolder, takeLock } from "../io/lock-file";
 import type { TargetReader } from "./job";
 import type { JobStore } from "./job-store";
 import { type JobState, pathsInFolder, pathsOfFile, readLastRun, readState, writeLastRun, writeState } from "./store";
@@ -37,6 +37,7 @@ export function fileJobStore(readTarget: TargetReader): JobStore {
       const path = beside === undefined ? paths.lock : join(dirname(paths.lock), `${beside}.lock`);
       return { ...(await takeLock(path)), path };
     },
+    lockHolder: (paths) => lockHolder(paths.lock),
     async writing(folder, user, target, same) {
       // Read in full only when its text names every field of the target (its kind's, or an earlier text): a folder of many jobs with long
       // ledgers is read, not parsed (a state that cannot be used is no owner here; `state list` names it).

@@ -3,7 +3,7 @@
  * one kind, files in the config folder's state/ or --state-file (state/file-job-store.ts); a store kept in
  * the target's own database registers beside it in engine/days/job-stores.ts.
  */
-import type { LockResult } from "../io/lock-file";
+import type { LockHolder, LockResult } from "../io/lock-file";
 import type { JobTarget } from "./job";
 import type { JobState, LastRun, StatePaths } from "./store";
 
@@ -31,6 +31,8 @@ export interface JobStore {
   move(from: StatePaths, to: StatePaths): Promise<void>;
   /** The job's lock, held for a whole run; `beside`: another lock next to it (`output-1a2b3c4d`), held as long. */
   lock(paths: StatePaths, beside?: string): Promise<LockResult & { path: string }>;
+  /** Who holds the job's lock now, without taking it (undefined: nobody); see io/lock-file.ts lockHolder. */
+  lockHolder(paths: StatePaths): Promise<LockHolder | undefined>;
   /** The jobs kept in `folder` whose target is `target` (`same` decides), each one that cannot be used left out. */
   writing(
     folder: string,

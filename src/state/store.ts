@@ -51,12 +51,37 @@ function isDayFileWrite(value: unknown): value is DayFileWrite {
 }
 
 export interface LastRun {
+  /** When the run ended. */
   at: string;
   outcome: "ok" | "failed" | "nothing to do";
   message?: string;
   from?: string;
   to?: string;
+  /** The figures below: absent in the record of an earlier adreport, which kept none of them. */
+  run?: string;
+  started?: string;
+  rows?: number;
+  requests?: number;
+  daysWritten?: number;
+  daysChanged?: number;
+  daysUnchanged?: number;
+  /** Days this run found restated by the service (their rows or sums, or their bytes, differ from the ledger's). */
+  restated?: string[];
+  /** What changed in the job's shape with this run (`metrics clicks -> clicks,spending`). */
+  schemaChanges?: string[];
+  /** Waits for the service's rate limit or quota (retries' backoff aside): how many, how long in all. */
+  waits?: number;
+  waitedMs?: number;
+  /** A run of `verify --repair` (its days are old ones, fetched again): no measure of how far back the service restates. */
+  repair?: boolean;
+  /** The run's --lookback, in days. */
+  lookbackDays?: number;
+  /** The runs before this one, newest first (RECENT_RUNS in all, this one included), each without its own. */
+  earlier?: LastRun[];
 }
+
+/** How many runs a job's run record keeps (the last one and those before it): `adreport status` reads them. */
+export const RECENT_RUNS = 30;
 
 /** Where a job's files are: its state, its last run, its lock. */
 export interface StatePaths {

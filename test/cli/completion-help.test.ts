@@ -26,7 +26,7 @@ describe("bash completion through the real CLI", { tags: ["binary"] }, () => {
   });
 
   it.each([
-    ["adreport ''", "report keys config serve state verify completion help"],
+    ["adreport ''", "report keys config serve state status verify completion help"],
     ["adreport keys use ''", "acme globex"],
   ])("completes %s", (line, expected) => {
     const [command, args] = cliCommand([]);

@@ -60,7 +60,7 @@ describe("adreport help <topic>", () => {
     const unknown = await runInProcess(["help", "nonsense"]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toBe(
-      `adreport: unknown command or topic "nonsense"\nhint: the commands of adreport are: report, keys, config, serve, state, verify, completion; the topics are: ${HELP_TOPIC_NAMES.join(", ")}\n`,
+      `adreport: unknown command or topic "nonsense"\nhint: the commands of adreport are: report, keys, config, serve, state, status, verify, completion; the topics are: ${HELP_TOPIC_NAMES.join(", ")}\n`,
     );
   });
 

@@ -5,7 +5,7 @@ import { jsonAliasOption, recordFormatOption } from "../shared/records";
 
 // Kept by hand (config/settings.ts loads zod, which start-up does without); a test checks it names them all.
 export const KEYS =
-  "base-url, profile, format, page-size, concurrency, timeout, retries, max-time, max-page-mb, rate, proxy, delimiter, spreadsheet, tz, account";
+  "base-url, profile, format, page-size, concurrency, timeout, retries, max-time, max-page-mb, rate, proxy, delimiter, spreadsheet, tz, max-lag, account";
 
 export function declareGet(config: Command) {
   return config

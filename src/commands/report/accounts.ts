@@ -13,21 +13,18 @@ import { stderrEvents } from "../shared/stderr-events";
 import { writeSummaryObject } from "../shared/summary-out";
 import { accountStreams } from "./account-io";
 import { type AccountsPlan, planOfAccount } from "./account-plan";
+import { accountSummary } from "./account-summary";
 import { accountTable } from "./account-table";
 
 /** `ctx` is the run's own. */
 export async function runAccounts(ctx: Context, base: AccountsPlan): Promise<void> {
   const results: AccountResult[] = [];
+  // Each account's run's own --summary object (engine/run/summary.ts), so one parser reads both shapes.
+  const runSummaries: Array<Record<string, unknown> | undefined> = [];
   const accountsOf = () =>
     results
-      .filter((r): r is AccountResult => r !== undefined)
-      .map(({ profile, outcome, rows, ms, error }) => ({
-        profile,
-        outcome,
-        rows,
-        ms: Math.round(ms),
-        ...(error === undefined ? {} : { error }),
-      }));
+      .map((r, index) => (r === undefined ? undefined : accountSummary(r, runSummaries[index])))
+      .filter((entry) => entry !== undefined);
   const stopped = await fanOut(ctx, base.fanOut, stderrEvents(ctx, {}), async (index, spoolFile, onSignal) => {
     const profile = base.names[index] as string;
     const accountCtx: Context = {
@@ -39,7 +36,14 @@ export async function runAccounts(ctx: Context, base: AccountsPlan): Promise<voi
     const started = performance.now();
     try {
       const plan = await planOfAccount(accountCtx, base, profile, spoolFile);
-      const done = await runPlan(accountCtx, plan, stderrEvents(accountCtx, {}));
+      const events = stderrEvents(accountCtx, {});
+      const kept = {
+        ...events,
+        summary: async (object: object) => {
+          runSummaries[index] = object as Record<string, unknown>;
+        },
+      };
+      const done = await runPlan(accountCtx, plan, kept);
       results[index] = okAccount(profile, done.rows, performance.now() - started);
       return true;
     } catch (error) {

@@ -1,5 +1,5 @@
 /** The flags and arguments of `adreport state`'s subcommands, and the options types their runs take. */
-import type { Command } from "@commander-js/extra-typings";
+import { type Command, Option } from "@commander-js/extra-typings";
 import type { OptionsOf } from "../shared/declared";
 import { jsonAliasOption, recordFormatOption } from "../shared/records";
 
@@ -15,10 +15,20 @@ export function declareShow(state: Command) {
   return state
     .command("show")
     .description(
-      "a job's state as one JSON document: what makes it a job, the last day exported, the days in the lookback",
+      "a job's summary, as `adreport status JOB` gives it; --ledger: its whole state as one JSON document (what makes it a job, the last day exported, every day it wrote, its last run)",
     )
     .argument("[job]", "the job's id, as `state list` shows it")
-    .option("--state-file <file>", "the state of a job run with --state-file FILE");
+    .option("--state-file <file>", "the state of a job run with --state-file FILE")
+    .option(
+      "--ledger",
+      "the whole state as one JSON document, as earlier versions printed it (also what stdout gets when it is not a terminal and no --format is given)",
+    )
+    .addOption(
+      new Option(
+        "--format <format>",
+        "human (the summary) or json (the summary as `status --format json` gives it)",
+      ).choices(["human", "json"] as const),
+    );
 }
 
 export function declareReset(state: Command) {

@@ -7,6 +7,10 @@ import { UsageError } from "../../core/errors";
 import { printable } from "../../core/printable";
 import { jobStore } from "../../engine/days/job-stores";
 import { dayNumber } from "../../engine/plan/incremental";
+import type { JobStatus } from "../../engine/status/document";
+import { readJob } from "../../engine/status/read";
+import { statusSummary } from "../../engine/status/render";
+import { statusDocument } from "../../engine/status/status";
 import { writeChunk } from "../../io/write";
 import { targetText } from "../../targets/registry";
 import type { Context } from "../context";
@@ -52,11 +56,25 @@ export async function runStateList(ctx: Context, options: StateListOptions): Pro
 }
 
 export async function runStateShow(ctx: Context, job: string | undefined, options: StateShowOptions): Promise<void> {
+  if (options.ledger === true && options.format !== undefined) {
+    throw new UsageError("--ledger prints the whole state as one JSON document: give it without --format");
+  }
   const paths = await pathsOf(ctx, job, options.stateFile);
   const state = await stateAt(ctx, paths, job);
-  const lastRun = (await jobStore().readLastRun(paths)) ?? null;
-  // The state file's own names are camelCase; printed, they follow the records' snake_case (state list's too).
-  await writeChunk(ctx.io.out, `${JSON.stringify(snakeCaseKeys({ ...state, lastRun }), null, 2)}\n`);
+  // Scripts written against earlier versions read the whole document from a pipe: it stays theirs there.
+  if (options.ledger === true || (options.format === undefined && !ctx.io.outIsTTY)) {
+    const lastRun = (await jobStore().readLastRun(paths)) ?? null;
+    // The state file's own names are camelCase; printed, they follow the records' snake_case (state list's too).
+    await writeChunk(ctx.io.out, `${JSON.stringify(snakeCaseKeys({ ...state, lastRun }), null, 2)}\n`);
+    return;
+  }
+  const read = await readJob(paths, ctx.user);
+  if (read === undefined) throw new UsageError(`no state in ${paths.state}`);
+  // The summary only: alerts by exit code are `adreport status`'s.
+  const document = statusDocument([read], ctx.now(), () => undefined, []);
+  const text =
+    options.format === "json" ? `${JSON.stringify(document, null, 2)}\n` : statusSummary(document.jobs[0] as JobStatus);
+  await writeChunk(ctx.io.out, text);
 }
 
 export async function runStateReset(ctx: Context, job: string | undefined, options: StateResetOptions): Promise<void> {

@@ -20,6 +20,7 @@ import { type DaySummary, summaryObject } from "../run/summary";
 import { type IncrementalJob, jobIdentity, openIncrementalJob } from "./incremental-job";
 import { earlierJobId, jobId } from "./job-id";
 import { refuseOtherOwner } from "./job-state";
+import { countingWaits, runFigures, type WaitTally } from "./run-record";
 import { bucketDays } from "./span";
 import { openDayTarget } from "./target";
 import { writeUnits } from "./write";
@@ -45,7 +46,10 @@ export async function runDayExport(
   const base = plan.request;
   const { incremental } = plan;
   const { repair, jobBaseUrl } = options;
-  const runId = newRunId(ctx.now());
+  const started = ctx.now();
+  const runId = newRunId(started);
+  const tally: WaitTally = { waits: 0, waitedMs: 0 };
+  const figures = () => ({ ...runFigures(summary, runId, started), ...tally, ...(repair ? { repair: true } : {}) });
   let job: IncrementalJob | undefined;
   let request: RequestPlan = base;
   // An incremental run's range comes from its state: until it is read (a run refused by the lock never
@@ -69,7 +73,7 @@ export async function runDayExport(
     summary.outcome = "failed";
     const reason = outputError(error, undefined) ?? withCliHints(error, keyOwner(plan.settings));
     summary.error = reason instanceof Error ? reason.message : String(reason);
-    await job?.finished({ outcome: "failed", message: summary.error }).catch(() => undefined);
+    await job?.finished({ outcome: "failed", message: summary.error, ...figures() }).catch(() => undefined);
     await reportFailure(events, summaryObject(summary, job?.id ?? jobName));
     return reason;
   };
@@ -99,7 +103,7 @@ export async function runDayExport(
         summary.outcome = "nothing to do";
         summary.from = undefined;
         summary.to = undefined;
-        await job.finished({ outcome: "nothing to do" });
+        await job.finished({ outcome: "nothing to do", ...figures() });
         await events.summary(summaryObject(summary, job.id));
         return { rows: 0 };
       }
@@ -109,8 +113,9 @@ export async function runDayExport(
       summary.to = request.toDate;
     }
     await target.prepare(bucketDays(request.fromDate, request.toDate, plan.granularity));
-    await writeUnits({ ctx, plan, events, request, target, job, summary, runId, checkpoints: !repair });
-    await job?.finished({ outcome: "ok", from: request.fromDate, to: request.toDate });
+    const counted = countingWaits(events, tally);
+    await writeUnits({ ctx, plan, events: counted, request, target, job, summary, runId, checkpoints: !repair });
+    await job?.finished({ outcome: "ok", from: request.fromDate, to: request.toDate, ...figures() });
     await events.summary(summaryObject(summary, job?.id));
     return { rows: summary.rows };
   } catch (error) {

@@ -9,7 +9,7 @@ import type { ReportRequest } from "../../contract";
 import { BusyError } from "../../core/busy-error";
 import { bucketUnitOf, dayOfInstant, dayText } from "../../core/calendar";
 import type { DayRecord } from "../../state/day-record";
-import type { JobIdentity } from "../../state/job";
+import { identityDifferences, type JobIdentity } from "../../state/job";
 import type { JobStore } from "../../state/job-store";
 import type { DayFileWrite, JobState, LastRun, StatePaths } from "../../state/store";
 import { kindOf, targetText } from "../../targets/registry";
@@ -20,6 +20,7 @@ import type { IncrementalPlan } from "../plan/plan";
 import { earlierJobId, jobId } from "./job-id";
 import { findJobState, jobStatePaths, refuseOtherOwner } from "./job-state";
 import { jobStore } from "./job-stores";
+import { isRestated, nextRunRecord } from "./run-record";
 
 export interface IncrementalJob {
   readonly id: string;
@@ -30,6 +31,7 @@ export interface IncrementalJob {
    * records after it are forgotten. Without it (a repair of days in the middle) the last day stays.
    */
   recordDays(records: ReadonlyMap<string, DayRecord>, lastDay: string | undefined): Promise<void>;
+  /** Records how the run ended, with the days it found restated and its shape's changes (run-record.ts). */
   finished(run: Omit<LastRun, "at">): Promise<void>;
   release(): Promise<void>;
 }
@@ -99,6 +101,9 @@ export async function openIncrementalJob(
     await release();
     throw error;
   }
+  // A database job's metrics may grow under one id: what its shape was before this run is said in its run record.
+  const schemaChanges = state === undefined ? [] : identityDifferences(state.job, identity);
+  const restated = new Set<string>();
   return {
     id,
     range: (granularity) =>
@@ -121,6 +126,10 @@ export async function openIncrementalJob(
         checkpoint === undefined ? previous : trusted !== undefined && trusted > checkpoint ? trusted : checkpoint;
       if (lastDay === undefined) throw new Error("a repair of a job that has no state");
       const days: Record<string, DayRecord> = {};
+      for (const [day, record] of records) {
+        const before = state?.days[day];
+        if (before !== undefined && isRestated(before, record)) restated.add(day);
+      }
       for (const [day, record] of [...Object.entries(state?.days ?? {}), ...records]) {
         if (day <= lastDay) days[day] = record;
       }
@@ -129,7 +138,9 @@ export async function openIncrementalJob(
       await store.write(paths, state);
     },
     async finished(run) {
-      await store.writeLastRun(paths, { at: ctx.now().toISOString(), ...run });
+      const previous = await store.readLastRun(paths).catch(() => undefined);
+      const facts = { restated: [...restated].sort(), schemaChanges, lookbackDays };
+      await store.writeLastRun(paths, nextRunRecord(previous, { at: ctx.now().toISOString(), ...run, ...facts }));
     },
     release,
   };

@@ -11,6 +11,9 @@ import { readWholeNumber } from "../../core/whole-number";
 
 const MAX_LOOKBACK_DAYS = 366;
 
+/** What --lookback is when not given (days-plan.ts), and what `adreport status` assumes for a run that did not record it. */
+export const DEFAULT_LOOKBACK_DAYS = 3;
+
 /** `3d`, `0d`: a whole number of days. */
 export function parseLookback(text: string): number {
   const match = /^(\d+)d$/.exec(text.trim());

@@ -1,0 +1,25 @@
+/**
+ * One account's entry in the --summary of a run over several: the fields of a single run's summary (`job`,
+ * `from`, `to`, `days_written`, `days_changed`, `days_unchanged`, `requests`, `retries`, `throttled`), so
+ * one parser reads both, with the account's own `profile`, `outcome` (ok, or why it failed: the account
+ * table's words), `rows`, `ms` and `error`, as before.
+ */
+import type { AccountResult } from "../shared/account-outcome";
+
+/** `run`: the summary the account's run gave (undefined when it failed before its run began). */
+export function accountSummary(result: AccountResult, run: Record<string, unknown> | undefined): object {
+  const { profile, outcome, rows, ms, error } = result;
+  const { outcome: _runOutcome, error: _runError, rows: _runRows, ...figures } = run ?? {};
+  return {
+    profile,
+    outcome,
+    rows,
+    ms: Math.round(ms),
+    ...(error === undefined ? {} : { error }),
+    job: null,
+    requests: 0,
+    retries: 0,
+    throttled: 0,
+    ...figures,
+  };
+}

@@ -1,0 +1,116 @@
+/**
+ * `adreport status` for people: one line per job (as `gh run list`), or one job's summary (as `gh run view`).
+ * Every text that came from a file goes through printable(): a state edited by hand draws nothing on a terminal.
+ */
+import { formatWait } from "../../core/duration";
+import { printable } from "../../core/printable";
+import type { JobStatus } from "./document";
+
+const days = (n: number) => `${n} day${n === 1 ? "" : "s"}`;
+const count = (n: number) => n.toLocaleString("en-US");
+/** An instant to the second, as people read it in a log: `2026-11-02 06:15:03Z`. */
+const when = (iso: string) => iso.replace("T", " ").replace(/\.\d+Z$/, "Z");
+
+const lastRuns = (n: number) => (n === 1 ? "the last run" : `the last ${n} runs`);
+/** `0.4 s`, `12.0 s`, then as a wait is said (`12 min`). */
+const tookText = (ms: number) => (ms < 120_000 ? `${(ms / 1000).toFixed(1)} s` : formatWait(ms));
+
+/** ok, running, or the alerts' kinds. */
+function verdict(job: JobStatus): string {
+  if (job.alerts.length > 0) return job.alerts.map((a) => a.kind).join(",");
+  return job.lock?.live === true ? "running" : "ok";
+}
+
+export function statusLines(jobs: readonly JobStatus[]): string {
+  const lines = [["JOB", "STATUS", "NEWEST DAY", "LAG", "SETTLED", "LAST RUN", "OUTCOME", "OUTPUT"].join("\t")];
+  for (const job of jobs) {
+    lines.push(
+      [
+        job.job,
+        verdict(job),
+        job.newest_day,
+        `${job.newest_lag_days}d`,
+        job.settled_through ?? "-",
+        job.last_run === null ? "-" : when(job.last_run.at),
+        job.last_run?.outcome ?? "-",
+        printable(job.target),
+      ].join("\t"),
+    );
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+function lastRunText(job: JobStatus): string {
+  const run = job.last_run;
+  if (run === null) return "none recorded";
+  const parts = [`${when(run.at)}, ${run.outcome}`];
+  if (run.from !== null && run.to !== null) parts.push(run.from === run.to ? run.from : `${run.from} to ${run.to}`);
+  if (run.rows !== null) parts.push(`${count(run.rows)} row${run.rows === 1 ? "" : "s"}`);
+  if (run.requests !== null) parts.push(`${count(run.requests)} request${run.requests === 1 ? "" : "s"}`);
+  if (run.duration_ms !== null) parts.push(`took ${tookText(run.duration_ms)}`);
+  if (run.days_written !== null) {
+    parts.push(
+      `${days(run.days_written)} written (${run.days_changed ?? 0} changed), ${run.days_unchanged ?? 0} unchanged`,
+    );
+  }
+  return parts.join(", ");
+}
+
+function lockText(job: JobStatus): string {
+  const lock = job.lock;
+  if (lock === null) return "free";
+  const pid = lock.pid === null ? "a run starting" : `pid ${lock.pid}`;
+  if (lock.host !== null) return `held by ${pid} on ${printable(lock.host)} (another host: not checked from here)`;
+  if (lock.live === false) return `left by ${pid}, which no longer runs (the next run takes it over)`;
+  return `held by ${pid} (a run is under way)`;
+}
+
+/** One job's summary, a field a line. */
+export function statusSummary(job: JobStatus): string {
+  const rows: Array<[string, string]> = [
+    ["output", printable(job.target)],
+    ["account", job.profile === null ? "none (the environment's key)" : printable(job.profile)],
+    ["state", printable(job.state_file)],
+    ["last run", lastRunText(job)],
+    ...(job.last_run?.error == null ? [] : ([["error", printable(job.last_run.error)]] as Array<[string, string]>)),
+    [
+      "newest day",
+      `${job.newest_day} (${days(job.newest_lag_days)} behind yesterday, ${job.yesterday} ${job.time_zone})`,
+    ],
+    [
+      "settled through",
+      `${job.settled_through ?? "none yet"}${job.settled_lag_days === null ? "" : ` (${days(job.settled_lag_days)} behind yesterday)`}; ${
+        job.settled_by === "restatements"
+          ? `the service restated days up to ${days(job.horizon_days - 1)} back`
+          : `no restatement seen yet: the lookback, ${days(job.horizon_days)}`
+      }`,
+    ],
+    [
+      "restated",
+      job.restated.length === 0
+        ? `none in ${lastRuns(job.runs_recorded)}`
+        : job.restated
+            .map(
+              (r) => `${r.day} (${r.repair ? "by verify --repair" : `${days(r.lag_days)} back`}, ${when(r.found_at)})`,
+            )
+            .join(", "),
+    ],
+    [
+      "schema changes",
+      job.schema_changes.length === 0
+        ? "none"
+        : job.schema_changes.map((c) => `${printable(c.change)} (${when(c.at)})`).join("; "),
+    ],
+    [
+      "quota waits",
+      job.quota_waits.waits === 0
+        ? "none"
+        : `${job.quota_waits.waits} in ${lastRuns(job.runs_recorded)}, ${formatWait(job.quota_waits.waited_ms)} in all`,
+    ],
+    ["lock", lockText(job)],
+  ];
+  if (job.max_lag_days !== null) rows.push(["max lag", days(job.max_lag_days)]);
+  for (const alert of job.alerts) rows.push(["ALERT", printable(alert.text)]);
+  const width = Math.max(...rows.map(([name]) => name.length));
+  return `job ${job.job}: ${verdict(job)}\n${rows.map(([name, text]) => `  ${name.padEnd(width)}  ${text}`).join("\n")}\n`;
+}
