@@ -66,7 +66,7 @@ async function service(backend: Awaited<ReturnType<typeof testBackends>>[number]
   const ask = injected(started.server);
   const get = (url: string, key: string) => ask(url, { key });
   const rows: Asker["rows"] = async (url, key) => {
-    const all = [];
+    const all: Awaited<ReturnType<Asker["rows"]>> = [];
     for (let page = 1; ; page += 1) {
       const answer = await get(`${url}&limit=1000&page=${page}`, key);
       expect(answer.status, answer.text).toBe(200);
