@@ -254,6 +254,9 @@ describe.each(await testBackends())("the restatement model on $name", (backend) 
       ["PUT", `${s.url}/v1/report?clock=${iso(END)}`],
     ];
     const ask = injected(s.server);
+    const named = await ask(tries[0]?.[1] as string, { key });
+    expect(named.status).toBe(400);
+    expect((named.json as { error: { code: string } }).error.code).toBe("unknown_parameter");
     for (const [method, url] of tries) {
       const answer = await ask(url, { key, method });
       expect([400, 404, 405]).toContain(answer.status);

@@ -61,13 +61,17 @@ export const INSERT_DELETED_SQL = "INSERT INTO restate_deleted_ads (ad_id, delet
 export const CLEAR_DELETED_SQL = "DELETE FROM restate_deleted_ads";
 
 /**
- * The loaded data's span (first and last hour), from the base table; each in its own SELECT, which SQLite
- * answers from the key's ends (min and max in one took 31 ms on 180,000 hours, a scan).
+ * The loaded data's span (first and last hour of an ad's or a keyword's), from the base tables; each end in
+ * its own SELECT, which SQLite answers from the key's ends (min and max in one took 31 ms on 180,000 hours,
+ * a scan).
  */
-export const DATA_SPAN_SQL = `SELECT (SELECT min(hour) FROM ${baseName(AD_HOURS)}) AS first_hour, (SELECT max(hour) FROM ${baseName(AD_HOURS)}) AS last_hour`;
+const ends = (table: string) => `(SELECT min(hour) FROM ${table}) AS lo, (SELECT max(hour) FROM ${table}) AS hi`;
+export const DATA_SPAN_SQL = `SELECT min(lo) AS first_hour, max(hi) AS last_hour FROM (
+  SELECT ${ends(baseName(AD_HOURS))} UNION ALL SELECT ${ends(baseName(KEYWORD_HOURS))}) s`;
 export const AD_IDS_SQL = `SELECT DISTINCT ad_id FROM ${baseName(AD_HOURS)} ORDER BY ad_id`;
 /** The same span from the tables `serve` reads, before a model is seeded. */
-export const LOADED_SPAN_SQL = "SELECT min(hour) AS first_hour, max(hour) AS last_hour FROM ad_hours";
+export const LOADED_SPAN_SQL = `SELECT min(lo) AS first_hour, max(hi) AS last_hour FROM (
+  SELECT ${ends("ad_hours")} UNION ALL SELECT ${ends("keyword_hours")}) s`;
 
 /** The columns of the temporary table of days to rewrite, in the order a row of it is given. */
 export const DAY_COLUMNS = [
