@@ -122,5 +122,18 @@ describe("serve demo --restate-seed and serve clock", () => {
       .trim()
       .split(" ");
     expect((await runInProcess(argv)).code).toBe(0);
+    // Nothing to restate in an empty database; no clock to move without a model.
+    const empty = join(tempDir(), "empty.db");
+    expect((await runInProcess(["serve", "init", "--db", empty])).code).toBe(0);
+    const nothing = await runInProcess(["serve", "restate", "--db", empty]);
+    expect(nothing.code).toBe(2);
+    expect(nothing.stderr).toBe(
+      `adreport: the database holds no data to restate\nhint: adreport serve demo --db ${empty}\n`,
+    );
+    const noModel = await runInProcess(["serve", "clock", "--db", empty, "--advance", "1d"]);
+    expect(noModel.code).toBe(2);
+    expect(noModel.stderr).toBe(
+      `adreport: the database holds no restatement model\nhint: adreport serve restate --seed 1 --db ${empty}\n`,
+    );
   });
 });
