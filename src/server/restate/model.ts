@@ -6,7 +6,10 @@
  * Each day settles at an age L (whole days after its end, 1..horizon, most days within a few days, a long
  * tail to the horizon) and restates at a few ages before L (most likely the first ones). Between its
  * restatements a day holds still. At a restatement of age e the share of the change still to come is
- * (1 - e/L)^2, so most of it happens early; at L it reads as loaded, for good.
+ * (1 - e/L)^2, so most of it happens early; at L its counts read as loaded, for good. Three days in ten
+ * also start with conversions credited to the wrong ads (each ad's swapped with a partner's of the same
+ * advertiser, in another campaign where there is one) and move them back at an age up to the horizon where
+ * nothing else changes: a restatement that keeps the day's totals.
  */
 import { SECONDS_PER_DAY as DAY, SECONDS_PER_HOUR as HOUR } from "../../core/calendar";
 import { seededRandom } from "../seeded-random";
@@ -38,6 +41,8 @@ export interface DayState {
   factors: DayFactors;
   /** Deleted ads' hours of the day are left out (it ends after the first deletion). */
   hidesDeleted: boolean;
+  /** Paired ads' conversions are each other's (not yet moved back). */
+  moved: boolean;
 }
 
 /** Parts per million. */
@@ -57,6 +62,8 @@ export interface DaySchedule {
   ages: number[];
   /** Each counter's share of change at the day's end (the whole share), in parts per million. */
   spans: DayFactors;
+  /** Age (up to the horizon) at which conversions credited to paired ads move back, when nothing else changes; or none. */
+  movedBack: number | undefined;
 }
 
 /** A day's restatements, drawn from the seed alone. */
@@ -70,16 +77,17 @@ export function daySchedule(model: RestateModel, day: number): DaySchedule {
     if (rand() < Math.min(0.9, 1.5 / age)) ages.push(age);
   }
   const between = (lo: number, hi: number) => Math.round((lo + (hi - lo) * rand()) * PPM);
-  return {
-    settles,
-    ages,
-    spans: {
-      conversionsMissing: between(0.2, 0.5),
-      botUndetected: between(0.3, 0.8),
-      viewsExtra: between(0.005, 0.03),
-      spendingOff: between(-0.03, 0.05),
-    },
+  const spans = {
+    conversionsMissing: between(0.2, 0.5),
+    botUndetected: between(0.3, 0.8),
+    viewsExtra: between(0.005, 0.03),
+    spendingOff: between(-0.03, 0.05),
   };
+  const [moves, at] = [rand(), rand()];
+  const quiet: number[] = [];
+  for (let age = 1; age <= h; age += 1) if (age !== settles && !ages.includes(age)) quiet.push(age);
+  const movedBack = moves < 0.3 && quiet.length > 0 ? quiet[Math.floor(at * quiet.length)] : undefined;
+  return { settles, ages, spans, movedBack };
 }
 
 /** The share (ppm) of a day's change still to come at its age `age` (-1 today, 0 yesterday). */
@@ -109,12 +117,15 @@ export function dayState(model: RestateModel, day: number, clock: number, firstD
   const visibleEnd = Math.max(day, Math.min(day + DAY, hoursEnd(clock)));
   const schedule = daySchedule(model, day);
   const share = shareToCome(schedule, ageAt(day, clock));
+
   const scale = (span: number) => Math.round((span * share) / PPM);
   const { spans } = schedule;
+  const age = ageAt(day, clock);
   return {
     day,
     visibleEnd,
     hidesDeleted: day + DAY > firstDeletion,
+    moved: schedule.movedBack !== undefined && age < schedule.movedBack,
     factors: {
       conversionsMissing: scale(spans.conversionsMissing),
       botUndetected: scale(spans.botUndetected),
@@ -130,6 +141,7 @@ export function loadedState(day: number): DayState {
     day,
     visibleEnd: day + DAY,
     hidesDeleted: false,
+    moved: false,
     factors: { conversionsMissing: 0, botUndetected: 0, viewsExtra: 0, spendingOff: 0 },
   };
 }
@@ -140,6 +152,7 @@ function sameState(a: DayState, b: DayState): boolean {
   return (
     a.visibleEnd === b.visibleEnd &&
     a.hidesDeleted === b.hidesDeleted &&
+    a.moved === b.moved &&
     fa.conversionsMissing === fb.conversionsMissing &&
     fa.botUndetected === fb.botUndetected &&
     fa.viewsExtra === fb.viewsExtra &&
@@ -174,6 +187,35 @@ export function daysInPlay(model: RestateModel, a: number, b: number): { from: n
   const late = Math.max(a, b);
   const from = Math.floor(early / DAY) * DAY - (model.horizonDays + 2) * DAY;
   return { from, to: Math.floor(late / DAY) * DAY };
+}
+
+/** An ad and the ad whose conversions it shows on a day whose conversions are moved (both ways). */
+export interface AdPair {
+  adId: number;
+  partnerId: number;
+}
+
+/**
+ * Pairs of the ads of each advertiser (deleted ones left out): in order of campaign, then id, the first half
+ * with the second, so partners are in different campaigns wherever the advertiser has more than one.
+ */
+export function adPairs(ads: ReadonlyArray<{ adId: number; campaignId: number; advertiserId: number }>): AdPair[] {
+  const byAdvertiser = new Map<number, Array<{ adId: number; campaignId: number }>>();
+  for (const ad of ads) {
+    const list = byAdvertiser.get(ad.advertiserId) ?? [];
+    list.push(ad);
+    byAdvertiser.set(ad.advertiserId, list);
+  }
+  const pairs: AdPair[] = [];
+  for (const list of byAdvertiser.values()) {
+    list.sort((a, b) => a.campaignId - b.campaignId || a.adId - b.adId);
+    const half = Math.floor(list.length / 2);
+    for (let i = 0; i < half; i += 1) {
+      const [one, other] = [list[i] as { adId: number }, list[i + half] as { adId: number }];
+      pairs.push({ adId: one.adId, partnerId: other.adId }, { adId: other.adId, partnerId: one.adId });
+    }
+  }
+  return pairs.sort((a, b) => a.adId - b.adId);
 }
 
 export interface DeletedAd {

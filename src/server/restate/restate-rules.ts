@@ -6,7 +6,9 @@ import { SECONDS_PER_DAY as DAY, SECONDS_PER_HOUR as HOUR } from "../../core/cal
 import type { SqlParams } from "../sql/dialect";
 import {
   AD_IDS_SQL,
+  ADS_SQL,
   CLEAR_DELETED_SQL,
+  CLEAR_PAIRS_SQL,
   createModelSql,
   DATA_SPAN_SQL,
   DAY_COLUMNS,
@@ -15,6 +17,7 @@ import {
   dropModelSql,
   INSERT_DELETED_SQL,
   INSERT_MODEL_SQL,
+  INSERT_PAIR_SQL,
   insertDaysSql,
   LOADED_SPAN_SQL,
   MODEL_ROW_SQL,
@@ -26,6 +29,7 @@ import {
 import type { SqlRunner } from "../store/keys";
 import { type Steps, step } from "../store/steps";
 import {
+  adPairs,
   changedDays,
   type DayState,
   type DeletedAd,
@@ -130,6 +134,7 @@ function* rewrite(db: SqlRunner, days: readonly DayState[]): Steps<void> {
         d.factors.botUndetected,
         d.factors.viewsExtra,
         d.factors.spendingOff,
+        d.moved ? 1 : 0,
       ];
       DAY_COLUMNS.forEach((column, c) => {
         params[`d${i}_${column}`] = values[c] as number;
@@ -181,6 +186,12 @@ export function* seedModel(db: SqlRunner, request: SeedRequest): Steps<ClockMove
   const count = request.deletions ?? defaultDeletions(ads.length);
   const deleted = deletedAds(request.seed, ads, count, dataSpan.first, endHour);
   for (const d of deleted) yield* rows(db, INSERT_DELETED_SQL, { ad: d.adId, at: d.deletedAt });
+  const gone = new Set(deleted.map((d) => d.adId));
+  const owners = (yield* rows<{ ad_id: number; campaign_id: number; advertiser_id: number }>(db, ADS_SQL))
+    .map((r) => ({ adId: Number(r.ad_id), campaignId: Number(r.campaign_id), advertiserId: Number(r.advertiser_id) }))
+    .filter((ad) => !gone.has(ad.adId));
+  yield* rows(db, CLEAR_PAIRS_SQL);
+  for (const pair of adPairs(owners)) yield* rows(db, INSERT_PAIR_SQL, { ad: pair.adId, partner: pair.partnerId });
   yield* rows(db, UPDATE_MODEL_SQL, {
     seed: request.seed,
     horizon: request.horizonDays,

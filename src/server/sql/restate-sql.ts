@@ -29,6 +29,7 @@ export function createModelSql(dialect: SqlDialect): string[] {
     baseTableSql(dialect, AD_HOURS),
     baseTableSql(dialect, KEYWORD_HOURS),
     `CREATE TABLE restate_deleted_ads (${columnsIn(dialect, "ad_id INT PRIMARY KEY REFERENCES ads(id), deleted_at INT NOT NULL")})`,
+    `CREATE TABLE restate_pairs (${columnsIn(dialect, "ad_id INT PRIMARY KEY REFERENCES ads(id), partner_id INT NOT NULL REFERENCES ads(id)")})`,
     `INSERT INTO ${baseName(AD_HOURS)} (hour, ad_id, ${counterColumns(AD_HOURS)}) SELECT hour, ad_id, ${counterColumns(AD_HOURS)} FROM ad_hours`,
     `INSERT INTO ${baseName(KEYWORD_HOURS)} (hour, keyword_id, ${counterColumns(KEYWORD_HOURS)}) SELECT hour, keyword_id, ${counterColumns(KEYWORD_HOURS)} FROM keyword_hours`,
     dialect.analyze(baseName(AD_HOURS)),
@@ -40,6 +41,7 @@ export function dropModelSql(): string[] {
   return [
     `DROP TABLE ${MODEL_TABLE}`,
     "DROP TABLE restate_deleted_ads",
+    "DROP TABLE restate_pairs",
     `DROP TABLE ${baseName(AD_HOURS)}`,
     `DROP TABLE ${baseName(KEYWORD_HOURS)}`,
   ];
@@ -59,6 +61,11 @@ export const SET_CLOCK_SQL = `UPDATE ${MODEL_TABLE} SET clock = @clock WHERE id 
 export const DELETED_ADS_SQL = "SELECT ad_id, deleted_at FROM restate_deleted_ads ORDER BY ad_id";
 export const INSERT_DELETED_SQL = "INSERT INTO restate_deleted_ads (ad_id, deleted_at) VALUES (@ad, @at)";
 export const CLEAR_DELETED_SQL = "DELETE FROM restate_deleted_ads";
+export const CLEAR_PAIRS_SQL = "DELETE FROM restate_pairs";
+export const INSERT_PAIR_SQL = "INSERT INTO restate_pairs (ad_id, partner_id) VALUES (@ad, @partner)";
+/** Every ad with its campaign and advertiser, for the pairs. */
+export const ADS_SQL =
+  "SELECT a.id AS ad_id, a.campaign_id, c.advertiser_id FROM ads a JOIN campaigns c ON c.id = a.campaign_id";
 
 /**
  * The loaded data's span (first and last hour of an ad's or a keyword's), from the base tables; each end in
@@ -81,6 +88,7 @@ export const DAY_COLUMNS = [
   "bot_undetected",
   "views_extra",
   "spending_off",
+  "moved",
 ] as const;
 
 export function dayTableSql(dialect: SqlDialect): string[] {
@@ -101,15 +109,15 @@ export function insertDaysSql(rows: number): string {
  * day's, by a number its ad (or keyword) and hour give: never more than all of them (the day's is at most
  * half).
  */
-function restated(name: CounterName, column: string, id: string): string {
-  const b = `b.${column}`;
+function restated(name: CounterName, column: string, id: string, row = "b"): string {
+  const b = `${row}.${column}`;
   switch (name) {
     case "views":
       return `${b} + ${b} * r.views_extra / 1000000`;
     case "bot_clicks":
       return `${b} - ${b} * r.bot_undetected / 1000000`;
     case "conversions":
-      return `${b} - ${b} * (r.conversions_missing * (500 + (b.${id} * 7919 + b.hour / 3600 * 104729) % 1000) / 1000) / 1000000`;
+      return `${b} - ${b} * (r.conversions_missing * (500 + (${row}.${id} * 7919 + ${row}.hour / 3600 * 104729) % 1000) / 1000) / 1000000`;
     case "spending":
       return `${b} + ${b} * r.spending_off / 1000000`;
     default:
@@ -125,6 +133,20 @@ const dayRows = (t: CountTable, end: "r.day + 86400" | "r.visible_end") =>
 const adOf = (t: CountTable) =>
   t === AD_HOURS ? { join: "", ad: "b.ad_id" } : { join: " JOIN keywords k ON k.id = b.keyword_id", ad: "k.ad_id" };
 
+/**
+ * On a day whose conversions are moved, an ad's hour shows its partner's conversions of that hour (as they
+ * read at the clock) where the partner has that hour: a pair's sum, so the day's, stays.
+ */
+const PARTNER_JOIN = `
+        LEFT JOIN restate_pairs q ON r.moved = 1 AND q.ad_id = b.ad_id
+        LEFT JOIN ${baseName(AD_HOURS)} p ON p.hour = b.hour AND p.ad_id = q.partner_id`;
+
+function valueSql(t: CountTable, name: CounterName, column: string): string {
+  const own = restated(name, column, t.id);
+  if (t !== AD_HOURS || name !== "conversions") return own;
+  return `CASE WHEN p.ad_id IS NULL THEN ${own} ELSE ${restated(name, column, t.id, "p")} END`;
+}
+
 function rewriteTableSql(dialect: SqlDialect, t: CountTable, touched: string): string[] {
   const counters = t === KEYWORD_HOURS ? KEYWORD_COUNTERS : COUNTERS;
   const owner = adOf(t);
@@ -136,9 +158,9 @@ function rewriteTableSql(dialect: SqlDialect, t: CountTable, touched: string): s
     ),
     `DELETE FROM ${t.name} WHERE (${t.id}, hour) IN (SELECT b.${t.id}, b.hour FROM ${dayRows(t, "r.day + 86400")})`,
     `INSERT INTO ${t.name} (${t.id}, hour, ${counterColumns(t)})
-      SELECT b.${t.id}, b.hour, ${counters.map((c) => restated(c.name, c.column, t.id)).join(", ")}
+      SELECT b.${t.id}, b.hour, ${counters.map((c) => valueSql(t, c.name, c.column)).join(", ")}
       FROM ${dayRows(t, "r.visible_end")}${owner.join}
-        LEFT JOIN restate_deleted_ads x ON x.ad_id = ${owner.ad}
+        LEFT JOIN restate_deleted_ads x ON x.ad_id = ${owner.ad}${t === AD_HOURS ? PARTNER_JOIN : ""}
       WHERE x.ad_id IS NULL OR b.hour < x.deleted_at`,
   ];
 }
