@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { httpGet } from "../../helpers/http";
 import { runInProcess } from "../../helpers/run-cli-in-process";
 import { serveInProcess } from "../../helpers/serve-in-process";
+import { runCli } from "../../helpers/spawn-cli";
 import { tempDir } from "../../helpers/temp";
 
 const SMALL = ["--advertisers", "1", "--campaigns", "2", "--ads", "2", "--keywords", "1", "--activity", "0.5"];
@@ -91,6 +92,14 @@ describe("serve demo --restate-seed and serve clock", () => {
     const none = await runInProcess(["serve", "clock", "--db", db]);
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/holds no restatement model/);
+  });
+
+  it("moves the clock once for each of several processes moving it at once", async () => {
+    const db = join(tempDir(), "racing.db");
+    await demo(db, "--restate-seed", "3", "--clock", "2026-10-01");
+    const moves = await Promise.all([1, 2, 3].map(() => runCli(["serve", "clock", "--db", db, "--advance", "1d"])));
+    for (const move of moves) expect(move.code, move.stderr).toBe(0);
+    expect(moves.map((m) => m.stdout.trim()).sort()).toEqual(["2026-10-02", "2026-10-03", "2026-10-04"]);
   });
 
   it("refuses what cannot be meant, exit 2, with a hint that runs as printed", async () => {
