@@ -7,6 +7,7 @@ import { benchPictures } from "./pictures";
 import { benchRateLimits } from "./rate-limits";
 import { benchReport } from "./report";
 import { benchReportTop } from "./report-top";
+import { benchRestate } from "./restate";
 import { benchServe } from "./serve";
 import { benchServeAbuse } from "./serve-abuse";
 import { benchServePostgres } from "./serve-postgres";
@@ -32,6 +33,7 @@ const benchmarks: Record<string, () => void | Promise<void>> = {
   "rate-limits": () => benchRateLimits(),
   verify: () => benchVerify(),
   guard: () => benchGuard(),
+  restate: () => benchRestate(),
 };
 
 const wanted = process.argv.slice(2);
