@@ -1,20 +1,67 @@
-/** A job named on the command line (its id, or --state-file), and its state: for `state` and `verify`. */
+/**
+ * A job named on the command line (its id, or --state-file), where its state lives, and its state: for
+ * `state` and `verify`. An id is looked for in the config folder's files, then in the databases this
+ * folder's runs keep jobs in (state/databases.json), then where `--target` (verify: --db) names: a
+ * database's adreport_jobs, or the `.adreport/` folder beside {date} files.
+ */
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { UsageError } from "../../core/errors";
 import { printable } from "../../core/printable";
-import { jobStore } from "../../engine/days/job-stores";
+import { jobStore, knownStores, storeOfTarget } from "../../engine/days/job-stores";
+import type { JobStore } from "../../state/job-store";
 import { type JobState, pathsInFolder, pathsOfFile, type StatePaths } from "../../state/store";
+import { kindOfOutput } from "../../targets/registry";
 import type { Context } from "../context";
 import { stateFolder } from "./state-folder";
+
+/** A job's places and the store keeping them (to be closed when the command is done with it). */
+export type KeptPaths = StatePaths & { readonly store: JobStore };
+
+/** Reaching a database: the command's own connection timeout (a run's is --timeout). */
+const CONNECT_MS = 30_000;
+
+/** The store `--target OUTPUT` names (-o's words: a database, or a {date} template); refused when none keeps jobs. */
+export function targetStore(ctx: Context, output: string): JobStore {
+  const kind = kindOfOutput(output);
+  const spec = kind?.parse({ output }, ctx.cwd);
+  const store =
+    spec &&
+    storeOfTarget(spec.target, {
+      cwd: ctx.cwd,
+      sqliteAddon: ctx.sqliteAddon(),
+      connectTimeoutMs: CONNECT_MS,
+      connect: spec.given,
+    });
+  if (store === undefined) {
+    throw new UsageError(`--target ${JSON.stringify(printable(output.slice(0, 80)))} names no place that keeps jobs`, {
+      hint: "name a database (sqlite:PATH, postgres://...) or a {date} template whose root holds .adreport/",
+    });
+  }
+  return store;
+}
+
+/** Every store a command looks in: the config folder's files, the databases it knows, and --target's. */
+export async function storesToSearch(ctx: Context, target: string | undefined): Promise<JobStore[]> {
+  const place = { cwd: ctx.cwd, sqliteAddon: ctx.sqliteAddon(), connectTimeoutMs: CONNECT_MS, connect: target };
+  const stores = [jobStore(), ...(await knownStores(stateFolder(ctx), place))];
+  if (target !== undefined) {
+    const named = targetStore(ctx, target);
+    if (stores.some((s) => s.where === named.where)) await named.close();
+    else stores.push(named);
+  }
+  return stores;
+}
 
 export async function pathsOf(
   ctx: Context,
   job: string | undefined,
   stateFile: string | undefined,
-): Promise<StatePaths> {
+  target?: string,
+): Promise<KeptPaths> {
   if (stateFile !== undefined) {
     if (job !== undefined) throw new UsageError("name a job or give --state-file, not both");
-    return pathsOfFile(resolve(ctx.cwd, stateFile));
+    return { ...pathsOfFile(resolve(ctx.cwd, stateFile)), store: jobStore() };
   }
   if (job === undefined) throw new UsageError("which job? name its id (adreport state list shows them)");
   const id = job.trim().toLowerCase();
@@ -23,14 +70,37 @@ export async function pathsOf(
       hint: "adreport state list shows the jobs",
     });
   }
-  return pathsInFolder(stateFolder(ctx), id);
+  const files = { ...pathsInFolder(stateFolder(ctx), id), store: jobStore() };
+  const stores = await storesToSearch(ctx, target);
+  let found: KeptPaths | undefined;
+  for (const store of stores) {
+    if (found !== undefined) {
+      await store.close();
+      continue;
+    }
+    const paths = store.paths({ cwd: ctx.cwd, stateFolder: stateFolder(ctx), stateFile: undefined }, id);
+    // A store that cannot be read here is passed over, unless it is the one named (--target): its refusal is the answer.
+    const there =
+      store === jobStore()
+        ? existsSync(paths.state)
+        : await store
+            .read(paths, ctx.user)
+            .then((state) => state !== undefined)
+            .catch((error: unknown) => {
+              if (target !== undefined && store === stores[stores.length - 1]) throw error;
+              return false;
+            });
+    if (there) found = { ...paths, store };
+    else if (store !== jobStore()) await store.close();
+  }
+  return found ?? files;
 }
 
-export async function stateAt(ctx: Context, paths: StatePaths, job: string | undefined): Promise<JobState> {
-  const state = await jobStore().read(paths, ctx.user);
+export async function stateAt(ctx: Context, paths: KeptPaths, job: string | undefined): Promise<JobState> {
+  const state = await paths.store.read(paths, ctx.user);
   if (!state) {
     throw new UsageError(job !== undefined ? `no job ${printable(job)}` : `no state in ${paths.state}`, {
-      hint: "adreport state list shows the jobs",
+      hint: "adreport state list shows the jobs (a job kept in a database: add --target DATABASE)",
     });
   }
   return state;

@@ -1,0 +1,69 @@
+/**
+ * adreport_jobs in a SQLite file (targets/table/jobs.ts), on a connection of its own. A job's lock is
+ * today's lock file (pid and host, io/lock-file.ts) kept beside the database (`ads.db-adreport-<id>.lock`,
+ * as SQLite keeps its -wal beside it) rather than in the config folder: every run writing that file, from
+ * any config folder or container of the host, meets it. The file is opened only to write: a dry run or
+ * `state list` of a file that is not there creates none.
+ */
+import { existsSync } from "node:fs";
+import Database from "better-sqlite3";
+import { takeLock } from "../../io/lock-file";
+import { JOBS_TABLE, type JobColumnUse, type JobSql, sqlJobTable } from "../table/jobs";
+import type { FoundColumn } from "../table/shape";
+
+const TYPES: Record<JobColumnUse, string> = { text: "TEXT", json: "TEXT", integer: "INTEGER", time: "TEXT" };
+
+export function jobLockPath(database: string, id: string): string {
+  return `${database}-adreport-${id}.lock`;
+}
+
+export function sqliteJobTable(path: string, shown: string, addon: object | undefined) {
+  let db: Database.Database | undefined;
+  const open = (make: boolean): Database.Database | undefined => {
+    if (db === undefined && (make || existsSync(path))) {
+      db = new Database(path, { timeout: 10_000, ...(addon ? { nativeBinding: addon as unknown as string } : {}) });
+      db.pragma("journal_mode = WAL");
+    }
+    return db;
+  };
+  const sql: JobSql = {
+    where: shown,
+    typeOf: (use) => TYPES[use],
+    placeholder: () => "?",
+    async columns() {
+      const found = open(false);
+      if (found === undefined) return undefined;
+      const exists = found.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(JOBS_TABLE);
+      if (exists === undefined) return undefined;
+      return found.prepare("SELECT name, type FROM pragma_table_info(?) ORDER BY cid").all(JOBS_TABLE) as FoundColumn[];
+    },
+    async query(text, params) {
+      const statement = (open(true) as Database.Database).prepare(text);
+      if (statement.reader) return statement.all(...params) as Array<Record<string, unknown>>;
+      statement.run(...params);
+      return [];
+    },
+    json: (value) => (typeof value === "string" ? JSON.parse(value) : value),
+    async lock(id, record) {
+      const file = jobLockPath(path, id);
+      const taken = await takeLock(file);
+      if (!taken.ok) return { ...taken, path: file };
+      await record({ by: `${process.pid}`, since: new Date().toISOString(), session: null });
+      return {
+        ok: true,
+        path: file,
+        release: async () => {
+          await record(undefined).catch(() => undefined);
+          await taken.release();
+        },
+      };
+    },
+    // SQLite has no rights to grant: a file that cannot be written fails as the data's would.
+    createRefused: () => undefined,
+    async close() {
+      db?.close();
+      db = undefined;
+    },
+  };
+  return sqlJobTable(sql);
+}
