@@ -4,9 +4,9 @@
  * lets go of it with its connection (no pid to guess, no lock to remove by hand). Who holds it is written
  * in the job's row with the holder's backend pid, and trusted only while that backend holds the lock.
  */
-import { hostname } from "node:os";
 import type pg from "pg";
 import { explainPostgresFailure } from "../../core/postgres-failure";
+import { holderText, thisProcess } from "../../io/this-process";
 import { type Held, holderWords, JOBS_TABLE, type JobColumnUse, type JobSql, sqlJobTable } from "../table/jobs";
 import { connectPostgres, tableColumns } from "./client";
 
@@ -29,8 +29,10 @@ export function jobLockKey(id: string): number {
 
 export async function postgresJobTable(url: string, shown: string, connectTimeoutMs: number) {
   const client: pg.Client = await connectPostgres(url, connectTimeoutMs);
+  const me = thisProcess();
+  // What pg_stat_activity shows of the holder, should its row not say (the holder's own words: `adreport 4242 on build-2`).
   await client.query("SELECT set_config('application_name', $1, false)", [
-    `adreport ${process.pid} on ${hostname()}`.slice(0, 63),
+    `adreport ${me.pid} on ${me.host}`.slice(0, 63),
   ]);
   const role = ((await client.query("SELECT current_user AS role")).rows[0] as { role: string }).role;
   const query = async (text: string, params: ReadonlyArray<unknown>) =>
@@ -49,7 +51,7 @@ export async function postgresJobTable(url: string, shown: string, connectTimeou
       if (taken[0]?.ok === true) {
         const backend = ((await query("SELECT pg_backend_pid() AS pid", []))[0] as { pid: number }).pid;
         await record({
-          by: `${process.pid} on ${JSON.stringify(hostname())}`,
+          by: holderText(me),
           since: new Date().toISOString(),
           session: backend,
         });

@@ -8,6 +8,7 @@
 import { existsSync } from "node:fs";
 import Database from "better-sqlite3";
 import { takeLock } from "../../io/lock-file";
+import { holderText } from "../../io/this-process";
 import { JOBS_TABLE, type JobColumnUse, type JobSql, sqlJobTable } from "../table/jobs";
 import type { FoundColumn } from "../table/shape";
 
@@ -48,7 +49,7 @@ export function sqliteJobTable(path: string, shown: string, addon: object | unde
       const file = jobLockPath(path, id);
       const taken = await takeLock(file);
       if (!taken.ok) return { ...taken, path: file };
-      await record({ by: `${process.pid}`, since: new Date().toISOString(), session: null });
+      await record({ by: holderText(), since: new Date().toISOString(), session: null });
       return {
         ok: true,
         path: file,

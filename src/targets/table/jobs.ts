@@ -173,12 +173,6 @@ export function holderWords(held: { by: string; since: string | Date | null }): 
   return since === "" ? held.by : `${held.by} since ${since} UTC`;
 }
 
-/** This process as a lock's holder: its pid and host. */
-export async function thisHolder(): Promise<string> {
-  const { hostname } = await import("node:os");
-  return `${process.pid} on ${JSON.stringify(hostname())}`;
-}
-
 /**
  * A kind's job table as a job store opens it: every failure of its driver said in one line naming the
  * database, exit 5 when the server (or the way to it) went away (nothing is half-written: a state is one
