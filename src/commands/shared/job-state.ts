@@ -73,26 +73,21 @@ export async function pathsOf(
   const files = { ...pathsInFolder(stateFolder(ctx), id), store: jobStore() };
   const stores = await storesToSearch(ctx, target);
   let found: KeptPaths | undefined;
+  let failure: unknown;
   for (const store of stores) {
-    if (found !== undefined) {
-      await store.close();
-      continue;
-    }
     const paths = store.paths({ cwd: ctx.cwd, stateFolder: stateFolder(ctx), stateFile: undefined }, id);
-    // A store that cannot be read here is passed over, unless it is the one named (--target): its refusal is the answer.
-    const there =
-      store === jobStore()
-        ? existsSync(paths.state)
-        : await store
-            .read(paths, ctx.user)
-            .then((state) => state !== undefined)
-            .catch((error: unknown) => {
-              if (target !== undefined && store === stores[stores.length - 1]) throw error;
-              return false;
-            });
-    if (there) found = { ...paths, store };
-    else if (store !== jobStore()) await store.close();
+    if (found === undefined && store === jobStore() && existsSync(paths.state)) found = { ...paths, store };
+    else if (found === undefined && store !== jobStore()) {
+      // A database that cannot be read is passed over for the others; if none has the job, its failure is the answer.
+      const state = await store.read(paths, ctx.user).catch((error: unknown) => {
+        failure ??= error;
+        return undefined;
+      });
+      if (state !== undefined) found = { ...paths, store };
+    }
+    if (found?.store !== store) await store.close();
   }
+  if (found === undefined && failure !== undefined) throw failure;
   return found ?? files;
 }
 

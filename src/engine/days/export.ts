@@ -20,7 +20,7 @@ import { type DaySummary, summaryObject } from "../run/summary";
 import { type IncrementalJob, jobIdentity, openIncrementalJob } from "./incremental-job";
 import { earlierJobId, jobId } from "./job-id";
 import { refuseOtherOwner } from "./job-state";
-import { jobStoreFor } from "./job-stores";
+import { jobStore, jobStoreFor } from "./job-stores";
 import { bucketDays } from "./span";
 import { openDayTarget } from "./target";
 import { writeUnits } from "./write";
@@ -76,7 +76,18 @@ export async function runDayExport(
   };
   // Days of another job's output: refused before anything is opened (an incremental job's first run, under
   // its lock, in openIncrementalJob). A repair writes its own job's days.
+  const owner = { identity, id, earlier: earlierJobId(identity), incremental: false };
   if (!incremental && !repair) {
+    await refuseOtherOwner(plan.stateFolder, ctx.user, owner).catch(async (error: unknown) => {
+      throw await failed(error);
+    });
+  }
+  // A table or folder that cannot be opened is a failed run too: --summary says so.
+  const target = await openDayTarget(ctx, plan, { runId, job: id }, events).catch(async (error: unknown) => {
+    throw await failed(error);
+  });
+  if (!incremental && !repair) {
+    // The jobs its database keeps too, once it is reached (its own words first when it cannot be).
     const store = jobStoreFor({
       target: plan.output.target,
       stateFile: undefined,
@@ -85,17 +96,15 @@ export async function runDayExport(
       connectTimeoutMs: plan.settings.timeout.value * 1000,
       connect: plan.output.given,
     });
-    const owner = { identity, id, earlier: earlierJobId(identity), incremental: false };
-    await refuseOtherOwner(plan.stateFolder, ctx.user, owner, store)
-      .catch(async (error: unknown) => {
-        throw await failed(error);
-      })
-      .finally(() => store.close());
+    if (store !== jobStore()) {
+      await refuseOtherOwner(plan.stateFolder, ctx.user, owner, store)
+        .catch(async (error: unknown) => {
+          await target.close();
+          throw await failed(error);
+        })
+        .finally(() => store.close());
+    }
   }
-  // A table or folder that cannot be opened is a failed run too: --summary says so.
-  const target = await openDayTarget(ctx, plan, { runId, job: id }, events).catch(async (error: unknown) => {
-    throw await failed(error);
-  });
   try {
     if (incremental) {
       const opened = { ...plan, incremental, write: fileWrite(plan), jobBaseUrl };

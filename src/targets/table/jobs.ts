@@ -184,7 +184,7 @@ export function jobDatabase(database: string, words: FailureWords, open: () => P
     if (error instanceof AdreportError) return error;
     const { reason, hint, unreachable } = words(error);
     if (unreachable === true) {
-      return new UnavailableError(`lost ${database}, which keeps the state of the job: ${reason}`, {
+      return new UnavailableError(`lost ${where}: ${reason}`, {
         hint: "the windows recorded so far are in place; the next run continues from the last one",
         cause: error,
       });
