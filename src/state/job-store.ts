@@ -48,6 +48,11 @@ export interface JobStore {
   ): Promise<JobState[]>;
   /** Every job kept in `folder`, in id order; `unreadable` is told about each one that cannot be used. */
   list(folder: string, user: { uid: number } | undefined, unreadable: (error: Error) => void): Promise<JobState[]>;
+  /**
+   * Brings a job's state found elsewhere (a mirrored store: the config folder's files only) to the store's
+   * own place, once, saying so in `note`; called by a run under the job's lock. Stores with one place have none.
+   */
+  settle?(paths: StatePaths, user: { uid: number } | undefined, note: (text: string) => void): Promise<void>;
   /** Lets go of what the store holds open (a database connection; a lock still held is released with it). */
   close(): Promise<void>;
 }

@@ -8,7 +8,8 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { UsageError } from "../../core/errors";
 import { printable } from "../../core/printable";
-import { jobStore, knownStores, storeOfTarget } from "../../engine/days/job-stores";
+import { jobStore, jobStoreFor, knownStores, storeOfTarget } from "../../engine/days/job-stores";
+import type { JobTarget } from "../../state/job";
 import type { JobStore } from "../../state/job-store";
 import { type JobState, pathsInFolder, pathsOfFile, type StatePaths } from "../../state/store";
 import { kindOfOutput } from "../../targets/registry";
@@ -41,16 +42,17 @@ export function targetStore(ctx: Context, output: string): JobStore {
   return store;
 }
 
-/** Every store a command looks in: the config folder's files, the databases it knows, and --target's. */
+/** Every store a command looks in: the databases the config folder knows, --target's, then the folder's files. */
 export async function storesToSearch(ctx: Context, target: string | undefined): Promise<JobStore[]> {
   const place = { cwd: ctx.cwd, sqliteAddon: ctx.sqliteAddon(), connectTimeoutMs: CONNECT_MS, connect: target };
-  const stores = [jobStore(), ...(await knownStores(stateFolder(ctx), place))];
+  const stores = await knownStores(stateFolder(ctx), place);
   if (target !== undefined) {
     const named = targetStore(ctx, target);
     if (stores.some((s) => s.where === named.where)) await named.close();
     else stores.push(named);
   }
-  return stores;
+  // The databases first: where a job is in one and in the files, the database's is the job's.
+  return [...stores, jobStore()];
 }
 
 export async function pathsOf(
@@ -70,25 +72,46 @@ export async function pathsOf(
       hint: "adreport state list shows the jobs",
     });
   }
-  const files = { ...pathsInFolder(stateFolder(ctx), id), store: jobStore() };
+  const folder = stateFolder(ctx);
+  const files = { ...pathsInFolder(folder, id), store: jobStore() };
+  // In the config folder: kept there alone, or this host's copy of a job its database keeps (whose store it is then).
+  const mirror = existsSync(files.state)
+    ? await jobStore()
+        .read(files, ctx.user)
+        .catch(() => undefined)
+    : undefined;
+  if (mirror !== undefined) return keptBy(ctx, mirror.job.target, id, target);
+  if (existsSync(files.state)) return files;
   const stores = await storesToSearch(ctx, target);
-  let found: KeptPaths | undefined;
+  let found: JobState | undefined;
   let failure: unknown;
   for (const store of stores) {
-    const paths = store.paths({ cwd: ctx.cwd, stateFolder: stateFolder(ctx), stateFile: undefined }, id);
-    if (found === undefined && store === jobStore() && existsSync(paths.state)) found = { ...paths, store };
-    else if (found === undefined && store !== jobStore()) {
+    if (found === undefined && store !== jobStore()) {
       // A database that cannot be read is passed over for the others; if none has the job, its failure is the answer.
-      const state = await store.read(paths, ctx.user).catch((error: unknown) => {
+      const paths = store.paths({ cwd: ctx.cwd, stateFolder: folder, stateFile: undefined }, id);
+      found = await store.read(paths, ctx.user).catch((error: unknown) => {
         failure ??= error;
         return undefined;
       });
-      if (state !== undefined) found = { ...paths, store };
     }
-    if (found?.store !== store) await store.close();
+    await store.close();
   }
-  if (found === undefined && failure !== undefined) throw failure;
-  return found ?? files;
+  if (found !== undefined) return keptBy(ctx, found.job.target, id, target);
+  if (failure !== undefined) throw failure;
+  return files;
+}
+
+/** The job's places in the store its runs keep it in (its database, mirrored in the config folder's files). */
+function keptBy(ctx: Context, jobTarget: JobTarget, id: string, target: string | undefined): KeptPaths {
+  const store = jobStoreFor({
+    target: jobTarget,
+    stateFile: undefined,
+    cwd: ctx.cwd,
+    sqliteAddon: ctx.sqliteAddon(),
+    connectTimeoutMs: CONNECT_MS,
+    connect: target,
+  });
+  return { ...store.paths({ cwd: ctx.cwd, stateFolder: stateFolder(ctx), stateFile: undefined }, id), store };
 }
 
 export async function stateAt(ctx: Context, paths: KeptPaths, job: string | undefined): Promise<JobState> {

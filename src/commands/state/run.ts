@@ -3,7 +3,7 @@
 import { existsSync } from "node:fs";
 import { BusyError } from "../../core/busy-error";
 import { dayText } from "../../core/calendar";
-import { UsageError } from "../../core/errors";
+import { AdreportError, UsageError } from "../../core/errors";
 import { printable } from "../../core/printable";
 import { dayNumber } from "../../engine/plan/incremental";
 import { writeChunk } from "../../io/write";
@@ -22,8 +22,12 @@ export async function runStateList(ctx: Context, options: StateListOptions): Pro
   try {
     const seen = new Set<string>();
     for (const store of stores) {
-      const states = await store.list(folder, ctx.user, (error) => {
-        ctx.io.err.write(`adreport: warning: ${printable(error.message)}\n`);
+      const warn = (error: Error) => ctx.io.err.write(`adreport: warning: ${printable(error.message)}\n`);
+      // A database that cannot be reached now hides none of the others' jobs (this host's copies stay listed).
+      const states = await store.list(folder, ctx.user, warn).catch((error: unknown) => {
+        if (store === stores[stores.length - 1] || !(error instanceof AdreportError)) throw error;
+        warn(error);
+        return [];
       });
       for (const state of states) {
         // A job taken over by its database is there once; its old file is renamed.

@@ -4,7 +4,6 @@
  * time a window's days are in place: a checkpoint) and the record of how the run ended.
  */
 import { createHash } from "node:crypto";
-import { rename } from "node:fs/promises";
 import type { ResolvedSettings } from "../../config/resolve";
 import type { ReportRequest } from "../../contract";
 import { BusyError } from "../../core/busy-error";
@@ -19,8 +18,8 @@ import { type IncrementalRange, incrementalRange } from "../plan/incremental";
 import type { DayTargetSpec } from "../plan/output-spec";
 import type { IncrementalPlan } from "../plan/plan";
 import { earlierJobId, jobId } from "./job-id";
-import { findJobStateAnywhere, jobStatePaths, refuseOtherOwner } from "./job-state";
-import { jobStore, jobStoreFor, rememberStore } from "./job-stores";
+import { findJobState, jobStatePaths, refuseOtherOwner } from "./job-state";
+import { jobStoreFor, rememberStore } from "./job-stores";
 
 export interface IncrementalJob {
   readonly id: string;
@@ -84,7 +83,7 @@ export async function openIncrementalJob(
     await store.read(paths, ctx.user); // a state adreport cannot use is refused before its lock is made
     const lock = await store.lock(paths);
     if (!lock.ok) {
-      throw new BusyError(`another run of this job (${id}) is under way: pid ${lock.holder} holds ${paths.lock}`, {
+      throw new BusyError(`another run of this job (${id}) is under way: pid ${lock.holder} holds ${lock.path}`, {
         hint:
           lock.hint ??
           "this run did nothing; if that process is not adreport (or, on another host, no longer runs), remove the lock file",
@@ -95,18 +94,16 @@ export async function openIncrementalJob(
       await store.close();
     };
     if (kindOf(choice.target).writers === "one") release = await lockOutput(store, paths, choice, release);
-    const found = await findJobStateAnywhere(ctx.cwd, incremental, ctx.user, { id, earlier }, store);
+    const found = await findJobState(ctx.cwd, incremental, ctx.user, { id, earlier }, store);
     state = found.state;
     if (state === undefined)
       await refuseOtherOwner(incremental.stateFolder, ctx.user, { identity, id, earlier, incremental: true }, store);
-    if (found.taken !== undefined && state !== undefined) {
-      state = { ...state, id };
-      await takeOver(store, found.taken, paths, state, notes);
-    } else if (found.from !== undefined) {
+    if (found.from !== undefined) {
       // Taken over: the state and its last run move to this id's files.
       await store.move(found.from, paths);
       notes.note(`job ${earlier} is now job ${id}: a database job's metrics may grow, its id leaves them out`);
     }
+    await store.settle?.(paths, ctx.user, (text) => notes.note(text));
     if (store.name === "database") await rememberStore(incremental.stateFolder, choice.target);
   } catch (error) {
     await release();
@@ -162,40 +159,6 @@ function jobStoreOf(
     connectTimeoutMs: plan.settings.timeout.value * 1000,
     connect: plan.output.given,
   });
-}
-
-/**
- * A job whose state an earlier adreport kept in the config folder's files, now kept in its database (or
- * beside its files): written there, then the files renamed `<id>.json.taken` (so neither this adreport nor
- * an earlier one runs the job from them again; kept, not removed, until their owner does), under the files'
- * lock too (an earlier adreport running the job from them now).
- */
-async function takeOver(
-  store: JobStore,
-  from: StatePaths,
-  to: StatePaths,
-  state: JobState,
-  notes: { note(text: string): void },
-): Promise<void> {
-  const files = jobStore();
-  const lock = await files.lock(from);
-  if (!lock.ok) {
-    throw new BusyError(`another run of this job (${state.id}) is under way: pid ${lock.holder} holds ${lock.path}`, {
-      hint: "this run did nothing; an earlier adreport runs the job from its files: let it finish",
-    });
-  }
-  try {
-    const run = await files.readLastRun(from);
-    await store.write(to, state);
-    if (run !== undefined) await store.writeLastRun(to, run);
-    await rename(from.state, `${from.state}.taken`);
-    await rename(from.run, `${from.run}.taken`).catch(() => undefined);
-  } finally {
-    await lock.release();
-  }
-  notes.note(
-    `job ${state.id}: its state moved from ${from.state} into ${store.where} (the file is kept as ${from.state}.taken)`,
-  );
 }
 
 /**

@@ -67,25 +67,6 @@ export async function findJobState(
 }
 
 /**
- * The state of a job whose store is not the config folder's files (a database, a folder beside day files),
- * as a run finds it: in that store, or still in the config folder's files from an earlier adreport (`taken`:
- * those files' places, which a run takes over once, under its lock). Read by a run and by a dry run.
- */
-export async function findJobStateAnywhere(
-  cwd: string,
-  incremental: IncrementalPlan,
-  user: { uid: number } | undefined,
-  ids: { id: string; earlier: string | undefined },
-  store: JobStore,
-): Promise<{ paths: StatePaths; state: JobState | undefined; from?: StatePaths; taken?: StatePaths }> {
-  const found = await findJobState(cwd, incremental, user, ids, store);
-  if (found.state !== undefined || store === jobStore()) return found;
-  const files = await findJobState(cwd, incremental, user, ids, jobStore());
-  if (files.state === undefined) return found;
-  return { paths: found.paths, state: files.state, taken: files.from ?? files.paths };
-}
-
-/**
  * An output belongs to the job whose state records it (as a dlt pipeline's dataset belongs to its state):
  * {date} files to one job, a table's rows of one profile to one job. A new job (an incremental job's first
  * run, or any run without --incremental, which keeps no state) whose output another job in the state folder

@@ -6,8 +6,9 @@
  *   in that database, beside the data, so a run in a fresh container finds its state;
  * - {date} files whose root holds a `.adreport/` folder: the files there (a mounted volume carries them);
  * - else files in the config folder's state/.
- * A job whose state is still in the config folder's files is taken over once by its database or folder
- * (engine/days/incremental-job.ts).
+ * The last two are mirrored in the config folder's files (state/mirrored-job-store.ts): the host keeps its
+ * copy, and a job whose state an earlier adreport kept only there is written to its database or folder
+ * once, under its lock (engine/days/incremental-job.ts).
  */
 import { existsSync } from "node:fs";
 import { databaseJobStore } from "../../state/database-job-store";
@@ -15,6 +16,7 @@ import { fileJobStore } from "../../state/file-job-store";
 import type { JobTarget } from "../../state/job";
 import type { JobStore } from "../../state/job-store";
 import { knownDatabases, rememberDatabase } from "../../state/known-databases";
+import { mirroredJobStore } from "../../state/mirrored-job-store";
 import type { JobDatabasePlace } from "../../targets/kind";
 import { kindOf, readTarget, sameTarget, targetText } from "../../targets/registry";
 
@@ -36,9 +38,9 @@ export interface JobWhere extends JobDatabasePlace {
 export function jobStoreFor(where: JobWhere): JobStore {
   if (where.stateFile !== undefined) return FILES;
   const kind = kindOf(where.target);
-  if (kind.jobDatabase !== undefined) return databaseStore(where.target, where);
+  if (kind.jobDatabase !== undefined) return mirroredJobStore(databaseStore(where.target, where), FILES);
   const beside = kind.stateBeside?.(where.target);
-  if (beside !== undefined && existsSync(beside)) return fileJobStore(readTarget, beside);
+  if (beside !== undefined && existsSync(beside)) return mirroredJobStore(fileJobStore(readTarget, beside), FILES);
   return FILES;
 }
 

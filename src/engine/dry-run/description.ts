@@ -10,7 +10,7 @@ import type { JobStore } from "../../state/job-store";
 import { kindOf } from "../../targets/registry";
 import { jobIdentity } from "../days/incremental-job";
 import { earlierJobId, jobId } from "../days/job-id";
-import { findJobStateAnywhere, refuseOtherOwner } from "../days/job-state";
+import { findJobState, refuseOtherOwner } from "../days/job-state";
 import { jobStoreFor } from "../days/job-stores";
 import { incrementalRange } from "../plan/incremental";
 import type { FolderProblem } from "../plan/output-folder";
@@ -105,7 +105,7 @@ async function incrementalOf(
 ): Promise<{ described: IncrementalDescription; request: RequestPlan | undefined }> {
   const identity = jobIdentity(plan.settings, plan.request.request, plan.output);
   const earlier = earlierJobId(identity);
-  const { paths, state } = await findJobStateAnywhere(ctx.cwd, incremental, ctx.user, { id, earlier }, store);
+  const { paths, state } = await findJobState(ctx.cwd, incremental, ctx.user, { id, earlier }, store);
   if (state === undefined)
     await refuseOtherOwner(incremental.stateFolder, ctx.user, { identity, id, earlier, incremental: true }, store);
   const range = incrementalRange({

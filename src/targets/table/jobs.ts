@@ -180,33 +180,34 @@ export function holderWords(held: { by: string; since: string | Date | null }): 
  */
 export function jobDatabase(database: string, words: FailureWords, open: () => Promise<JobTable>): JobDatabase {
   const where = `the table ${JOBS_TABLE} in ${database}`;
-  const failed = (error: unknown): Error => {
+  const failed = (error: unknown, reached: boolean): Error => {
     if (error instanceof AdreportError) return error;
     const { reason, hint, unreachable } = words(error);
-    if (unreachable === true) {
+    // Lost once reached (stopped, restarted, cut off mid-run): exit 5, as the table's writer says it.
+    if (reached && unreachable === true) {
       return new UnavailableError(`lost ${where}: ${reason}`, {
         hint: "the windows recorded so far are in place; the next run continues from the last one",
         cause: error,
       });
     }
-    return new OutputError(`cannot keep the state of the job in ${where}: ${reason}`, {
+    return new OutputError(`cannot use ${where}: ${reason}`, {
       ...(hint ? { hint } : {}),
       cause: error,
     });
   };
   const guard =
-    <A extends unknown[], R>(work: (...args: A) => Promise<R>) =>
+    <A extends unknown[], R>(work: (...args: A) => Promise<R>, reached = true) =>
     async (...args: A): Promise<R> => {
       try {
         return await work(...args);
       } catch (error) {
-        throw failed(error);
+        throw failed(error, reached);
       }
     };
   return {
     where,
     async open() {
-      const table = await guard(open)();
+      const table = await guard(open, false)();
       return {
         get: guard(table.get),
         all: guard(table.all),
