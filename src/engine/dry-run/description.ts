@@ -124,8 +124,9 @@ async function incrementalOf(
     .sort();
   return {
     described: {
-      stateFile: paths.state,
-      lockFile: paths.lock,
+      // A job kept in its database (or beside its files): named there, with this host's copy.
+      stateFile: store.name === "files" ? paths.state : `${store.where}, this host's copy ${paths.state}`,
+      lockFile: store.name === "files" ? paths.lock : `${paths.lock} and the job's lock in ${store.where}`,
       stateExists: state !== undefined,
       lastDay: state?.lastDay,
       lookbackDays: incremental.lookbackDays,
