@@ -3,6 +3,7 @@
  * where it would write, as which job, and for --incremental what the job's state makes of the range. It
  * reads the job's state and nothing else: no request, no lock, no file, folder or table is made.
  */
+import { existsSync } from "node:fs";
 import { ceilSeconds, type Instant, parseInstant } from "../../contract";
 import { formatDateTime } from "../../core/calendar";
 import { TimeZone } from "../../core/time-zone";
@@ -124,9 +125,9 @@ async function incrementalOf(
     .sort();
   return {
     described: {
-      // A job kept in its database (or beside its files): named there, with this host's copy.
-      stateFile: store.name === "files" ? paths.state : `${store.where}, this host's copy ${paths.state}`,
-      lockFile: store.name === "files" ? paths.lock : `${paths.lock} and the job's lock in ${store.where}`,
+      // A job its database (or a folder beside its files) keeps and this host has no copy of: named there.
+      stateFile: state !== undefined && !existsSync(paths.state) ? `job ${id} in ${store.where}` : paths.state,
+      lockFile: paths.lock,
       stateExists: state !== undefined,
       lastDay: state?.lastDay,
       lookbackDays: incremental.lookbackDays,
