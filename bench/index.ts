@@ -12,6 +12,7 @@ import { benchServeAbuse } from "./serve-abuse";
 import { benchServePostgres } from "./serve-postgres";
 import { benchServeSeek } from "./serve-seek";
 import { benchStartup } from "./startup";
+import { benchStateDb } from "./state-db";
 import { benchTargets } from "./targets";
 import { benchTz } from "./tz";
 import { benchVerify } from "./verify";
@@ -32,6 +33,7 @@ const benchmarks: Record<string, () => void | Promise<void>> = {
   "rate-limits": () => benchRateLimits(),
   verify: () => benchVerify(),
   guard: () => benchGuard(),
+  "state-db": () => benchStateDb(),
 };
 
 const wanted = process.argv.slice(2);
