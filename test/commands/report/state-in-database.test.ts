@@ -167,6 +167,34 @@ describe.each([
     expect(fresh.stdout).not.toMatch(/--start/);
   }, 60_000);
 
+  it("state show, verify and state reset from a fresh container that names the database", async (context) => {
+    const output = await engine.output(context);
+    const { service, key } = await startDemoService();
+    expect((await newHost({ url: service.url, key }).run([...JOB, ...START, "-o", output])).code).toBe(0);
+    const container = newHost({ url: service.url, key });
+    const listed = await container.run(["state", "list", "--format", "json", "--target", output]);
+    const id = (JSON.parse(listed.stdout) as Array<{ job: string }>)[0]?.job as string;
+    expect(id).toMatch(/^[0-9a-f]{8}$/);
+    const unnamed = await container.run(["state", "show", id]);
+    expect(unnamed.code).toBe(2);
+    expect(unnamed.stderr).toMatch(/--target/);
+    const shown = await container.run(["state", "show", id, "--target", output]);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(JSON.parse(shown.stdout)).toMatchObject({ id, last_run: { outcome: "ok" } });
+    const verified = await container.run(["verify", id, "--db", output]);
+    expect(verified.code, verified.stderr).toBe(0);
+    expect(verified.stderr).toMatch(/every one matches/);
+    const rows = await engine.rows(output);
+    await engine.sql(output, `DELETE FROM adreport_campaign_date WHERE "date" = '2026-10-05'`);
+    const repaired = await newHost({ url: service.url, key }).run(["verify", id, "--db", output, "--repair", "-q"]);
+    expect(repaired.code, repaired.stderr).toBe(0);
+    expect(repaired.stderr).toMatch(/1 repaired/);
+    expect(await engine.rows(output)).toEqual(rows);
+    const reset = await container.run(["state", "reset", id, "--target", output]);
+    expect(reset.code, reset.stderr).toBe(0);
+    expect(await engine.sql(output, "SELECT id FROM adreport_jobs WHERE state IS NOT NULL")).toEqual([]);
+  }, 60_000);
+
   it("a state table altered by hand: refused, exit 2, the data and the table as they were, no request", async (context) => {
     const output = await engine.output(context);
     const { service, key } = await startDemoService();
@@ -289,5 +317,30 @@ describe("PostgreSQL only", () => {
     expect(next.code, next.stderr).toBe(0);
     expect(await pg.rows(url)).toEqual(await pg.rows(clean));
     expect(existsSync(host.stateFolder)).toBe(true);
+  }, 60_000);
+});
+
+describe("{date} files whose root holds .adreport/", () => {
+  it("keep their job's state there: a container with the volume continues (+0 requests); without it, files as before", async () => {
+    const { service, key } = await startDemoService();
+    const volume = tempDir("adreport-volume-");
+    mkdirSync(join(volume, ".adreport"));
+    const files = join(volume, "{date}.csv");
+    const kept = newHost({ url: service.url, key });
+    expect((await kept.run([...JOB, ...START, "-o", files])).code).toBe(0);
+    expect(readdirSync(join(volume, ".adreport")).filter((n) => /^[0-9a-f]{8}\.json$/.test(n))).toHaveLength(1);
+    let before = service.accessLog.length;
+    expect((await kept.run([...JOB, "-o", files])).code).toBe(0);
+    const keptRequests = service.accessLog.length - before;
+    before = service.accessLog.length;
+    const fresh = await newHost({ url: service.url, key }).run([...JOB, "-o", files]);
+    expect(fresh.code, fresh.stderr).toBe(0);
+    expect(service.accessLog.length - before).toBe(keptRequests);
+    // Without the folder: the config folder's files, as before (a fresh container has none: --start needed).
+    const plain = tempDir("adreport-volume-");
+    const other = newHost({ url: service.url, key });
+    expect((await other.run([...JOB, ...START, "-o", join(plain, "{date}.csv")])).code).toBe(0);
+    expect(existsSync(join(plain, ".adreport"))).toBe(false);
+    expect(readdirSync(other.stateFolder).filter((n) => /^[0-9a-f]{8}\.json$/.test(n))).toHaveLength(1);
   }, 60_000);
 });
