@@ -42,17 +42,21 @@ export function targetStore(ctx: Context, output: string): JobStore {
   return store;
 }
 
-/** Every store a command looks in: the databases the config folder knows, --target's, then the folder's files. */
-export async function storesToSearch(ctx: Context, target: string | undefined): Promise<JobStore[]> {
+/**
+ * Every store a command looks in: the databases the config folder knows, --target's (`named`, whose
+ * failure is the command's), then the folder's files.
+ */
+export async function storesToSearch(
+  ctx: Context,
+  target: string | undefined,
+): Promise<{ stores: JobStore[]; named: JobStore | undefined }> {
   const place = { cwd: ctx.cwd, sqliteAddon: ctx.sqliteAddon(), connectTimeoutMs: CONNECT_MS, connect: target };
-  const stores = await knownStores(stateFolder(ctx), place);
-  if (target !== undefined) {
-    const named = targetStore(ctx, target);
-    if (stores.some((s) => s.where === named.where)) await named.close();
-    else stores.push(named);
-  }
+  const known = await knownStores(stateFolder(ctx), place);
+  const named = target === undefined ? undefined : targetStore(ctx, target);
+  const stores = known.filter((store) => store.where !== named?.where);
+  for (const store of known) if (!stores.includes(store)) await store.close();
   // The databases first: where a job is in one and in the files, the database's is the job's.
-  return [...stores, jobStore()];
+  return { stores: [...stores, ...(named ? [named] : []), jobStore()], named };
 }
 
 export async function pathsOf(
@@ -82,7 +86,7 @@ export async function pathsOf(
     : undefined;
   if (mirror !== undefined) return keptBy(ctx, mirror.job.target, id, target);
   if (existsSync(files.state)) return files;
-  const stores = await storesToSearch(ctx, target);
+  const { stores, named } = await storesToSearch(ctx, target);
   let found: JobState | undefined;
   let failure: unknown;
   for (const store of stores) {
@@ -90,7 +94,8 @@ export async function pathsOf(
       // A database that cannot be read is passed over for the others; if none has the job, its failure is the answer.
       const paths = store.paths({ cwd: ctx.cwd, stateFolder: folder, stateFile: undefined }, id);
       found = await store.read(paths, ctx.user).catch((error: unknown) => {
-        failure ??= error;
+        if (store === named) failure = error;
+        else failure ??= error;
         return undefined;
       });
     }

@@ -5,6 +5,7 @@ import { BusyError } from "../../core/busy-error";
 import { dayText } from "../../core/calendar";
 import { AdreportError, UsageError } from "../../core/errors";
 import { printable } from "../../core/printable";
+import { jobStore } from "../../engine/days/job-stores";
 import { dayNumber } from "../../engine/plan/incremental";
 import { writeChunk } from "../../io/write";
 import { targetText } from "../../targets/registry";
@@ -17,7 +18,7 @@ import type { StateListOptions, StateResetOptions, StateShowOptions } from "./fl
 export async function runStateList(ctx: Context, options: StateListOptions): Promise<void> {
   const format = recordFormat(ctx, options);
   const folder = stateFolder(ctx);
-  const stores = await storesToSearch(ctx, options.target);
+  const { stores, named } = await storesToSearch(ctx, options.target);
   const records = [];
   try {
     const seen = new Set<string>();
@@ -25,7 +26,7 @@ export async function runStateList(ctx: Context, options: StateListOptions): Pro
       const warn = (error: Error) => ctx.io.err.write(`adreport: warning: ${printable(error.message)}\n`);
       // A database that cannot be reached now hides none of the others' jobs (this host's copies stay listed).
       const states = await store.list(folder, ctx.user, warn).catch((error: unknown) => {
-        if (store === stores[stores.length - 1] || !(error instanceof AdreportError)) throw error;
+        if (store === named || store === jobStore() || !(error instanceof AdreportError)) throw error;
         warn(error);
         return [];
       });

@@ -5,10 +5,9 @@
  * any config folder or container of the host, meets it. The file is opened only to write: a dry run or
  * `state list` of a file that is not there creates none.
  */
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import Database from "better-sqlite3";
 import { takeLock } from "../../io/lock-file";
-import { holderText } from "../../io/this-process";
 import { JOBS_TABLE, type JobColumnUse, type JobSql, sqlJobTable } from "../table/jobs";
 import type { FoundColumn } from "../table/shape";
 
@@ -22,6 +21,9 @@ export function sqliteJobTable(path: string, shown: string, addon: object | unde
   let db: Database.Database | undefined;
   const open = (make: boolean): Database.Database | undefined => {
     if (db === undefined && (make || existsSync(path))) {
+      // A device or a folder is no database file: SQLite would leave its journal beside it (/dev/full-journal).
+      const found = statSync(path, { throwIfNoEntry: false });
+      if (found !== undefined && !found.isFile()) throw new Error("not a regular file (a database file is needed)");
       db = new Database(path, { timeout: 10_000, ...(addon ? { nativeBinding: addon as unknown as string } : {}) });
       db.pragma("journal_mode = WAL");
     }
@@ -45,19 +47,10 @@ export function sqliteJobTable(path: string, shown: string, addon: object | unde
       return [];
     },
     json: (value) => (typeof value === "string" ? JSON.parse(value) : value),
-    async lock(id, record) {
+    async lock(id) {
+      // The lock file names its holder: no row is written (a write waits for another run's transaction on the file).
       const file = jobLockPath(path, id);
-      const taken = await takeLock(file);
-      if (!taken.ok) return { ...taken, path: file };
-      await record({ by: holderText(), since: new Date().toISOString(), session: null });
-      return {
-        ok: true,
-        path: file,
-        release: async () => {
-          await record(undefined).catch(() => undefined);
-          await taken.release();
-        },
-      };
+      return { ...(await takeLock(file)), path: file };
     },
     // SQLite has no rights to grant: a file that cannot be written fails as the data's would.
     createRefused: () => undefined,
