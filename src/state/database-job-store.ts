@@ -35,9 +35,10 @@ export function databaseJobStore(
     row.state === null || row.state === undefined
       ? undefined
       : stateOfValue(row.state, named(row.id), kinds.readTarget);
-  const usable = async (unreadable: (error: Error) => void): Promise<JobState[]> => {
+  const usable = async (unreadable: (error: Error) => void, target?: JobTarget): Promise<JobState[]> => {
     const states: JobState[] = [];
-    for (const row of await (await table()).all()) {
+    const rows = await (await table()).all(target === undefined ? undefined : kinds.targetText(target));
+    for (const row of rows) {
       try {
         const state = stateOf(row);
         if (state !== undefined) states.push(state);
@@ -98,8 +99,8 @@ export function databaseJobStore(
       if (beside !== undefined) throw new Error(`a database job store asked for the lock ${beside}`);
       return (await table()).lock(idOf(paths));
     },
-    async writing(_folder, _user, _target, same) {
-      const states = await usable(() => undefined);
+    async writing(_folder, _user, target, same) {
+      const states = await usable(() => undefined, target);
       return states.filter((state) => same(state.job.target));
     },
     list: (_folder, _user, unreadable) => usable(unreadable),

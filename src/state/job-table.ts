@@ -15,8 +15,8 @@ export interface JobRow {
 export interface JobTable {
   /** The job's row; undefined when there is none, or no table yet (nothing is created to read). */
   get(id: string): Promise<JobRow | undefined>;
-  /** Every row, in id order. */
-  all(): Promise<JobRow[]>;
+  /** Every row, in id order; `target`: only the jobs writing that target (its kind's one text). */
+  all(target?: string): Promise<JobRow[]>;
   /** Replaces the job's state (the table made on first use); `target`: its target in its kind's one text. */
   putState(id: string, target: string, state: unknown): Promise<void>;
   putLastRun(id: string, target: string, run: unknown): Promise<void>;

@@ -141,9 +141,11 @@ export function sqlJobTable(sql: JobSql): JobTable {
       const rows = await sql.query(`${SELECT} WHERE id = ${p(1)}`, [id]);
       return rows[0] === undefined ? undefined : rowOf(rows[0]);
     },
-    async all() {
+    async all(target) {
       if (!(await present(false))) return [];
-      return (await sql.query(`${SELECT} ORDER BY id`, [])).map(rowOf);
+      // A database many jobs write (a fleet's accounts): only the target's rows are read whole.
+      const where = target === undefined ? "" : ` WHERE target = ${p(1)}`;
+      return (await sql.query(`${SELECT}${where} ORDER BY id`, target === undefined ? [] : [target])).map(rowOf);
     },
     putState: (id, target, state) => upsert(id, target, "state", state),
     putLastRun: (id, target, run) => upsert(id, target, "last_run", run),
