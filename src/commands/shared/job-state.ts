@@ -8,11 +8,10 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { UsageError } from "../../core/errors";
 import { printable } from "../../core/printable";
-import { jobStore, jobStoreFor, knownStores, storeOfTarget } from "../../engine/days/job-stores";
+import { jobStore, jobStoreFor, knownStores, storeOfOutput } from "../../engine/days/job-stores";
 import type { JobTarget } from "../../state/job";
 import type { JobStore } from "../../state/job-store";
 import { type JobState, pathsInFolder, pathsOfFile, type StatePaths } from "../../state/store";
-import { kindOfOutput } from "../../targets/registry";
 import type { Context } from "../context";
 import { stateFolder } from "./state-folder";
 
@@ -24,16 +23,7 @@ const CONNECT_MS = 30_000;
 
 /** The store `--target OUTPUT` names (-o's words: a database, or a {date} template); refused when none keeps jobs. */
 export function targetStore(ctx: Context, output: string): JobStore {
-  const kind = kindOfOutput(output);
-  const spec = kind?.parse({ output }, ctx.cwd);
-  const store =
-    spec &&
-    storeOfTarget(spec.target, {
-      cwd: ctx.cwd,
-      sqliteAddon: ctx.sqliteAddon(),
-      connectTimeoutMs: CONNECT_MS,
-      connect: spec.given,
-    });
+  const store = storeOfOutput(output, { cwd: ctx.cwd, sqliteAddon: ctx.sqliteAddon(), connectTimeoutMs: CONNECT_MS });
   if (store === undefined) {
     throw new UsageError(`--target ${JSON.stringify(printable(output.slice(0, 80)))} names no place that keeps jobs`, {
       hint: "name a database (sqlite:PATH, postgres://...) or a {date} template whose root holds .adreport/",

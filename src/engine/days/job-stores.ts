@@ -18,7 +18,7 @@ import type { JobStore } from "../../state/job-store";
 import { knownDatabases, rememberDatabase } from "../../state/known-databases";
 import { mirroredJobStore } from "../../state/mirrored-job-store";
 import type { JobDatabasePlace } from "../../targets/kind";
-import { kindOf, readTarget, sameTarget, targetText } from "../../targets/registry";
+import { kindOf, kindOfOutput, readTarget, sameTarget, targetText } from "../../targets/registry";
 
 const FILES = fileJobStore(readTarget);
 
@@ -51,7 +51,17 @@ export function databaseStore(target: JobTarget, place: JobDatabasePlace): JobSt
   return databaseJobStore(kind.jobDatabase(target, place), { readTarget, targetText });
 }
 
-/** The store for `state --target OUTPUT` words already read by their kind: a database's, or {date} files' folder. */
+/**
+ * The store `state --target OUTPUT` names (-o's words: a database's, or {date} files' `.adreport/`);
+ * undefined when the words name no kind that keeps jobs.
+ */
+export function storeOfOutput(output: string, place: Omit<JobDatabasePlace, "connect">): JobStore | undefined {
+  const kind = kindOfOutput(output);
+  const spec = kind?.parse({ output }, place.cwd);
+  return spec && storeOfTarget(spec.target, { ...place, connect: spec.given });
+}
+
+/** The store keeping the jobs of a target's database, or of its {date} files' folder. */
 export function storeOfTarget(target: JobTarget, place: JobDatabasePlace): JobStore | undefined {
   const kind = kindOf(target);
   if (kind.jobDatabase !== undefined) return databaseStore(target, place);

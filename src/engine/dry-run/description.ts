@@ -7,7 +7,6 @@ import { existsSync } from "node:fs";
 import { ceilSeconds, type Instant, parseInstant } from "../../contract";
 import { formatDateTime } from "../../core/calendar";
 import { TimeZone } from "../../core/time-zone";
-import type { JobStore } from "../../state/job-store";
 import { kindOf } from "../../targets/registry";
 import { jobIdentity } from "../days/incremental-job";
 import { earlierJobId, jobId } from "../days/job-id";
@@ -102,7 +101,7 @@ async function incrementalOf(
   plan: DayPlan,
   incremental: IncrementalPlan,
   id: string,
-  store: JobStore,
+  store: ReturnType<typeof jobStoreFor>,
 ): Promise<{ described: IncrementalDescription; request: RequestPlan | undefined }> {
   const identity = jobIdentity(plan.settings, plan.request.request, plan.output);
   const earlier = earlierJobId(identity);

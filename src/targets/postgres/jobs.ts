@@ -6,7 +6,7 @@
  */
 import type pg from "pg";
 import { explainPostgresFailure } from "../../core/postgres-failure";
-import { holderText, thisProcess } from "../../io/this-process";
+import { holderText, thisProcess } from "../../state/job-lock";
 import { type Held, holderWords, JOBS_TABLE, type JobColumnUse, type JobSql, sqlJobTable } from "../table/jobs";
 import { connectPostgres, tableColumns } from "./client";
 

@@ -7,7 +7,7 @@
  */
 import { existsSync, statSync } from "node:fs";
 import Database from "better-sqlite3";
-import { takeLock } from "../../io/lock-file";
+import { takeLock } from "../../state/job-lock";
 import { JOBS_TABLE, type JobColumnUse, type JobSql, sqlJobTable } from "../table/jobs";
 import type { FoundColumn } from "../table/shape";
 

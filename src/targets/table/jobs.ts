@@ -6,7 +6,7 @@
  * adreport makes it (altered by hand, or another program's of that name) is refused, exit 2, untouched.
  */
 import { AdreportError, OutputError, UnavailableError, UsageError } from "../../core/errors";
-import type { LockResult } from "../../io/lock-file";
+import type { LockResult } from "../../state/job-lock";
 import type { JobDatabase, JobRow, JobTable } from "../../state/job-table";
 import type { FailureWords } from "./failure";
 import type { FoundColumn } from "./shape";
