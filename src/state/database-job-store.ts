@@ -5,6 +5,7 @@
  * the connection of a host that dies). The connection is opened on first use and held until close().
  */
 import { UsageError } from "../core/errors";
+import { shellWord } from "../core/shell-word";
 import type { JobTarget, TargetReader } from "./job";
 import type { JobStore } from "./job-store";
 import type { JobDatabase, JobRow, JobTable } from "./job-table";
@@ -60,7 +61,7 @@ export function databaseJobStore(
       const state = row && stateOf(row);
       if (state !== undefined && state.id !== id) {
         throw new UsageError(`${named(id)} holds job ${state.id}: edited by hand or by another program`, {
-          hint: `forget it to start the job again from --start: adreport state reset ${id} --target ...`,
+          hint: `forget it to start the job again from --start: adreport state reset ${id} --target ${shellWord(database.database)}`,
         });
       }
       return state;

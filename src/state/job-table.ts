@@ -34,5 +34,7 @@ export interface JobTable {
 export interface JobDatabase {
   /** `the table adreport_jobs in postgres://host/db`: never a password. */
   readonly where: string;
+  /** The database as -o (and `state --target`) names it, without its password: `postgres://host/db`, `sqlite:/d/ads.db`. */
+  readonly database: string;
   open(): Promise<JobTable>;
 }

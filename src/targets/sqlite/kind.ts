@@ -57,7 +57,7 @@ export const sqliteKind: TargetKind<SqliteTarget> = {
   },
   words: (target) => ({ output: `${PREFIX}${target.path}`, table: target.table }),
   jobDatabase: (target, place) =>
-    jobDatabase(`${PREFIX}${printable(target.path)}`, driverWords, async () =>
+    jobDatabase(`${PREFIX}${target.path}`, driverWords, async () =>
       (await import("./jobs")).sqliteJobTable(target.path, `${PREFIX}${printable(target.path)}`, place.sqliteAddon),
     ),
   databaseOf: (target) => ({ kind: "sqlite", path: target.path, table: "" }),

@@ -6,6 +6,8 @@
  * adreport makes it (altered by hand, or another program's of that name) is refused, exit 2, untouched.
  */
 import { AdreportError, OutputError, UnavailableError, UsageError } from "../../core/errors";
+import { printable } from "../../core/printable";
+import { shellWord } from "../../core/shell-word";
 import type { LockResult } from "../../state/job-lock";
 import type { JobDatabase, JobRow, JobTable } from "../../state/job-table";
 import type { FailureWords } from "./failure";
@@ -73,7 +75,7 @@ function checkShape(sql: JobSql, found: FoundColumn[]): void {
   throw new UsageError(
     `the table ${JOBS_TABLE} in ${sql.where} is not as adreport makes it (${what.length > 0 ? what.join(", ") : "its columns in another order"}): it keeps the state of the incremental jobs writing there; nothing was written`,
     {
-      hint: `if it was altered by hand, make it again as docs/incremental.md gives it; if another program owns the name, give adreport another database, or keep the state in files: --state-file FILE`,
+      hint: "if it was altered by hand, make it again as docs/incremental.md gives it (the data stays); if another program owns the name, give this job --state-file to keep its state in a file",
     },
   );
 }
@@ -120,7 +122,7 @@ export function sqlJobTable(sql: JobSql): JobTable {
       throw new UsageError(
         `the row of job ${String(row.id)} in ${JOBS_TABLE} of ${sql.where} holds no JSON: edited by hand or by another program`,
         {
-          hint: `forget it to start the job again from --start: adreport state reset ${String(row.id)} --target ...`,
+          hint: `forget it to start the job again from --start: adreport state reset ${String(row.id)} --target ${shellWord(sql.where)}`,
         },
       );
     }
@@ -181,7 +183,7 @@ export function holderWords(held: { by: string; since: string | Date | null }): 
  * statement; the next run continues from the last state written), else exit 1.
  */
 export function jobDatabase(database: string, words: FailureWords, open: () => Promise<JobTable>): JobDatabase {
-  const where = `the table ${JOBS_TABLE} in ${database}`;
+  const where = `the table ${JOBS_TABLE} in ${printable(database)}`;
   const failed = (error: unknown, reached: boolean): Error => {
     if (error instanceof AdreportError) return error;
     const { reason, hint, unreachable } = words(error);
@@ -208,6 +210,7 @@ export function jobDatabase(database: string, words: FailureWords, open: () => P
     };
   return {
     where,
+    database,
     async open() {
       const table = await guard(open, false)();
       return {
