@@ -74,6 +74,13 @@ export async function postgresJobTable(url: string, shown: string, connectTimeou
         `or make the table for it (docs/incremental.md gives the statement) and: GRANT SELECT, INSERT, UPDATE, DELETE ON ${JOBS_TABLE} TO ${role};`,
       ].join("\n");
     },
+    useRefused(error) {
+      if ((error as { code?: unknown }).code !== INSUFFICIENT_PRIVILEGE) return undefined;
+      return [
+        `role ${role} may not read and write it`,
+        `as its owner: GRANT SELECT, INSERT, UPDATE, DELETE ON ${JOBS_TABLE} TO ${role};`,
+      ].join("\n");
+    },
     close: async () => {
       await client.end().catch(() => undefined);
     },

@@ -54,6 +54,7 @@ export function sqliteJobTable(path: string, shown: string, addon: object | unde
     },
     // SQLite has no rights to grant: a file that cannot be written fails as the data's would.
     createRefused: () => undefined,
+    useRefused: () => undefined,
     async close() {
       db?.close();
       db = undefined;

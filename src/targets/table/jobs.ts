@@ -50,8 +50,10 @@ export interface JobSql {
     id: string,
     record: (held: Held | undefined) => Promise<void>,
   ): Promise<LockResult & { path: string; hint?: string }>;
-  /** A statement refused for want of rights to create the table: the grants to name. */
+  /** A statement refused for want of rights to create the table: the reason and the grants to name (lines). */
   createRefused(error: unknown): string | undefined;
+  /** A statement refused for want of rights on the table (made by another role): the reason and the grants. */
+  useRefused(error: unknown): string | undefined;
   close(): Promise<void>;
 }
 
@@ -80,7 +82,21 @@ function checkShape(sql: JobSql, found: FoundColumn[]): void {
   );
 }
 
-export function sqlJobTable(sql: JobSql): JobTable {
+export function sqlJobTable(given: JobSql): JobTable {
+  const sql: JobSql = {
+    ...given,
+    async query(text, params) {
+      try {
+        return await given.query(text, params);
+      } catch (error) {
+        const grants = given.useRefused(error);
+        if (grants === undefined) throw error;
+        throw new UsageError(`cannot use the table ${JOBS_TABLE} in ${given.where}: ${grants.split("\n")[0]}`, {
+          hint: grants.split("\n").slice(1).join(" "),
+        });
+      }
+    },
+  };
   const p = (n: number) => sql.placeholder(n);
   let checked: "none" | "there" | "missing" | undefined;
   /** Whether the table is there (its shape checked once); made when `make` and missing. */
@@ -94,7 +110,7 @@ export function sqlJobTable(sql: JobSql): JobTable {
     }
     if (!make) return false;
     try {
-      await sql.query(JOBS_DDL(sql), []);
+      await given.query(JOBS_DDL(sql), []);
     } catch (error) {
       const grants = sql.createRefused(error);
       if (grants === undefined) {

@@ -276,6 +276,19 @@ describe("PostgreSQL only", () => {
     );
     expect(service.accessLog.length).toBe(before);
     expect(await queryPostgres(url, "SELECT count(*)::int AS n FROM adreport_campaign_date")).toEqual([{ n: 0 }]);
+    // Made by its owner, without grants to the role: the grants it needs.
+    expect((await newHost({ url: service.url, key }).run([...JOB, ...START, "-o", url])).code).toBe(0);
+    const denied = await newHost({ url: service.url, key }).run([
+      ...JOB,
+      "-o",
+      url.replace("postgres://adreport@", `postgres://${role}@`),
+    ]);
+    expect(denied.code, denied.stderr).toBe(2);
+    expect(denied.stderr).toMatch(
+      new RegExp(
+        `^adreport: cannot use the table adreport_jobs in \\S+: role ${role} may not read and write it\nhint: as its owner: GRANT SELECT, INSERT, UPDATE, DELETE ON adreport_jobs TO ${role};\n$`,
+      ),
+    );
   }, 60_000);
 
   it("PostgreSQL going away mid-run: exit 5 naming it, the windows committed kept, the next run continues", async (context) => {
