@@ -13,6 +13,12 @@ import { connectPostgres, tableColumns } from "./client";
 /** The advisory locks' first key: `adrj`, so adreport's job locks meet no other program's second key alone. */
 const JOB_LOCK_CLASS = 0x6164726a;
 const INSUFFICIENT_PRIVILEGE = "42501";
+/** The server's keepalive on the lock's connection: a first probe after 60 s idle, then 6 every 10 s. */
+const KEEPALIVES = [
+  ["tcp_keepalives_idle", "60"],
+  ["tcp_keepalives_interval", "10"],
+  ["tcp_keepalives_count", "6"],
+] as const;
 
 /** `json`, not `jsonb`: the text is kept as written, so a day's metrics come back in the order they were fetched. */
 const TYPES: Record<JobColumnUse, string> = {
@@ -34,6 +40,11 @@ export async function postgresJobTable(url: string, shown: string, connectTimeou
   await client.query("SELECT set_config('application_name', $1, false)", [
     `adreport ${me.pid} on ${me.host}`.slice(0, 63),
   ]);
+  // A host cut off (no FIN ever comes) is noticed by the server within about 2 minutes, not the system's
+  // default 2 hours of TCP keepalive: its session ends, and the job's lock with it.
+  for (const [name, value] of KEEPALIVES) {
+    await client.query("SELECT set_config($1, $2, false)", [name, value]).catch(() => undefined);
+  }
   const role = ((await client.query("SELECT current_user AS role")).rows[0] as { role: string }).role;
   const query = async (text: string, params: ReadonlyArray<unknown>) =>
     (await client.query(text, [...params])).rows as Array<Record<string, unknown>>;
