@@ -13,6 +13,7 @@ import { benchServeAbuse } from "./serve-abuse";
 import { benchServePostgres } from "./serve-postgres";
 import { benchServeSeek } from "./serve-seek";
 import { benchStartup } from "./startup";
+import { benchStateDb } from "./state-db";
 import { benchTargets } from "./targets";
 import { benchTz } from "./tz";
 import { benchVerify } from "./verify";
@@ -34,6 +35,7 @@ const benchmarks: Record<string, () => void | Promise<void>> = {
   verify: () => benchVerify(),
   guard: () => benchGuard(),
   restate: () => benchRestate(),
+  "state-db": () => benchStateDb(),
 };
 
 const wanted = process.argv.slice(2);

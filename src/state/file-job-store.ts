@@ -1,6 +1,8 @@
 /**
  * The job store adreport has always had: a job's state as `<id>.json` (its last run `<id>.run.json`, its
- * lock `<id>.lock`) in the config folder's `state/`, or wherever --state-file says (state/store.ts).
+ * lock `<id>.lock`) in the config folder's `state/`, or wherever --state-file says (state/store.ts). The
+ * same files in a folder of their own (`fixed`: the `.adreport/` beside a job's {date} files, so a mounted
+ * volume carries them) are the store `files beside`.
  */
 import { readdir, readFile, rename, unlink } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
@@ -13,14 +15,16 @@ import { type JobState, pathsInFolder, pathsOfFile, readLastRun, readState, writ
 const STATE_NAME = /^[0-9a-f]{8}\.json$/;
 
 /** `readTarget`: targets/registry.ts's, which reads a state's target (state/ knows no target kind). */
-export function fileJobStore(readTarget: TargetReader): JobStore {
-  return {
-    name: "files",
+export function fileJobStore(readTarget: TargetReader, fixed?: string): JobStore {
+  const folderOf = (folder: string) => fixed ?? folder;
+  const store: JobStore = {
+    name: fixed === undefined ? "files" : "files beside",
+    where: fixed ?? "the config folder's state/",
     paths: (place, id) =>
       place.stateFile !== undefined
         ? pathsOfFile(resolve(place.cwd, place.stateFile))
-        : pathsInFolder(place.stateFolder, id),
-    pathsInFolder,
+        : pathsInFolder(folderOf(place.stateFolder), id),
+    pathsInFolder: (folder, id) => pathsInFolder(folderOf(folder), id),
     read: (paths, user) => readState(paths.state, user, readTarget),
     write: (paths, state) => writeState(paths.state, state),
     readLastRun: (paths) => readLastRun(paths.run),
@@ -38,7 +42,8 @@ export function fileJobStore(readTarget: TargetReader): JobStore {
       return { ...(await takeLock(path)), path };
     },
     lockHolder: (paths) => lockHolder(paths.lock),
-    async writing(folder, user, target, same) {
+    async writing(given, user, target, same) {
+      const folder = folderOf(given);
       // Read in full only when its text names every field of the target (its kind's, or an earlier text): a folder of many jobs with long
       // ledgers is read, not parsed (a state that cannot be used is no owner here; `state list` names it).
       const needles = Object.entries(target)
@@ -55,7 +60,8 @@ export function fileJobStore(readTarget: TargetReader): JobStore {
       }
       return states;
     },
-    async list(folder, user, unreadable) {
+    async list(given, user, unreadable) {
+      const folder = folderOf(given);
       let names: string[];
       try {
         names = await readdir(folder);
@@ -76,5 +82,7 @@ export function fileJobStore(readTarget: TargetReader): JobStore {
       }
       return states;
     },
+    close: async () => undefined,
   };
+  return store;
 }

@@ -83,11 +83,15 @@ export interface LastRun {
 /** How many runs a job's run record keeps (the last one and those before it): `adreport status` reads them. */
 export const RECENT_RUNS = 30;
 
-/** Where a job's files are: its state, its last run, its lock. */
+/**
+ * Where a job's files are: its state, its last run, its lock. A store that keeps jobs by id (a database's
+ * adreport_jobs) names them in words and sets `job`.
+ */
 export interface StatePaths {
   state: string;
   run: string;
   lock: string;
+  job?: string;
 }
 
 export function pathsInFolder(folder: string, id: string): StatePaths {
@@ -104,10 +108,10 @@ export function isRealDay(text: string): boolean {
   return dayOfText(text) !== undefined;
 }
 
-/** A day the state records that is no day: named with the file, and how to start the job again. */
-function badDay(path: string, id: unknown, what: string, value: string): UsageError {
+/** A day the state records that is no day: named with its place, and how to start the job again. */
+function badDay(named: string, id: unknown, what: string, value: string): UsageError {
   const job = typeof id === "string" && /^[0-9a-f]{8}$/.test(id) ? id : "JOB";
-  return new UsageError(`the state file ${path} records ${what} ${JSON.stringify(value)}, which is not a date`, {
+  return new UsageError(`${named} records ${what} ${JSON.stringify(value)}, which is not a date`, {
     hint: `fix it by hand, or run: adreport state reset ${job} (the job starts again from --start)`,
   });
 }
@@ -121,6 +125,14 @@ function parseState(text: string, path: string, readTarget: TargetReader): JobSt
       hint: `fix it, or remove it to start the job again from --start (adreport state reset)`,
     });
   }
+  return stateOfValue(value, `the state file ${path}`, readTarget);
+}
+
+/**
+ * A state read from wherever its store keeps it, checked: `named` says where in a refusal (`the state file
+ * PATH`, `the state of job ID in the table adreport_jobs of DB`). Its fields in the order adreport writes them.
+ */
+export function stateOfValue(value: unknown, named: string, readTarget: TargetReader): JobState {
   const v = value as Partial<JobState> | null;
   const valid =
     v !== null &&
@@ -134,25 +146,23 @@ function parseState(text: string, path: string, readTarget: TargetReader): JobSt
     Object.values(v.days).every((record) => isDayRecord(record)) &&
     (v.write === undefined || isDayFileWrite(v.write));
   if (!valid) {
-    throw new UsageError(`the state file ${path} is not in adreport's shape`, {
+    throw new UsageError(`${named} is not in adreport's shape`, {
       hint: "remove it to start the job again from --start",
     });
   }
   // An earlier adreport's text read back here, once; edited by hand into no target adreport writes: refused
   // here, not as an internal error later.
   const target = readTarget(v.job?.target);
-  const state = { ...v, job: { ...v.job, target } } as JobState;
+  const { version, id, lastDay, days, write } = v as JobState;
+  const state = { version, id, job: { ...v.job, target }, lastDay, days, ...(write ? { write } : {}) } as JobState;
   if (target === undefined) {
-    throw new UsageError(
-      `the state file ${path} is not in adreport's shape: its output is neither {date} files nor a table`,
-      {
-        hint: "remove it to start the job again from --start",
-      },
-    );
+    throw new UsageError(`${named} is not in adreport's shape: its output is neither {date} files nor a table`, {
+      hint: "remove it to start the job again from --start",
+    });
   }
-  if (!isRealDay(state.lastDay)) throw badDay(path, state.id, "the last day", state.lastDay);
+  if (!isRealDay(state.lastDay)) throw badDay(named, state.id, "the last day", state.lastDay);
   const notADay = Object.keys(state.days).find((day) => !isRealDay(day));
-  if (notADay !== undefined) throw badDay(path, state.id, "a day", notADay);
+  if (notADay !== undefined) throw badDay(named, state.id, "a day", notADay);
   return state;
 }
 

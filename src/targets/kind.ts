@@ -7,6 +7,7 @@
 import type { ReportRequest } from "../contract";
 import type { FormatOptions, Formatter } from "../format/formatter";
 import type { JobTarget } from "../state/job";
+import type { JobDatabase } from "../state/job-table";
 import type { DayTarget } from "./day-target";
 import type { TableReader } from "./table/reader";
 
@@ -58,6 +59,14 @@ export interface ReadPlace {
   request: ReportRequest;
 }
 
+/** Where a job store reaches a target's database: `connect`, -o (or --db, --target) with its password, when given. */
+export interface JobDatabasePlace {
+  cwd: string;
+  sqliteAddon: object | undefined;
+  connectTimeoutMs: number;
+  connect: string | undefined;
+}
+
 /** How `verify` reads a target back: day files listed and read (engine/verify/target.ts), or a table summed. */
 export type TargetReading = { reads: "day files"; template: string } | { reads: "table"; open(): Promise<TableReader> };
 
@@ -98,4 +107,13 @@ export interface TargetKind<T extends JobTarget = JobTarget> {
   words(target: T, db: string | undefined): { output: string; table?: string };
   /** Day files: the file of one day (verify --repair writes no pipe or device). */
   dayFile?(target: T, day: string): string;
+  /**
+   * A database target: where its jobs' state, last run and lock are kept, beside the data (the table
+   * `adreport_jobs`, targets/table/jobs.ts). A kind without it keeps them in files.
+   */
+  jobDatabase?(target: T, place: JobDatabasePlace): JobDatabase;
+  /** The database alone (`sqlite:/d/ads.db`, the URL without its password): what `state list` remembers of it. */
+  databaseOf?(target: T): JobTarget;
+  /** Day files: the folder beside them their jobs' state is kept in when it is there (`.adreport/` in their root). */
+  stateBeside?(target: T): string;
 }

@@ -86,7 +86,10 @@ export function declareReport(program: Command) {
       "with --incremental: days fetched again each run for restated data: 3d, 0d (default 3d)",
     )
     .option("--start <date>", "with --incremental: the first day of the first run (YYYY-MM-DD, UTC)")
-    .option("--state-file <file>", "with --incremental: keep the job's state in FILE, not in the config folder")
+    .option(
+      "--state-file <file>",
+      "with --incremental: keep the job's state in FILE, not in the config folder (nor in a database target's adreport_jobs)",
+    )
     .option("--table <name>", "database target: the table to fill (default adreport_<dimensions>)")
     .addOption(
       new Option("--summary <format>", "print the run's outcome as one JSON object on stderr").choices(["json"]),

@@ -10,10 +10,13 @@ export function registerState(program: Command, ctx: Context): void {
     .addHelpText(
       "after",
       `
-Each job (profile, service, query without dates, output) keeps its state in the config folder's state/.
+Each job (profile, service, query without dates, output) keeps its state in the config folder's state/;
+a job writing a database keeps it in that database too (the table adreport_jobs), where a fresh
+container finds it: name the database with --target.
 
 Examples:
   $ adreport state list
+  $ adreport state list --target postgres://adreport@db/ads
   $ adreport state show 3f9a01c2
   $ adreport state reset 3f9a01c2 --from 2026-11-01`,
     );

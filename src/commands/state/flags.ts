@@ -8,7 +8,11 @@ export function declareList(state: Command) {
     .command("list")
     .description("every job: its id, the last day exported, the last run and how it ended, its output")
     .addOption(recordFormatOption("table"))
-    .addOption(jsonAliasOption());
+    .addOption(jsonAliasOption())
+    .option(
+      "--target <output>",
+      "also the jobs kept in this database (sqlite:PATH, postgres://...) or beside these {date} files (their .adreport/)",
+    );
 }
 
 export function declareShow(state: Command) {
@@ -19,6 +23,10 @@ export function declareShow(state: Command) {
     )
     .argument("[job]", "the job's id, as `state list` shows it")
     .option("--state-file <file>", "the state of a job run with --state-file FILE")
+    .option(
+      "--target <output>",
+      "a job kept in this database (sqlite:PATH, postgres://...) or beside these {date} files (their .adreport/)",
+    )
     .option(
       "--ledger",
       "the whole state as one JSON document, as earlier versions printed it (also what stdout gets when it is not a terminal and no --format is given)",
@@ -37,7 +45,11 @@ export function declareReset(state: Command) {
     .description("export again from a day on the next run (--from), or forget the job (the next run starts at --start)")
     .argument("[job]", "the job's id, as `state list` shows it")
     .option("--from <date>", "the first day the next run exports again (YYYY-MM-DD)")
-    .option("--state-file <file>", "the state of a job run with --state-file FILE");
+    .option("--state-file <file>", "the state of a job run with --state-file FILE")
+    .option(
+      "--target <output>",
+      "a job kept in this database (sqlite:PATH, postgres://...) or beside these {date} files (their .adreport/)",
+    );
 }
 
 export type StateListOptions = OptionsOf<typeof declareList>;

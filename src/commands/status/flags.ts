@@ -11,6 +11,10 @@ export function declareStatus(program: Command) {
     .argument("[jobs...]", "job ids, as `adreport state list` shows them (default: every job)")
     .option("--state-file <file>", "the state of a job run with --state-file FILE")
     .option(
+      "--target <output>",
+      "also the jobs kept in this database (sqlite:PATH, postgres://...) or beside these {date} files (their .adreport/): a fresh container",
+    )
+    .option(
       "--max-lag <days>",
       "exit 8 when a job's newest day lags more days than this behind yesterday, its last run failed, or it has not run since (2d; default: each job's profile's max-lag setting)",
     )

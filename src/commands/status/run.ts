@@ -2,15 +2,16 @@
  * `adreport status [JOB...]`: the jobs' status on stdout (a line a job, one job's summary, or the JSON
  * document), then exit 8 naming on stderr each job that lags more than allowed, failed or stalled.
  */
-import { StatusAlertError, UsageError } from "../../core/errors";
+import { AdreportError, StatusAlertError, UsageError } from "../../core/errors";
 import { printable } from "../../core/printable";
+import { jobStore } from "../../engine/days/job-stores";
 import type { JobStatus, StatusDocument } from "../../engine/status/document";
 import { type JobRead, readAllJobs, readJob } from "../../engine/status/read";
 import { statusLines, statusSummary } from "../../engine/status/render";
 import { statusDocument } from "../../engine/status/status";
 import { writeChunk } from "../../io/write";
 import type { Context } from "../context";
-import { pathsOf } from "../shared/job-state";
+import { pathsOf, storesToSearch } from "../shared/job-state";
 import { readConfig } from "../shared/settings";
 import { stateFolder } from "../shared/state-folder";
 import type { StatusOptions } from "./flags";
@@ -20,7 +21,7 @@ import { flagMaxLag, maxLagFor } from "./max-lag";
 export async function statusOf(
   ctx: Context,
   ids: readonly string[],
-  options: { stateFile?: string | undefined; maxLag?: string | undefined },
+  options: { stateFile?: string | undefined; target?: string | undefined; maxLag?: string | undefined },
 ): Promise<{ document: StatusDocument; named: boolean; alert: string | undefined }> {
   const flag = flagMaxLag(options.maxLag);
   const { file, data } = await readConfig(ctx);
@@ -32,8 +33,8 @@ export async function statusOf(
     jobs = [];
     // With --state-file, a job named too is refused by pathsOf.
     for (const id of options.stateFile !== undefined ? [ids[0]] : ids) {
-      const paths = await pathsOf(ctx, id, options.stateFile);
-      const job = await readJob(paths, ctx.user);
+      const paths = await pathsOf(ctx, id, options.stateFile, options.target);
+      const job = await readJob(paths, ctx.user, paths.store).finally(() => paths.store.close());
       if (job === undefined) {
         throw new UsageError(id !== undefined ? `no job ${printable(id)}` : `no state in ${paths.state}`, {
           hint: "adreport state list shows the jobs",
@@ -42,7 +43,7 @@ export async function statusOf(
       if (!jobs.some((j) => j.state.id === job.state.id && j.where === job.where)) jobs.push(job);
     }
   } else {
-    jobs = await readAllJobs(stateFolder(ctx), ctx.user, (error) => {
+    jobs = await everyJob(ctx, options.target, (error) => {
       unreadable.push(error.message);
       ctx.io.err.write(`adreport: warning: ${printable(error.message)}\n`);
     });
@@ -52,6 +53,28 @@ export async function statusOf(
   const alertsOn = flag !== undefined || maxLagFor(undefined, config, null) !== undefined;
   const alert = alertLine(document, alertsOn);
   return { document: { ...document, alert: alert !== undefined }, named, alert };
+}
+
+/** Every job wherever it is kept: a job its database keeps is read there, not from this host's copy. */
+async function everyJob(ctx: Context, target: string | undefined, unreadable: (error: Error) => void) {
+  const { stores, named } = await storesToSearch(ctx, target);
+  const jobs: JobRead[] = [];
+  try {
+    for (const store of stores) {
+      // A database that cannot be reached now hides none of the others' jobs (this host's copies stay listed).
+      const found = await readAllJobs(stateFolder(ctx), ctx.user, unreadable, store).catch((error: unknown) => {
+        if (store === named || store === jobStore() || !(error instanceof AdreportError)) throw error;
+        unreadable(error);
+        return [];
+      });
+      for (const job of found) {
+        if (!jobs.some((j) => j.state.id === job.state.id)) jobs.push(job);
+      }
+    }
+  } finally {
+    for (const store of stores) await store.close();
+  }
+  return jobs.sort((a, b) => (a.state.id < b.state.id ? -1 : a.state.id > b.state.id ? 1 : 0));
 }
 
 /** What needs a look, one line for stderr; undefined when nothing does. */

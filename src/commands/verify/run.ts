@@ -120,10 +120,12 @@ export async function runVerify(ctx: Context, job: string | undefined, options: 
   const chosen = verifyChoices(options);
   // A result file that cannot be written is refused before a request is sent or a day repaired.
   await checkOutputFolder(ctx, chosen.result);
-  const paths = await pathsOf(ctx, job, options.stateFile);
+  // A job kept in a database this folder does not know is found there by --db (sqlite:PATH or a URL).
+  const paths = await pathsOf(ctx, job, options.stateFile, chosen.db);
   const named =
     options.stateFile !== undefined ? `--state-file ${shellWord(options.stateFile)}` : (job ?? "").trim().toLowerCase();
-  let state = await stateAt(ctx, paths, job);
+  // Its store let go at once (a database's connection): --repair's run takes the job's own.
+  let state = await stateAt(ctx, paths, job).finally(() => paths.store.close());
   const window = { from: from ?? "0000-01-01", to: to ?? state.lastDay };
   const choices = { db: chosen.db, stateFile: options.stateFile, quiet: options.quiet, baseUrl: options.baseUrl };
   // The key goes only where the job's profile (or --base-url) says: decided before the first request.
@@ -137,7 +139,7 @@ export async function runVerify(ctx: Context, job: string | undefined, options: 
     if (differences.length > 0) {
       const asked = async () => service ?? (await ask());
       unrepaired = await repairDays(ctx, { state, paths, named }, choices, asked, differences);
-      state = await stateAt(ctx, paths, job);
+      state = await stateAt(ctx, paths, job).finally(() => paths.store.close());
       differences = await differencesOf(ctx, state, window, { ...choices, baseUrl: service });
     }
     const still = new Set(differingDays(differences));

@@ -10,6 +10,7 @@ import { shellWord } from "../../core/shell-word";
 import { jobIdentity } from "../../engine/days/incremental-job";
 import { earlierJobId, jobId } from "../../engine/days/job-id";
 import { jobStatePaths } from "../../engine/days/job-state";
+import { jobStoreFor } from "../../engine/days/job-stores";
 import type { DayPlan } from "../../engine/plan/plan";
 import { type JobState, pathsInFolder, type StatePaths } from "../../state/store";
 import type { Context } from "../context";
@@ -27,7 +28,16 @@ export function checkSameJob(ctx: Context, state: JobState, paths: StatePaths, p
       { hint: `undo the edit, or forget the job (its next run starts at --start): adreport state reset ${named}` },
     );
   }
-  const runs = jobStatePaths(ctx.cwd, incremental, id).state;
+  // Where its runs keep it: its database's adreport_jobs, a folder beside its files, or the config folder.
+  const store = jobStoreFor({
+    target: plan.output.target,
+    stateFile: incremental.stateFile,
+    cwd: ctx.cwd,
+    sqliteAddon: undefined,
+    connectTimeoutMs: 0,
+    connect: undefined,
+  });
+  const runs = jobStatePaths(ctx.cwd, incremental, id, store).state;
   const kept =
     incremental.stateFile === undefined && earlier === state.id
       ? pathsInFolder(incremental.stateFolder, earlier).state

@@ -20,6 +20,7 @@ import { type DaySummary, summaryObject } from "../run/summary";
 import { type IncrementalJob, jobIdentity, openIncrementalJob } from "./incremental-job";
 import { earlierJobId, jobId } from "./job-id";
 import { refuseOtherOwner } from "./job-state";
+import { jobStore, jobStoreFor } from "./job-stores";
 import { countingWaits, runFigures, type WaitTally } from "./run-record";
 import { bucketDays } from "./span";
 import { openDayTarget } from "./target";
@@ -79,13 +80,9 @@ export async function runDayExport(
   };
   // Days of another job's output: refused before anything is opened (an incremental job's first run, under
   // its lock, in openIncrementalJob). A repair writes its own job's days.
+  const owner = { identity, id, earlier: earlierJobId(identity), incremental: false };
   if (!incremental && !repair) {
-    await refuseOtherOwner(plan.stateFolder, ctx.user, {
-      identity,
-      id,
-      earlier: earlierJobId(identity),
-      incremental: false,
-    }).catch(async (error: unknown) => {
+    await refuseOtherOwner(plan.stateFolder, ctx.user, owner).catch(async (error: unknown) => {
       throw await failed(error);
     });
   }
@@ -93,6 +90,25 @@ export async function runDayExport(
   const target = await openDayTarget(ctx, plan, { runId, job: id }, events).catch(async (error: unknown) => {
     throw await failed(error);
   });
+  if (!incremental && !repair) {
+    // The jobs its database keeps too, once it is reached (its own words first when it cannot be).
+    const store = jobStoreFor({
+      target: plan.output.target,
+      stateFile: undefined,
+      cwd: ctx.cwd,
+      sqliteAddon: ctx.sqliteAddon(),
+      connectTimeoutMs: plan.settings.timeout.value * 1000,
+      connect: plan.output.given,
+    });
+    if (store !== jobStore()) {
+      await refuseOtherOwner(plan.stateFolder, ctx.user, owner, store)
+        .catch(async (error: unknown) => {
+          await target.close();
+          throw await failed(error);
+        })
+        .finally(() => store.close());
+    }
+  }
   try {
     if (incremental) {
       const opened = { ...plan, incremental, write: fileWrite(plan), jobBaseUrl };

@@ -19,7 +19,7 @@ import type { DayTargetSpec } from "../plan/output-spec";
 import type { IncrementalPlan } from "../plan/plan";
 import { earlierJobId, jobId } from "./job-id";
 import { findJobState, jobStatePaths, refuseOtherOwner } from "./job-state";
-import { jobStore } from "./job-stores";
+import { jobStoreFor, rememberStore } from "./job-stores";
 import { isRestated, nextRunRecord } from "./run-record";
 
 export interface IncrementalJob {
@@ -75,28 +75,38 @@ export async function openIncrementalJob(
   const identity = jobIdentity(settings, request, choice, plan.jobBaseUrl);
   const id = jobId(identity);
   const earlier = earlierJobId(identity);
-  const store = jobStore();
-  const paths = jobStatePaths(ctx.cwd, incremental, id);
-  await store.read(paths, ctx.user); // a state file adreport cannot use is refused before its lock is made
-  const lock = await store.lock(paths);
-  if (!lock.ok) {
-    throw new BusyError(`another run of this job (${id}) is under way: pid ${lock.holder} holds ${paths.lock}`, {
-      hint: "this run did nothing; if that process is not adreport (or, on another host, no longer runs), remove the lock file",
-    });
-  }
-  let release = lock.release;
+  const store = jobStoreOf(ctx, plan, incremental);
+  const paths = jobStatePaths(ctx.cwd, incremental, id, store);
+  let release = async () => {
+    await store.close();
+  };
   let state: JobState | undefined;
   try {
-    if (kindOf(choice.target).writers === "one") release = await lockOutput(store, paths, choice, lock.release);
-    const found = await findJobState(ctx.cwd, incremental, ctx.user, { id, earlier });
+    await store.read(paths, ctx.user); // a state adreport cannot use is refused before its lock is made
+    const lock = await store.lock(paths);
+    if (!lock.ok) {
+      throw new BusyError(`another run of this job (${id}) is under way: pid ${lock.holder} holds ${lock.path}`, {
+        hint:
+          lock.hint ??
+          "this run did nothing; if that process is not adreport (or, on another host, no longer runs), remove the lock file",
+      });
+    }
+    release = async () => {
+      await lock.release();
+      await store.close();
+    };
+    if (kindOf(choice.target).writers === "one") release = await lockOutput(store, paths, choice, release);
+    const found = await findJobState(ctx.cwd, incremental, ctx.user, { id, earlier }, store);
     state = found.state;
     if (state === undefined)
-      await refuseOtherOwner(incremental.stateFolder, ctx.user, { identity, id, earlier, incremental: true });
+      await refuseOtherOwner(incremental.stateFolder, ctx.user, { identity, id, earlier, incremental: true }, store);
     if (found.from !== undefined) {
       // Taken over: the state and its last run move to this id's files.
       await store.move(found.from, paths);
       notes.note(`job ${earlier} is now job ${id}: a database job's metrics may grow, its id leaves them out`);
     }
+    await store.settle?.(paths, ctx.user, (text) => notes.note(text));
+    if (store.name === "database") await rememberStore(incremental.stateFolder, choice.target);
   } catch (error) {
     await release();
     throw error;
@@ -144,6 +154,22 @@ export async function openIncrementalJob(
     },
     release,
   };
+}
+
+/** The job's store (engine/days/job-stores.ts): its database, a folder beside its files, or the config folder's. */
+function jobStoreOf(
+  ctx: EngineContext,
+  plan: { settings: ResolvedSettings; output: DayTargetSpec },
+  incremental: IncrementalPlan,
+): JobStore {
+  return jobStoreFor({
+    target: plan.output.target,
+    stateFile: incremental.stateFile,
+    cwd: ctx.cwd,
+    sqliteAddon: ctx.sqliteAddon(),
+    connectTimeoutMs: plan.settings.timeout.value * 1000,
+    connect: plan.output.given,
+  });
 }
 
 /**

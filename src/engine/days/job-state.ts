@@ -1,17 +1,24 @@
 /**
  * Where an incremental job's state and lock are, and its state read for this job: shared by a run
- * (engine/days/incremental-job.ts, under its lock) and by a dry run (engine/plan/description.ts, which takes no lock).
+ * (engine/days/incremental-job.ts, under its lock) and by a dry run (engine/plan/description.ts, which takes no
+ * lock). `store`: the job's (engine/days/job-stores.ts jobStoreFor); the config folder's files by default.
  */
 import { UsageError } from "../../core/errors";
 import { identityDifferences, type JobIdentity } from "../../state/job";
+import type { JobStore } from "../../state/job-store";
 import type { JobState, StatePaths } from "../../state/store";
 import { kindOf, sameTarget, targetText } from "../../targets/registry";
 import type { IncrementalPlan } from "../plan/plan";
 import { jobStore } from "./job-stores";
 
-/** --state-file (relative to `cwd`) when given, else `<id>.json` in the state folder. */
-export function jobStatePaths(cwd: string, incremental: IncrementalPlan, id: string): StatePaths {
-  return jobStore().paths({ cwd, stateFolder: incremental.stateFolder, stateFile: incremental.stateFile }, id);
+/** --state-file (relative to `cwd`) when given, else the store's place for `id` (`<id>.json` in the state folder). */
+export function jobStatePaths(
+  cwd: string,
+  incremental: IncrementalPlan,
+  id: string,
+  store: JobStore = jobStore(),
+): StatePaths {
+  return store.paths({ cwd, stateFolder: incremental.stateFolder, stateFile: incremental.stateFile }, id);
 }
 
 /**
@@ -23,8 +30,9 @@ export async function readJobState(
   user: { uid: number } | undefined,
   id: string,
   earlier?: string,
+  store: JobStore = jobStore(),
 ): Promise<JobState | undefined> {
-  const state = await jobStore().read(paths, user);
+  const state = await store.read(paths, user);
   if (state && earlier !== undefined && state.id === earlier) return { ...state, id };
   if (state && state.id !== id) {
     throw new UsageError(
@@ -47,13 +55,14 @@ export async function findJobState(
   incremental: IncrementalPlan,
   user: { uid: number } | undefined,
   ids: { id: string; earlier: string | undefined },
+  store: JobStore = jobStore(),
 ): Promise<{ paths: StatePaths; state: JobState | undefined; from?: StatePaths }> {
   const { id, earlier } = ids;
-  const paths = jobStatePaths(cwd, incremental, id);
-  const state = await readJobState(paths, user, id, earlier);
+  const paths = jobStatePaths(cwd, incremental, id, store);
+  const state = await readJobState(paths, user, id, earlier, store);
   if (state !== undefined || earlier === undefined || incremental.stateFile !== undefined) return { paths, state };
-  const from = jobStore().pathsInFolder(incremental.stateFolder, earlier);
-  const kept = await readJobState(from, user, id, earlier);
+  const from = store.pathsInFolder(incremental.stateFolder, earlier);
+  const kept = await readJobState(from, user, id, earlier, store);
   return kept === undefined ? { paths, state } : { paths, state: kept, from };
 }
 
@@ -68,11 +77,17 @@ export async function refuseOtherOwner(
   folder: string,
   user: { uid: number } | undefined,
   job: { identity: JobIdentity; id: string; earlier: string | undefined; incremental: boolean },
+  store: JobStore = jobStore(),
 ): Promise<void> {
   const { identity, id, earlier, incremental } = job;
   // A target every account writes at once belongs to one job per profile (its rows); else to one job.
   const perProfile = kindOf(identity.target).writers === "per-profile";
-  const states = await jobStore().writing(folder, user, identity.target, (found) => sameTarget(found, identity.target));
+  // The job's own store, and the config folder's files, which may still keep another job's state.
+  const stores = store === jobStore() ? [store] : [store, jobStore()];
+  const states: JobState[] = [];
+  for (const s of stores) {
+    states.push(...(await s.writing(folder, user, identity.target, (found) => sameTarget(found, identity.target))));
+  }
   const owner = states.find(
     (state) => state.id !== id && state.id !== earlier && (!perProfile || state.job.profile === identity.profile),
   );

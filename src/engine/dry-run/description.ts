@@ -3,6 +3,7 @@
  * where it would write, as which job, and for --incremental what the job's state makes of the range. It
  * reads the job's state and nothing else: no request, no lock, no file, folder or table is made.
  */
+import { existsSync } from "node:fs";
 import { ceilSeconds, type Instant, parseInstant } from "../../contract";
 import { formatDateTime } from "../../core/calendar";
 import { TimeZone } from "../../core/time-zone";
@@ -10,6 +11,7 @@ import { kindOf } from "../../targets/registry";
 import { jobIdentity } from "../days/incremental-job";
 import { earlierJobId, jobId } from "../days/job-id";
 import { findJobState, refuseOtherOwner } from "../days/job-state";
+import { jobStoreFor } from "../days/job-stores";
 import { incrementalRange } from "../plan/incremental";
 import type { FolderProblem } from "../plan/output-folder";
 import type { DayPlan, IncrementalPlan, ReportPlan } from "../plan/plan";
@@ -95,16 +97,17 @@ function outputOf(plan: ReportPlan): OutputDescription {
 
 /** The job's state as a run would find it, and the range that state gives. */
 async function incrementalOf(
-  ctx: { cwd: string; user?: { uid: number } | undefined },
+  ctx: DescribeContext,
   plan: DayPlan,
   incremental: IncrementalPlan,
   id: string,
+  store: ReturnType<typeof jobStoreFor>,
 ): Promise<{ described: IncrementalDescription; request: RequestPlan | undefined }> {
   const identity = jobIdentity(plan.settings, plan.request.request, plan.output);
   const earlier = earlierJobId(identity);
-  const { paths, state } = await findJobState(ctx.cwd, incremental, ctx.user, { id, earlier });
+  const { paths, state } = await findJobState(ctx.cwd, incremental, ctx.user, { id, earlier }, store);
   if (state === undefined)
-    await refuseOtherOwner(incremental.stateFolder, ctx.user, { identity, id, earlier, incremental: true });
+    await refuseOtherOwner(incremental.stateFolder, ctx.user, { identity, id, earlier, incremental: true }, store);
   const range = incrementalRange({
     now: plan.now,
     lastDay: state?.lastDay,
@@ -121,7 +124,8 @@ async function incrementalOf(
     .sort();
   return {
     described: {
-      stateFile: paths.state,
+      // A job its database (or a folder beside its files) keeps and this host has no copy of: named there.
+      stateFile: state !== undefined && !existsSync(paths.state) ? `job ${id} in ${store.where}` : paths.state,
       lockFile: paths.lock,
       stateExists: state !== undefined,
       lastDay: state?.lastDay,
@@ -140,10 +144,14 @@ function unusedZoneOf(plan: DayPlan): PlanDescription["unusedZone"] {
   return tz.value === undefined || tz.value === TimeZone.UTC.name ? undefined : { name: tz.value, source: tz.source };
 }
 
-export async function describePlan(
-  ctx: { cwd: string; user?: { uid: number } | undefined },
-  plan: Readonly<ReportPlan>,
-): Promise<PlanDescription> {
+/** What describing a plan needs of the run: its folder and user, and how a database keeping its job is opened. */
+export interface DescribeContext {
+  cwd: string;
+  user?: { uid: number } | undefined;
+  sqliteAddon?: () => object | undefined;
+}
+
+export async function describePlan(ctx: DescribeContext, plan: Readonly<ReportPlan>): Promise<PlanDescription> {
   const common = { output: outputOf(plan), format: plan.write?.format.entry.name, folder: plan.folder };
   if (plan.kind === "export") {
     const { request, compare } = plan;
@@ -168,15 +176,29 @@ export async function describePlan(
   }
   const identity = jobIdentity(plan.settings, plan.request.request, plan.output);
   const job = jobId(identity);
-  if (plan.incremental === undefined) {
-    await refuseOtherOwner(plan.stateFolder, ctx.user, {
-      identity,
-      id: job,
-      earlier: earlierJobId(identity),
-      incremental: false,
-    });
+  // The job's store, read and never written: a database's table is not made, a lock not taken.
+  const store = jobStoreFor({
+    target: plan.output.target,
+    stateFile: plan.incremental?.stateFile,
+    cwd: ctx.cwd,
+    sqliteAddon: ctx.sqliteAddon?.(),
+    connectTimeoutMs: plan.settings.timeout.value * 1000,
+    connect: plan.output.given,
+  });
+  let found: Awaited<ReturnType<typeof incrementalOf>> | undefined;
+  try {
+    if (plan.incremental === undefined) {
+      await refuseOtherOwner(
+        plan.stateFolder,
+        ctx.user,
+        { identity, id: job, earlier: earlierJobId(identity), incremental: false },
+        store,
+      );
+    }
+    found = plan.incremental && (await incrementalOf(ctx, plan, plan.incremental, job, store));
+  } finally {
+    await store.close();
   }
-  const found = plan.incremental && (await incrementalOf(ctx, plan, plan.incremental, job));
   const request = found ? found.request : plan.request;
   const windows = request ? windowSpans(TimeZone.UTC, request.windows, request.range) : [];
   return {

@@ -3,6 +3,7 @@
  * (engine/days/job-stores.ts), wherever it keeps them; nothing is locked or written.
  */
 import type { LockHolder } from "../../io/lock-file";
+import type { JobStore } from "../../state/job-store";
 import type { JobState, LastRun, StatePaths } from "../../state/store";
 import { targetText } from "../../targets/registry";
 import { jobStore } from "../days/job-stores";
@@ -17,15 +18,17 @@ export interface JobRead {
 }
 
 /** The job whose state is at `paths`; undefined when there is none. A state that cannot be used throws (UsageError). */
-export async function readJob(paths: StatePaths, user: { uid: number } | undefined): Promise<JobRead | undefined> {
-  const store = jobStore();
+export async function readJob(
+  paths: StatePaths,
+  user: { uid: number } | undefined,
+  store: JobStore = jobStore(),
+): Promise<JobRead | undefined> {
   const state = await store.read(paths, user);
   if (state === undefined) return undefined;
-  return readBeside(state, paths);
+  return readBeside(state, paths, store);
 }
 
-async function readBeside(state: JobState, paths: StatePaths): Promise<JobRead> {
-  const store = jobStore();
+async function readBeside(state: JobState, paths: StatePaths, store: JobStore): Promise<JobRead> {
   const record = await store.readLastRun(paths).catch(() => undefined);
   const holder = await store.lockHolder(paths);
   return { state, runs: recentRuns(record), holder, where: paths.state, target: targetText(state.job.target) };
@@ -36,8 +39,8 @@ export async function readAllJobs(
   folder: string,
   user: { uid: number } | undefined,
   unreadable: (error: Error) => void,
+  store: JobStore = jobStore(),
 ): Promise<JobRead[]> {
-  const store = jobStore();
   const states = await store.list(folder, user, unreadable);
-  return Promise.all(states.map((state) => readBeside(state, store.pathsInFolder(folder, state.id))));
+  return Promise.all(states.map((state) => readBeside(state, store.pathsInFolder(folder, state.id), store)));
 }

@@ -1,5 +1,5 @@
 /** `{date}` in -o: one file per date bucket, kept by a job as the template's absolute path. */
-import { resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { UsageError } from "../../core/errors";
 import { printable } from "../../core/printable";
 import type { JobTarget } from "../../state/job";
@@ -45,4 +45,14 @@ export const filesKind: TargetKind<FilesTarget> = {
   reading: (target) => ({ reads: "day files", template: target.template }),
   words: (target) => ({ output: target.template }),
   dayFile: (target, day) => target.template.replaceAll(DATE, day),
+  stateBeside: (target) => join(filesRoot(target.template), STATE_BESIDE),
 };
+
+/** The folder beside a job's day files that keeps its state, when it is there (made by hand: opt-in). */
+export const STATE_BESIDE = ".adreport";
+
+/** The deepest folder of the template with no placeholder in its path: `/v/out` of `/v/out/{profile}/{date}.csv`. */
+function filesRoot(template: string): string {
+  const open = template.indexOf("{");
+  return dirname(template.slice(0, open + 1));
+}

@@ -4,9 +4,11 @@
  */
 import { databaseIdentity, databaseLabel, isPostgresUrl } from "../../core/database-label";
 import { UsageError } from "../../core/errors";
+import { explainPostgresFailure } from "../../core/postgres-failure";
 import { printable } from "../../core/printable";
 import type { JobTarget } from "../../state/job";
 import type { TargetKind } from "../kind";
+import { jobDatabase } from "../table/jobs";
 import { DATABASE_WHAT, splitTableText, tableNameOf } from "../table/name";
 import { postgresTable } from "./table";
 
@@ -70,4 +72,12 @@ export const postgresKind: TargetKind<PostgresTarget> = {
     },
   }),
   words: (target, db) => ({ output: urlOf(target, db), table: target.table }),
+  jobDatabase: (target, place) => {
+    const url =
+      place.connect !== undefined && databaseIdentity(place.connect) === target.where ? place.connect : target.where;
+    return jobDatabase(target.where, explainPostgresFailure, async () =>
+      (await import("./jobs")).postgresJobTable(url, target.where, place.connectTimeoutMs),
+    );
+  },
+  databaseOf: (target) => ({ kind: "postgres", where: target.where, table: "" }),
 };

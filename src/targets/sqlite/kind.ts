@@ -4,6 +4,8 @@ import { UsageError } from "../../core/errors";
 import { printable } from "../../core/printable";
 import type { JobTarget } from "../../state/job";
 import type { TargetKind } from "../kind";
+import { driverWords } from "../table/failure";
+import { jobDatabase } from "../table/jobs";
 import { DATABASE_WHAT, splitTableText, tableNameOf } from "../table/name";
 import { sqliteTable } from "./table";
 
@@ -54,4 +56,9 @@ export const sqliteKind: TargetKind<SqliteTarget> = {
     };
   },
   words: (target) => ({ output: `${PREFIX}${target.path}`, table: target.table }),
+  jobDatabase: (target, place) =>
+    jobDatabase(`${PREFIX}${target.path}`, driverWords, async () =>
+      (await import("./jobs")).sqliteJobTable(target.path, `${PREFIX}${printable(target.path)}`, place.sqliteAddon),
+    ),
+  databaseOf: (target) => ({ kind: "sqlite", path: target.path, table: "" }),
 };

@@ -13,6 +13,7 @@ import { type TableLayout, tableLayout } from "./columns";
 import type { TableEngine } from "./engine";
 import { targetFailure } from "./failure";
 import { checkTable, type TableGrowth } from "./growth";
+import { JOBS_TABLE } from "./jobs";
 import { LOADS_TABLE } from "./loads";
 
 export type { TableAccess };
@@ -40,9 +41,14 @@ export async function openTableTarget(
   options: TableOptions,
 ): Promise<DayTarget & { close(): Promise<void> }> {
   const failure = (engine: TableEngine | undefined, error: unknown) =>
-    targetFailure(choice.failureWords, "write", engine?.description ?? choice.where, error);
+    targetFailure(choice.failureWords, "write", engine?.description ?? choice.where, error, engine !== undefined);
   if (choice.table === LOADS_TABLE) {
     throw new UsageError(`--table ${LOADS_TABLE}: that table is where adreport records every run's days`, {
+      hint: "choose another --table",
+    });
+  }
+  if (choice.table === JOBS_TABLE) {
+    throw new UsageError(`--table ${JOBS_TABLE}: that table is where adreport keeps the state of its jobs`, {
       hint: "choose another --table",
     });
   }

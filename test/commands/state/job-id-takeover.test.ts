@@ -5,6 +5,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { earlierJobId } from "../../../src/engine/days/job-id";
 import { startForwarder } from "../../helpers/forwarder";
@@ -28,6 +29,8 @@ describe("a database job's state under its earlier id", () => {
     writeFileSync(join(folder, `${earlier}.json`), JSON.stringify({ ...state, id: earlier }), { mode: 0o600 });
     renameSync(join(folder, `${id}.run.json`), join(folder, `${earlier}.run.json`));
     rmSync(join(folder, `${id}.json`));
+    // An earlier build kept no state in the database.
+    new Database(join(dir, "ads.db")).exec("DROP TABLE adreport_jobs").close();
 
     const dry = await run([...JOB, "--dry-run", "--summary", "json"], NOW);
     expect(dry.code, dry.stderr).toBe(0);
