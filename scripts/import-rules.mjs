@@ -101,7 +101,7 @@ export const ALLOWED = {
     "engine/days",
     "engine/status",
   ],
-  "commands/status": ["commands", "commands/shared", "core", "io", "config", "engine/status"],
+  "commands/status": ["commands", "commands/shared", "core", "io", "config", "engine/status", "engine/days"],
   "commands/report": [
     "commands",
     "commands/shared",
