@@ -1,0 +1,93 @@
+/**
+ * Parquet through hyparquet-writer (pure JavaScript, loaded only for this format): CSV's columns
+ * (format/columns.ts) typed (format/parquet-columns.ts), snappy-compressed, written a row group at a time,
+ * so memory holds one row group however long the report. Deterministic: the same rows give the same
+ * bytes (no time, no random id, no version inside), so a `{date}` day file rewritten with the same data
+ * is left as it was.
+ */
+import type { Writable } from "node:stream";
+import { ByteWriter, ParquetWriter } from "hyparquet-writer";
+import { bucketUnitOf } from "../core/calendar";
+import { writeChunk } from "../io/write";
+import { type Columns, columnsOf, peekFirstRow } from "./columns";
+import type { Formatter } from "./formatter";
+import {
+  type ColumnKind,
+  type ColumnValue,
+  columnValue,
+  dimensionKind,
+  metricKind,
+  schemaElement,
+} from "./parquet-columns";
+
+/**
+ * Rows a row group holds. Large enough to compress well (dictionaries of names and dates per group),
+ * small enough that an export, or every day of a `{date}` export open at once, stays in its memory goal.
+ */
+export const ROW_GROUP_ROWS = 16_384;
+
+/** created_by: no version, so an upgrade of adreport does not change every day file's bytes. */
+export const CREATED_BY = "adreport";
+
+interface Column {
+  name: string;
+  metric: boolean;
+  kind: ColumnKind;
+  values: ColumnValue[];
+}
+
+function typedColumns(columns: Columns, hourly: boolean): Column[] {
+  return columns.order.map(({ name, metric }) => ({
+    name,
+    metric,
+    kind: metric ? metricKind(name) : dimensionKind(name, hourly),
+    values: [],
+  }));
+}
+
+/** The bytes the writer has made since the last call, copied out (its buffer is reused). */
+function takeBytes(writer: ByteWriter): Buffer {
+  const bytes = Buffer.from(writer.getBytes());
+  writer.index = 0;
+  return bytes;
+}
+
+export const parquetFormatter: Formatter = {
+  async write(report, out: Writable) {
+    const { first, all } = await peekFirstRow(report.pages);
+    const columns = columnsOf(report.meta, first, report.fields);
+    const typed = typedColumns(columns, bucketUnitOf(report.meta.granularity) === "hour");
+    const writer = new ByteWriter(1 << 20);
+    const parquet = new ParquetWriter({
+      writer,
+      schema: [{ name: "schema", num_children: typed.length }, ...typed.map((c) => schemaElement(c.name, c.kind))],
+      codec: "SNAPPY",
+      createdBy: CREATED_BY,
+    });
+    let held = 0;
+    const flush = async () => {
+      if (held > 0) {
+        parquet.write({
+          columnData: typed.map((c) => ({ name: c.name, data: c.values })),
+          rowGroupSize: held,
+        });
+        for (const c of typed) c.values = [];
+        held = 0;
+      }
+      await writeChunk(out, takeBytes(writer));
+    };
+    for await (const page of all) {
+      for (const row of page.rows) {
+        for (const c of typed) {
+          const value = c.metric ? row.metrics[c.name] : row.dimensions[c.name];
+          c.values.push(columnValue(c.kind, c.name, value, columns.zone));
+        }
+        held += 1;
+        if (held === ROW_GROUP_ROWS) await flush();
+      }
+    }
+    await flush();
+    parquet.finish();
+    await writeChunk(out, takeBytes(writer));
+  },
+};
