@@ -98,7 +98,9 @@ function parquetRows(metrics: readonly string[], onRow: (metrics: RowMetrics) =>
     async write(chunk: Buffer) {
       size += chunk.length;
       if (size > MAX_PARQUET_DAY_FILE) {
-        throw new UnreadableFile(`it is larger than ${MAX_PARQUET_DAY_FILE / 1024 / 1024} MiB, no day file adreport wrote`);
+        throw new UnreadableFile(
+          `it is larger than ${MAX_PARQUET_DAY_FILE / 1024 / 1024} MiB, no day file adreport wrote`,
+        );
       }
       chunks.push(chunk);
     },

@@ -53,13 +53,13 @@ export function declareReport(program: Command) {
     .addOption(
       new Option(
         "--date-format <form>",
-        "how date is written: iso or epoch seconds (default: iso in csv, tsv and table; epoch in json and ndjson)",
+        "how date is written: iso or epoch seconds (default: iso in csv, tsv and table; epoch in json and ndjson; parquet always has a DATE or TIMESTAMP column)",
       ).choices(DATE_FORMATS),
     )
     .addOption(
       new Option(
         "-f, --format <format>",
-        "output format (default: table on a terminal, else csv); html: one page with charts and a sortable table; chart: a line chart of the first metric over dates for a terminal",
+        "output format (default: table on a terminal, else csv); parquet: typed, compressed columns for DuckDB, pandas or Spark (to a file or a pipe, never a terminal); html: one page with charts and a sortable table; chart: a line chart of the first metric over dates for a terminal",
       )
         .choices(FORMAT_NAMES)
         .argParser(nameOption("format", FORMAT_NAMES)),
