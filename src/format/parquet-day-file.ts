@@ -31,11 +31,12 @@ function typeInWords(element: FoundElement | SchemaElement): string {
 }
 
 function footerOf(file: ArrayBuffer): FileMetaData {
-  if (file.byteLength < 12) throw new UnreadableFile("not a Parquet file: it is too short (cut short?)");
+  if (file.byteLength < 12) throw new UnreadableFile("it is too short for a Parquet file (cut short?)");
   const bytes = new Uint8Array(file);
-  if (!MAGIC.equals(bytes.subarray(0, 4))) throw new UnreadableFile("not a Parquet file: it does not start with PAR1");
+  if (!MAGIC.equals(bytes.subarray(0, 4)))
+    throw new UnreadableFile("it does not start with PAR1, as a Parquet file does");
   if (!MAGIC.equals(bytes.subarray(-4))) {
-    throw new UnreadableFile("not a Parquet file: it does not end with PAR1 (cut short?)");
+    throw new UnreadableFile("it does not end with PAR1, as a Parquet file does (cut short?)");
   }
   try {
     return parquetMetadata(file);
