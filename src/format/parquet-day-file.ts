@@ -17,12 +17,11 @@ const MAGIC = Buffer.from("PAR1");
 
 type FoundElement = FileMetaData["schema"][number];
 
+/** The physical type, and for spending the DECIMAL of 6 places; an INT64 annotated INT_64 (DuckDB's) is an INT64. */
 function sameType(found: FoundElement, wanted: SchemaElement): boolean {
-  return (
-    found.type === wanted.type &&
-    (found.converted_type ?? undefined) === (wanted.converted_type ?? undefined) &&
-    (found.scale ?? undefined) === (wanted.scale ?? undefined)
-  );
+  const decimal = (element: FoundElement | SchemaElement) => element.converted_type === "DECIMAL";
+  if (found.type !== wanted.type || decimal(found) !== decimal(wanted)) return false;
+  return !decimal(wanted) || found.scale === wanted.scale;
 }
 
 function typeInWords(element: FoundElement | SchemaElement): string {
