@@ -18,7 +18,6 @@ export type ColumnKind = "day" | "hour" | "id" | "text" | "count" | "money" | "r
 /** DECIMAL(18,6): the 6 decimals the service keeps spending in (millionths), as an INT64, 18 digits in all. */
 export const MONEY_PRECISION = 18;
 export const MONEY_SCALE = 6;
-const MONEY_LIMIT = 10n ** BigInt(MONEY_PRECISION);
 
 const ID_KEYS = new Set(["campaign_id", "ad_id", "keyword_id"]);
 const COUNTERS = new Set(["views", "clicks", "conversions"]);
@@ -37,6 +36,17 @@ export function metricKind(metric: string): ColumnKind {
   if (base === MONEY) return "money";
   if (COUNTERS.has(base) && !isDerivedMetric(base)) return "count";
   return "ratio";
+}
+
+/** The kinds written as INT64 (ids, counts, hours, spending's micros): BigInts as hyparquet-writer takes them. */
+export function isInt64(kind: ColumnKind): boolean {
+  return kind === "id" || kind === "count" || kind === "hour" || kind === "money";
+}
+
+/** A row group's INT64 values: a BigInt64Array when none is NULL (no BigInt kept per value), else BigInts and NULLs. */
+export function int64Column(values: readonly ColumnValue[]): BigInt64Array | Array<bigint | null> {
+  if (!values.includes(null)) return BigInt64Array.from(values as number[], (value) => BigInt(value));
+  return values.map((value) => (value === null ? null : BigInt(value as number)));
 }
 
 export function schemaElement(name: string, kind: ColumnKind): SchemaElement {
@@ -71,7 +81,7 @@ export function schemaElement(name: string, kind: ColumnKind): SchemaElement {
   }
 }
 
-export type ColumnValue = number | bigint | string | null;
+export type ColumnValue = number | string | null;
 
 /** A value the column cannot hold: the service sent something its contract does not allow (exit 5). */
 function refused(column: string, value: unknown, what: string): UnavailableError {
@@ -102,21 +112,25 @@ function dayNumber(value: unknown, zone: TimeZone | undefined): number | undefin
 }
 
 /** Microseconds since the epoch (UTC) of an hour bucket: the instant, whatever zone its text was written in. */
-function hourMicros(value: unknown): bigint | undefined {
+function hourMicros(value: unknown): number | undefined {
   const sec = epochSeconds(value);
-  if (sec !== undefined) return BigInt(Math.round(sec * 1000)) * 1000n;
+  if (sec !== undefined) return Math.round(sec * 1000) * 1000;
   if (typeof value !== "string") return undefined;
   const ms = Date.parse(value);
-  return Number.isFinite(ms) ? BigInt(ms) * 1000n : undefined;
+  return Number.isFinite(ms) ? ms * 1000 : undefined;
 }
 
-function wholeNumber(value: unknown): bigint | undefined {
-  if (typeof value === "number") return Number.isSafeInteger(value) ? BigInt(value) : undefined;
-  if (typeof value === "string" && EPOCH_TEXT.test(value) && value.length < 19) return BigInt(value);
-  return undefined;
+function wholeNumber(value: unknown): number | undefined {
+  const whole = typeof value === "string" && EPOCH_TEXT.test(value) ? Number(value) : value;
+  return typeof whole === "number" && Number.isSafeInteger(whole) ? whole : undefined;
 }
 
-/** A dimension or metric value as the column of `kind` takes it; null for a value that was not sent. */
+/**
+ * A dimension or metric value as the column of `kind` holds it until its row group is written; null for a
+ * value that was not sent. The INT64 kinds are held as numbers, exact as safe integers, and become BigInts
+ * only as their row group is written (int64Column): a BigInt a value held for a whole row group costs
+ * memory and old-generation collections.
+ */
 export function columnValue(kind: ColumnKind, column: string, value: unknown, zone: TimeZone | undefined): ColumnValue {
   if (value === undefined || value === null) return null;
   switch (kind) {
@@ -127,7 +141,7 @@ export function columnValue(kind: ColumnKind, column: string, value: unknown, zo
     }
     case "hour": {
       const micros = hourMicros(value);
-      if (micros === undefined) throw refused(column, value, "a date and time");
+      if (micros === undefined || !Number.isSafeInteger(micros)) throw refused(column, value, "a date and time");
       return micros;
     }
     case "id":
@@ -138,8 +152,9 @@ export function columnValue(kind: ColumnKind, column: string, value: unknown, zo
     }
     case "money": {
       if (typeof value !== "number" || !Number.isFinite(value)) throw refused(column, value, "a number");
-      const micros = BigInt(spendingMicros(value));
-      if (micros >= MONEY_LIMIT || -micros >= MONEY_LIMIT) throw refused(column, value, "under 10^12");
+      // The ledger's micros (a double's): exact below 2^53 micros, 9 billion, far within DECIMAL(18,6).
+      const micros = spendingMicros(value);
+      if (!Number.isSafeInteger(micros)) throw refused(column, value, "a sum of under 9 billion");
       return micros;
     }
     case "text":

@@ -16,6 +16,8 @@ import {
   type ColumnValue,
   columnValue,
   dimensionKind,
+  int64Column,
+  isInt64,
   metricKind,
   schemaElement,
 } from "./parquet-columns";
@@ -71,7 +73,11 @@ export const parquetFormatter: Formatter = {
       if (held > 0) {
         parquet.write({
           // Min and max of names (cut to 16 bytes) prune little; of ids, dates and metrics they let readers skip groups.
-          columnData: typed.map((c) => ({ name: c.name, data: c.values, statistics: c.kind !== "text" })),
+          columnData: typed.map((c) => ({
+            name: c.name,
+            data: isInt64(c.kind) ? int64Column(c.values) : c.values,
+            statistics: c.kind !== "text",
+          })),
           rowGroupSize: held,
         });
         for (const c of typed) c.values = [];
