@@ -125,6 +125,38 @@ describe.concurrent("parquet exports read by DuckDB", () => {
     expect(Number(nulls?.n)).toBe(csv.filter((row) => row.cpa === "").length);
   });
 
+  it("--compare, --tz, --fields and --date-format epoch: the CSV's values, typed (local dates, _prev, _change)", async () => {
+    const dir = tempDir();
+    const cases = [
+      ["--dims", "campaign", "--compare", "previous", "--metrics", "views,spending,ctr"],
+      [
+        "--dims",
+        "campaign,date",
+        "--tz",
+        "Asia/Tokyo",
+        "--metrics",
+        "spending,clicks",
+        "--fields",
+        "spending,date,name",
+      ],
+      ["--dims", "ad,date", "--granularity", "hour", "--tz", "America/New_York", "--metrics", "views"],
+      ["--dims", "campaign,date", "--granularity", "week", "--metrics", "views", "--date-format", "epoch"],
+    ];
+    for (const args of cases) {
+      ok(await report([...WEEK, ...args, "-o", "same.csv", "--date-format", "iso"], dir));
+      ok(await report([...WEEK, ...args, "-o", "same.parquet"], dir));
+      const csv = csvRows(readFileSync(join(dir, "same.csv"), "utf8"));
+      expect(csv.length, args.join(" ")).toBeGreaterThan(0);
+      const parquet = join(dir, "same.parquet");
+      const types = await columnTypes(parquet);
+      if (args.includes("--compare")) {
+        expect(types).toMatchObject({ spending_prev: "DECIMAL(18,6)", views_prev: "BIGINT", views_change: "DOUBLE" });
+      }
+      if (args.includes("--fields")) expect(Object.keys(types)).toEqual(["spending", "date", "name"]);
+      await expectSameValues(csv, parquet, types);
+    }
+  });
+
   it("a grand total and a keyword report: one row, and the keyword's text", async () => {
     const dir = tempDir();
     for (const dims of [[], ["--dims", "keyword"]]) {

@@ -190,6 +190,19 @@ describe("the parquet writer", () => {
     expect(Number(found?.views)).toBe(rows.reduce((sum, row) => sum + (row.metrics.views as number), 0));
   });
 
+  it("a report without rows is a file of its columns that DuckDB reads as empty", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "empty.parquet"), await written([]));
+    expect(Object.keys(await columnTypes(join(dir, "empty.parquet")))).toEqual([
+      "campaign_id",
+      "name",
+      "date",
+      ...METRICS,
+    ]);
+    const [found] = await duckdb(`SELECT count(*) AS n FROM ${parquetOf(join(dir, "empty.parquet"))}`);
+    expect(Number(found?.n)).toBe(0);
+  });
+
   it("an hour is a UTC timestamp in microseconds; a day in a zone is its local date", async () => {
     const hour = Date.UTC(2026, 2, 1, 13) / 1000;
     const bytes = await written(
