@@ -43,10 +43,23 @@ export function isInt64(kind: ColumnKind): boolean {
   return kind === "id" || kind === "count" || kind === "hour" || kind === "money";
 }
 
-/** A row group's INT64 values: a BigInt64Array when none is NULL (no BigInt kept per value), else BigInts and NULLs. */
+const TWO_32 = 2 ** 32;
+
+/**
+ * A row group's INT64 values: when none is NULL, a BigInt64Array whose words are set from the numbers
+ * directly (two's complement, little-endian), so that no BigInt is made per value; else BigInts and NULLs.
+ */
 export function int64Column(values: readonly ColumnValue[]): BigInt64Array | Array<bigint | null> {
-  if (!values.includes(null)) return BigInt64Array.from(values as number[], (value) => BigInt(value));
-  return values.map((value) => (value === null ? null : BigInt(value as number)));
+  if (values.includes(null)) return values.map((value) => (value === null ? null : BigInt(value as number)));
+  const column = new BigInt64Array(values.length);
+  const words = new Uint32Array(column.buffer);
+  for (let i = 0; i < values.length; i += 1) {
+    const value = values[i] as number;
+    const high = Math.floor(value / TWO_32);
+    words[2 * i] = value - high * TWO_32;
+    words[2 * i + 1] = high >>> 0;
+  }
+  return column;
 }
 
 export function schemaElement(name: string, kind: ColumnKind): SchemaElement {

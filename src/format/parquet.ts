@@ -38,6 +38,11 @@ interface Column {
   metric: boolean;
   kind: ColumnKind;
   values: ColumnValue[];
+  /**
+   * A text column's values met in this row group, each kept once: the rows repeat a few names, and a
+   * parsed row's own copy of one would otherwise live as long as the row group (old-generation garbage).
+   */
+  texts: Map<string, string> | undefined;
 }
 
 function typedColumns(columns: Columns, hourly: boolean): Column[] {
@@ -46,6 +51,7 @@ function typedColumns(columns: Columns, hourly: boolean): Column[] {
     metric,
     kind: metric ? metricKind(name) : dimensionKind(name, hourly),
     values: [],
+    texts: !metric && dimensionKind(name, hourly) === "text" ? new Map() : undefined,
   }));
 }
 
@@ -80,7 +86,10 @@ export const parquetFormatter: Formatter = {
           })),
           rowGroupSize: held,
         });
-        for (const c of typed) c.values = [];
+        for (const c of typed) {
+          c.values = [];
+          c.texts?.clear();
+        }
         held = 0;
       }
       await writeChunk(out, takeBytes(writer));
@@ -89,7 +98,12 @@ export const parquetFormatter: Formatter = {
       for (const row of page.rows) {
         for (const c of typed) {
           const value = c.metric ? row.metrics[c.name] : row.dimensions[c.name];
-          c.values.push(columnValue(c.kind, c.name, value, columns.zone));
+          const cell = columnValue(c.kind, c.name, value, columns.zone);
+          if (c.texts !== undefined && typeof cell === "string") {
+            const kept = c.texts.get(cell);
+            if (kept === undefined) c.texts.set(cell, cell);
+            c.values.push(kept ?? cell);
+          } else c.values.push(cell);
         }
         held += 1;
         if (held === ROW_GROUP_ROWS) await flush();
