@@ -13,6 +13,7 @@ import { parquetMetadata } from "hyparquet";
 import { describe, expect, it } from "vitest";
 import type { ReportRow } from "../../../src/contract";
 import { parquetFormatter, ROW_GROUP_ROWS } from "../../../src/format/parquet";
+import { int64Column } from "../../../src/format/parquet-columns";
 import type { DayFileWrite } from "../../../src/state/store";
 import { METRICS, pathIn, readDayFile, rowsOf, secondOf, writeDays } from "../../helpers/day-files-written";
 import { columnTypes, duckdb, parquetOf } from "../../helpers/parquet-read";
@@ -188,6 +189,12 @@ describe("the parquet writer", () => {
     expect(Number(found?.n)).toBe(rows.length);
     expect(Number(found?.clicks)).toBe(rows.filter((row) => row.metrics.clicks !== null).length);
     expect(Number(found?.views)).toBe(rows.reduce((sum, row) => sum + (row.metrics.views as number), 0));
+  });
+
+  it("INT64 words set from numbers are the numbers' two's complement, negative and past 2^32 too", () => {
+    const values = [0, 1, -1, 2 ** 32, -(2 ** 32) - 5, 2 ** 53 - 1, -(2 ** 53) + 1, 1_764_288_000_000_000];
+    expect([...(int64Column(values) as BigInt64Array)]).toEqual(values.map((value) => BigInt(value)));
+    expect(int64Column([1, null, -3])).toEqual([1n, null, -3n]);
   });
 
   it("a report without rows is a file of its columns that DuckDB reads as empty", async () => {
