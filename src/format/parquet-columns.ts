@@ -44,10 +44,12 @@ export function isInt64(kind: ColumnKind): boolean {
 }
 
 const TWO_32 = 2 ** 32;
+/** Where a 64-bit integer's low word is in a typed array: the platform's byte order. */
+const LOW = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1 ? 0 : 1;
 
 /**
  * A row group's INT64 values: when none is NULL, a BigInt64Array whose words are set from the numbers
- * directly (two's complement, little-endian), so that no BigInt is made per value; else BigInts and NULLs.
+ * directly (two's complement), so that no BigInt is made per value; else BigInts and NULLs.
  */
 export function int64Column(values: readonly ColumnValue[]): BigInt64Array | Array<bigint | null> {
   if (values.includes(null)) return values.map((value) => (value === null ? null : BigInt(value as number)));
@@ -56,8 +58,8 @@ export function int64Column(values: readonly ColumnValue[]): BigInt64Array | Arr
   for (let i = 0; i < values.length; i += 1) {
     const value = values[i] as number;
     const high = Math.floor(value / TWO_32);
-    words[2 * i] = value - high * TWO_32;
-    words[2 * i + 1] = high >>> 0;
+    words[2 * i + LOW] = value - high * TWO_32;
+    words[2 * i + 1 - LOW] = high >>> 0;
   }
   return column;
 }
