@@ -10,7 +10,7 @@ import { collect, integerOption, nameOption } from "../shared/parse";
 export function declareReport(program: Command) {
   return program
     .command("report")
-    .description("pull a report, every page of it, and export it as a table, CSV, TSV, JSON or NDJSON")
+    .description("pull a report, every page of it, and export it as a table, CSV, TSV, JSON, NDJSON or Parquet")
     .option(
       "--from <when>",
       'start: today, yesterday, -Nd, YYYY-MM-DD or an ISO 8601 date-time (UTC); the default range is the last 7 complete UTC days (default: "-7d")',
