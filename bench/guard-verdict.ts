@@ -4,7 +4,7 @@ export interface Check {
   name: string;
   /** NaN when the figure could not be measured: always short beyond its margin. */
   value: number;
-  unit: "x" | "ms" | "MB";
+  unit: "x" | "ms" | "MB" | "k rows/s";
   goal: number;
   direction: "<=" | ">=";
   /** Run-to-run spread measured on this machine, as a fraction of the goal (bench/README.md). */

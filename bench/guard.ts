@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { PostgresCluster } from "../test/helpers/postgres-cluster";
 import { measureAccounts } from "./accounts";
+import { HOURLY_1M, measureColumnarExports, measureColumnarWriters } from "./columnar";
 import { BIG_DB, ensureBigDb, issueBenchKey, WORK } from "./data";
 import {
   CHECKS,
@@ -150,6 +151,18 @@ async function serveDefault(): Promise<Check[]> {
   }
 }
 
+/** The Parquet writer alone on 1M generated rows: rows a second of this process's CPU time (one core's worth). */
+async function columnarWriter(): Promise<Check[]> {
+  const { parquet, csv } = await measureColumnarWriters(1);
+  return [
+    check(
+      "columnar.parquet_writer_cpu",
+      1_000_000 / parquet.cpuMs,
+      `${(parquet.cpuMs / 1000).toFixed(2)} s CPU, ${(parquet.wallMs / 1000).toFixed(2)} s wall; CSV's ${(csv.cpuMs / 1000).toFixed(2)} s CPU`,
+    ),
+  ];
+}
+
 /** `serve --cache-mb 1024` (a 1M-row report computed once): the client's RSS on 1M rows, the database targets. */
 async function serveBig(postgresUrl: string | undefined): Promise<Check[]> {
   const key = issueBenchKey();
@@ -169,8 +182,27 @@ async function serveBig(postgresUrl: string | undefined): Promise<Check[]> {
       2,
       postgresUrl,
     );
+    const columnar = measureColumnarExports(env, out, [...args, "--from", "2026-10-28", "--to", "2026-10-31"], 2);
+    const parquet1m = measureColumnarExports(env, out, HOURLY_1M, 1).parquet;
     const seconds = (s: number | undefined) => `${(s ?? Number.NaN).toFixed(2)} s`;
+    const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
     return [
+      check(
+        "columnar.parquet_vs_csv",
+        columnar.parquet.seconds / columnar.csv.seconds,
+        `${seconds(columnar.parquet.seconds)} vs ${seconds(columnar.csv.seconds)}, 4 days hourly to a file, alternately`,
+      ),
+      check(
+        "columnar.parquet_size_vs_csv",
+        columnar.parquet.bytes / columnar.csv.bytes,
+        `${mb(columnar.parquet.bytes)} vs ${mb(columnar.csv.bytes)}`,
+      ),
+      check(
+        "columnar.parquet_1m_rss",
+        parquet1m.peakMb,
+        `1M rows in ${seconds(parquet1m.seconds)}, ${mb(parquet1m.bytes)}`,
+      ),
+      // --- DuckDB target (issue 37): its lines against the same CSV figures go here.
       check("export.csv_1m_rss", csv.peakMb, `${csv.rows} rows in ${csv.seconds.toFixed(1)} s`),
       check(
         "targets.sqlite_vs_csv",
@@ -324,7 +356,12 @@ export async function benchGuard(): Promise<void> {
     ],
     serveDefault,
   );
-  const bigNames = ["export.csv_1m_rss", ...names("targets.")];
+  await section(["columnar.parquet_writer_cpu"], columnarWriter);
+  const bigNames = [
+    "export.csv_1m_rss",
+    ...names("targets."),
+    ...names("columnar.parquet_").filter((n) => !n.endsWith("_cpu")),
+  ];
   if (bigNames.some(chosen) || names("pg.").some(chosen)) await clustered(bigNames, names("pg."));
   await section(names("accounts."), accounts);
   await section(names("abuse."), abuse);

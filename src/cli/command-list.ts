@@ -21,7 +21,7 @@ export const TOP_COMMANDS: readonly TopCommand[] = [
   {
     name: "report",
     term: " [options]",
-    description: "pull a report, every page of it, and export it as a table, CSV, TSV, JSON or NDJSON",
+    description: "pull a report, every page of it, and export it as a table, CSV, TSV, JSON, NDJSON or Parquet",
     load: async () => (await import("../commands/report/command")).registerReport,
   },
   {

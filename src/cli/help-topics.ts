@@ -4,7 +4,7 @@
  * start-up, the text itself when a topic is asked for (topic-text.ts, a dynamic import).
  */
 export const HELP_TOPICS = {
-  formats: "table, CSV, TSV, JSON, NDJSON, HTML and chart: columns, dates, ratios, spreadsheets",
+  formats: "table, CSV, TSV, JSON, NDJSON, Parquet, HTML and chart: columns, types, dates, ratios, spreadsheets",
   dates: "--from/--to words, time zones (--tz), --compare, weeks and months",
   cron: "scheduled exports: a crontab line, --incremental, {date} files, database targets, state",
   monitoring: "adreport status: each job's newest and settled day, its last run and lock; --max-lag and exit 8",

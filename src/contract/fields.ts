@@ -37,6 +37,11 @@ export function roundToMicros(value: number): number {
   return Number.isInteger(value) ? value : Math.round(value * 1e6) / 1e6;
 }
 
+/** Spending in integer micros (millionths), as a job's ledger sums it and a Parquet DECIMAL keeps it. */
+export function spendingMicros(value: number): number {
+  return Math.round(value * 1e6);
+}
+
 export const MAX_RANGE_SECONDS = 90 * SECONDS_PER_DAY;
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;

@@ -1,8 +1,11 @@
 /**
  * A day file read back (`verify`), as the format's writer wrote it: what every format's reader shares. A
  * reader takes the file's bytes in order, a chunk at a time, and hands each row's metric values to `onRow`;
- * the caller counts them (targets/files/reader.ts). A file that is not what the writer writes is told by a
- * reason (`line 12: 3 fields, the header has 5`), never by a throw: only a fault of our own throws.
+ * the caller counts them (targets/files/reader.ts). A format read from its end (Parquet, whose footer says
+ * where its rows are) holds the bytes until end() instead, up to a limit of its own: every reader keeps this
+ * one contract, and the caller one pass over the file for its digest and its rows. A file that is not what
+ * the writer writes is told by a reason (`line 12: 3 fields, the header has 5`), never by a throw: only a
+ * fault of our own throws.
  */
 import type { ReportRow } from "../contract";
 import type { FormatOptions } from "./formatter";

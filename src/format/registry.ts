@@ -40,6 +40,13 @@ export interface FormatEntry {
    * `meta` by profile) or a row a line. Absent: this formatter over every account's rows, profile first.
    */
   readonly mergedAs?: "json-document" | "json-lines";
+  /** Bytes rather than text: never written to a terminal (as curl refuses), only to a file or a pipe. */
+  readonly binary?: boolean;
+  /**
+   * Keeps spending as a decimal of 6 places (millionths), as the ledger sums it: read back, a value is its
+   * micros, so a value sent with more places (or a sum's binary drift) comes back rounded.
+   */
+  readonly spendingInMicros?: boolean;
   /** A dimension the format cannot be drawn without, refused before anything is fetched. */
   readonly needsDimension?: { readonly name: Dimension; readonly why: string; readonly hint: string };
 }
@@ -97,6 +104,15 @@ const ENTRIES: Entries = {
     mergedAs: "json-lines",
     load: async () => (await import("./ndjson")).ndjsonFormatter,
     dayFile: { load: async () => (await import("./json-day-file")).ndjsonDayFile },
+  },
+  parquet: {
+    title: "Parquet",
+    extensions: [".parquet"],
+    buffers: false,
+    binary: true,
+    spendingInMicros: true,
+    load: async () => (await import("./parquet")).parquetFormatter,
+    dayFile: { load: async () => (await import("./parquet-day-file")).parquetDayFile },
   },
   html: {
     title: "HTML",

@@ -5,6 +5,7 @@
  * another, a campaign renamed) is seen too.
  */
 import type { ReportRow } from "../contract";
+import { spendingMicros } from "../contract/fields";
 
 export interface DayRecord {
   rows: number;
@@ -23,7 +24,7 @@ export function emptyRecord(metrics: readonly string[]): DayRecord {
 }
 
 function exact(metric: string, value: number): number {
-  return metric === "spending" ? Math.round(value * 1e6) : value;
+  return metric === "spending" ? spendingMicros(value) : value;
 }
 
 export function addRow(record: DayRecord, row: ReportRow): void {

@@ -22,7 +22,7 @@ const DIST = join(ROOT, "dist");
 
 /** Sources that only the commands doing work need: a chunk holding any of them is too much for a start. */
 const HEAVY_SOURCES = [
-  /node_modules\/(zod|undici|fastify|@fastify|better-sqlite3|pg|pg-copy-streams|chart\.js|cli-table3|csv-stringify|ora|conf|simple-ascii-chart|lru-cache)\//,
+  /node_modules\/(zod|undici|fastify|@fastify|better-sqlite3|pg|pg-copy-streams|chart\.js|cli-table3|csv-stringify|ora|conf|simple-ascii-chart|lru-cache|hyparquet|hyparquet-writer)\//,
   /\bsrc\/(api|format|server|targets|transform|state)\//,
   // The contract's zod rules; its field names and time functions are plain code.
   /\bsrc\/contract\/(query|query-schema|response|openapi|recording)\.ts$/,

@@ -134,7 +134,7 @@ describe("the rest of the surface", () => {
     expect(result).toMatchObject({
       code: 2,
       stdout: "",
-      stderr: `adreport: ${message}; the formats are table, csv, tsv, json, ndjson, html, chart\n`,
+      stderr: `adreport: ${message}; the formats are table, csv, tsv, json, ndjson, parquet, html, chart\n`,
     });
   });
 

@@ -160,7 +160,7 @@ describe.concurrent("the format from the file's ending", () => {
   it("an ending the tool does not know, without --format, is exit 2 naming the known endings", async () => {
     const cwd = join(dir, "endings");
     mkdirSync(cwd);
-    for (const name of ["out.xlsx", "out.parquet", "out"]) {
+    for (const name of ["out.xlsx", "out.avro", "out"]) {
       const result = await report([...HOURLY, "-o", name], { cwd });
       expect(result.code, name).toBe(2);
       expect(result.stderr).toContain(`adreport: cannot tell the format of ${name} from its ending`);

@@ -10,7 +10,7 @@ import { collect, integerOption, nameOption } from "../shared/parse";
 export function declareReport(program: Command) {
   return program
     .command("report")
-    .description("pull a report, every page of it, and export it as a table, CSV, TSV, JSON or NDJSON")
+    .description("pull a report, every page of it, and export it as a table, CSV, TSV, JSON, NDJSON or Parquet")
     .option(
       "--from <when>",
       'start: today, yesterday, -Nd, YYYY-MM-DD or an ISO 8601 date-time (UTC); the default range is the last 7 complete UTC days (default: "-7d")',
@@ -53,13 +53,13 @@ export function declareReport(program: Command) {
     .addOption(
       new Option(
         "--date-format <form>",
-        "how date is written: iso or epoch seconds (default: iso in csv, tsv and table; epoch in json and ndjson)",
+        "how date is written: iso or epoch seconds (default: iso in csv, tsv and table; epoch in json and ndjson; parquet always has a DATE or TIMESTAMP column)",
       ).choices(DATE_FORMATS),
     )
     .addOption(
       new Option(
         "-f, --format <format>",
-        "output format (default: table on a terminal, else csv); html: one page with charts and a sortable table; chart: a line chart of the first metric over dates for a terminal",
+        "output format (default: table on a terminal, else csv); parquet: typed, compressed columns for DuckDB, pandas or Spark (to a file or a pipe, never a terminal); html: one page with charts and a sortable table; chart: a line chart of the first metric over dates for a terminal",
       )
         .choices(FORMAT_NAMES)
         .argParser(nameOption("format", FORMAT_NAMES)),

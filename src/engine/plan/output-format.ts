@@ -58,6 +58,12 @@ export function chooseOutputFormat(
     (path || !stdoutIsTTY ? "csv" : "table");
   const entry = formatNamed(named);
   if (!entry) throw new UsageError(`unknown format ${JSON.stringify(named)}`);
+  // As curl does: bytes that are no text would garble the terminal, and nobody reads them there.
+  if (entry.binary === true && path === undefined && stdoutIsTTY) {
+    throw new UsageError(`${entry.title} is binary: it is not written to a terminal`, {
+      hint: `write it to a file with -o report${entry.extensions[0] ?? ""}, or pipe it into a program that reads it`,
+    });
+  }
   // Asked for by name, it cannot be honoured by another format; the setting is a default for CSV exports.
   if (flags.spreadsheet === true && entry.csvOptions !== true) {
     throw new UsageError(`--spreadsheet makes CSV; the output here is ${entry.name}`, {

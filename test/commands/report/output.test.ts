@@ -155,7 +155,7 @@ describe("the format from the file's ending", () => {
   it("an ending the tool does not know, without --format, is exit 2 naming the known endings", async () => {
     const folder = join(dir, "endings");
     mkdirSync(folder);
-    for (const name of ["out.xlsx", "out.parquet", "out"]) {
+    for (const name of ["out.xlsx", "out.avro", "out"]) {
       const target = join(folder, name);
       const result = await report([...HOURLY, "-o", target]);
       expect(result.code, name).toBe(2);

@@ -307,7 +307,7 @@ const rows: Row[] = [
     name: "an ending adreport does not know",
     argv: ["-o", "x.xlsx"],
     refused:
-      "cannot tell the format of x.xlsx from its ending; known endings: .txt, .csv, .tsv, .json, .ndjson, .jsonl, .html, .htm",
+      "cannot tell the format of x.xlsx from its ending; known endings: .txt, .csv, .tsv, .json, .ndjson, .jsonl, .parquet, .html, .htm",
   },
   {
     name: "{from} and {to} in a file's name",

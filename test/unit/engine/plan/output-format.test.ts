@@ -136,6 +136,6 @@ describe("whole days, as the format entries decide", () => {
     expect(["table", "csv", "tsv", "json", "ndjson", undefined].map(isPicture)).not.toContain(true);
     expect(readBackFormat(choose({}, "d/{date}.jsonl").entry)).toBe("ndjson");
     expect(readBackFormat(choose({ format: "table" }, "d/{date}.csv").entry)).toBeUndefined();
-    expect(dayFileFormatsInWords()).toBe("CSV, TSV, JSON or NDJSON");
+    expect(dayFileFormatsInWords()).toBe("CSV, TSV, JSON, NDJSON or Parquet");
   });
 });

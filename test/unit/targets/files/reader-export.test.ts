@@ -22,6 +22,7 @@ const EXPORTS: Array<[string, string, string[], DayFileWrite]> = [
   ["tsv", "tsv/{date}.tsv", [], { ...PLAIN, format: "tsv", delimiter: "\t" }],
   ["json", "json/{date}.json", [], { ...PLAIN, format: "json" }],
   ["ndjson", "nd/{date}/campaigns.ndjson", [], { ...PLAIN, format: "ndjson" }],
+  ["parquet", "pq/date={date}/part.parquet", [], { ...PLAIN, format: "parquet" }],
 ];
 
 const DAYS = Array.from({ length: 13 }, (_, i) => new Date(Date.UTC(2026, 9, 20 + i)).toISOString().slice(0, 10));

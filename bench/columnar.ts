@@ -1,0 +1,221 @@
+/**
+ * Issue 37: Parquet beside CSV, in one run, on this machine.
+ * 1. The writers alone, in this process: 1M generated hourly ad rows (a page of 1,000 at a time) through the
+ *    CSV and the Parquet formatter into a stream that drops the bytes, interleaved, median of 3; the floor
+ *    is generating the rows alone. Rows/s of wall time and of this process's CPU time (one core's worth).
+ * 2. A 1M-row `ad,date` hourly export from a warmed local `serve` (the 5,000-ad set, --cache-mb 1024, as
+ *    targets.ts), CSV and Parquet files alternately, median of 3: wall time, peak RSS (GNU time), size.
+ * A figure past its goal is printed beside the floor it cannot beat in the same run.
+ */
+import { mkdirSync, rmSync, statSync } from "node:fs";
+import { loadavg } from "node:os";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import type { ReportMeta, RowPage } from "../src/contract";
+import { csvFormatter } from "../src/format/csv";
+import type { Formatter } from "../src/format/formatter";
+import { BIG_DB, ensureBigDb, issueBenchKey, WORK } from "./data";
+import { BIN, ensureBuilt, figure, measureCommand, median } from "./lib";
+import { startServe } from "./serve-process";
+
+const ROWS = 1_000_000;
+const ADS = 2_500;
+const START = Date.UTC(2026, 8, 27) / 1000;
+const METRICS = ["views", "spending", "clicks", "conversions"];
+
+/** Hourly ad rows: 1M over 35 days, or about 120k over 4 days with ADREPORT_BENCH_ROWS=100k (a loaded machine). */
+const SMALL = process.env.ADREPORT_BENCH_ROWS === "100k";
+export const HOURLY_1M = [
+  "--dims",
+  "ad,date",
+  "--granularity",
+  "hour",
+  "--metrics",
+  METRICS.join(","),
+  "--from",
+  SMALL ? "2026-10-28" : "2026-09-27",
+  "--to",
+  "2026-10-31",
+  "-q",
+];
+
+const meta: ReportMeta = {
+  granularity: "hourly",
+  dimensions: ["ad", "date"],
+  metrics: METRICS,
+  total: ROWS,
+  page: 1,
+  limit: 1000,
+  has_more: false,
+};
+
+async function* pages(): AsyncGenerator<RowPage> {
+  const hours = ROWS / ADS;
+  let rows = [];
+  for (let ad = 1; ad <= ADS; ad += 1) {
+    for (let h = 0; h < hours; h += 1) {
+      rows.push({
+        dimensions: { ad_id: ad, name: `Ad ${ad}, "spring"`, campaign_id: Math.ceil(ad / 50), date: START + h * 3600 },
+        metrics: {
+          views: 100 + h,
+          spending: Math.round((ad * 1.234567 + h) * 1e6) / 1e6,
+          clicks: h % 7,
+          conversions: h % 3,
+        },
+      });
+      if (rows.length === 1000) {
+        yield { rows };
+        rows = [];
+      }
+    }
+  }
+  if (rows.length > 0) yield { rows };
+}
+
+interface Took {
+  wallMs: number;
+  cpuMs: number;
+  bytes: number;
+}
+
+async function timed(write: ((sink: Writable) => Promise<void>) | undefined): Promise<Took> {
+  let bytes = 0;
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      bytes += chunk.length;
+      done();
+    },
+  });
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  if (write === undefined) for await (const _page of pages());
+  else await write(sink);
+  const wallMs = performance.now() - start;
+  const used = process.cpuUsage(cpu);
+  return { wallMs, cpuMs: (used.user + used.system) / 1000, bytes };
+}
+
+const through = (formatter: Formatter) => (sink: Writable) =>
+  formatter.write({ meta, totalKnown: true, pages: pages() }, sink, {
+    delimiter: ",",
+    bom: false,
+    spreadsheet: false,
+    color: false,
+  });
+
+export interface WriterFigures {
+  floor: Took;
+  csv: Took;
+  parquet: Took;
+}
+
+/** The writers alone: medians of `runs` interleaved runs (generation, CSV, Parquet). */
+export async function measureColumnarWriters(runs = 3): Promise<WriterFigures> {
+  const { parquetFormatter } = await import("../src/format/parquet");
+  const sides = { floor: [] as Took[], csv: [] as Took[], parquet: [] as Took[] };
+  for (let i = 0; i < runs; i += 1) {
+    sides.floor.push(await timed(undefined));
+    sides.csv.push(await timed(through(csvFormatter)));
+    sides.parquet.push(await timed(through(parquetFormatter)));
+  }
+  const mid = (took: Took[]): Took => ({
+    wallMs: median(took.map((t) => t.wallMs)),
+    cpuMs: median(took.map((t) => t.cpuMs)),
+    bytes: median(took.map((t) => t.bytes)),
+  });
+  return { floor: mid(sides.floor), csv: mid(sides.csv), parquet: mid(sides.parquet) };
+}
+
+export interface ExportSide {
+  seconds: number;
+  peakMb: number;
+  bytes: number;
+}
+
+/**
+ * The export `args` into a CSV file and into a Parquet file, alternately, `runs` times each after one warm-up
+ * export that has the service compute the report; medians of wall time, peak RSS and size.
+ */
+export function measureColumnarExports(
+  env: Record<string, string>,
+  out: string,
+  args: readonly string[],
+  runs: number,
+): { csv: ExportSide; parquet: ExportSide } {
+  const exportTo = (file: string, extra: string[] = []): ExportSide => {
+    const { seconds, peakMb } = measureCommand(process.execPath, [BIN, "report", ...args, "-o", file, ...extra], env);
+    const bytes = statSync(file).size;
+    rmSync(file);
+    return { seconds, peakMb, bytes };
+  };
+  exportTo(join(out, "warm.csv"), ["--timeout", "5m"]);
+  const csv: ExportSide[] = [];
+  const parquet: ExportSide[] = [];
+  for (let i = 0; i < runs; i += 1) {
+    // Each side first in turn: neither always gets the cooler machine.
+    if (i % 2 === 0) csv.push(exportTo(join(out, `run${i}.csv`)));
+    parquet.push(exportTo(join(out, `run${i}.parquet`)));
+    if (i % 2 === 1) csv.push(exportTo(join(out, `run${i}.csv`)));
+    // --- DuckDB target (issue 37, the other half): its export of the same args goes here, as a third side
+    // --- (`-o duckdb:PATH --table ads_hourly`), measured in its own file and merged by the lead.
+  }
+  const mid = (sides: ExportSide[]): ExportSide => ({
+    seconds: median(sides.map((s) => s.seconds)),
+    peakMb: median(sides.map((s) => s.peakMb)),
+    bytes: median(sides.map((s) => s.bytes)),
+  });
+  return { csv: mid(csv), parquet: mid(parquet) };
+}
+
+const rate = (ms: number) => `${Math.round(ROWS / (ms / 1000) / 1000)}k rows/s`;
+
+export async function benchColumnar(): Promise<void> {
+  ensureBuilt();
+  const writers = await measureColumnarWriters();
+  figure("writers alone, 1M generated rows: generating them (floor)", `${(writers.floor.wallMs / 1000).toFixed(2)} s`);
+  figure("CSV formatter (median of 3)", `${(writers.csv.wallMs / 1000).toFixed(2)} s  ${rate(writers.csv.wallMs)}`);
+  // Wall time on a shared machine is the load's as much as the writer's: the goal is judged on CPU time (one
+  // core's worth), and the wall line is shown beside CSV's in the same run.
+  figure(
+    "Parquet formatter (median of 3), wall",
+    `${(writers.parquet.wallMs / 1000).toFixed(2)} s  ${rate(writers.parquet.wallMs)}  ${(writers.parquet.wallMs / writers.csv.wallMs).toFixed(2)}x CSV's (load ${loadavg()[0]?.toFixed(1)})`,
+  );
+  figure(
+    "Parquet formatter, this process's CPU time (one core)",
+    `${(writers.parquet.cpuMs / 1000).toFixed(2)} s  ${rate(writers.parquet.cpuMs)} (CSV ${rate(writers.csv.cpuMs)})`,
+    ROWS / (writers.parquet.cpuMs / 1000) >= 200_000,
+  );
+
+  ensureBigDb();
+  const key = issueBenchKey();
+  const server = await startServe(BIG_DB, ["--header-timeout", "120", "--cache-mb", "1024"]);
+  const out = join(WORK, "columnar");
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  try {
+    const env = { ADREPORT_API_KEY: key, ADREPORT_BASE_URL: server.url, ADREPORT_CONFIG_DIR: join(out, "config") };
+    const { csv, parquet } = measureColumnarExports(env, out, HOURLY_1M, 3);
+    const label = SMALL ? "4-day hourly (~120k-row)" : "1M-row";
+    figure(
+      `${label} ad,date export to a CSV file (median of 3)`,
+      `${csv.seconds.toFixed(2)} s, ${csv.peakMb.toFixed(0)} MB`,
+    );
+    const wall = parquet.seconds / csv.seconds;
+    figure(
+      "the same to a Parquet file, wall time",
+      `${parquet.seconds.toFixed(2)} s  ${wall.toFixed(2)}x`,
+      wall <= 1.15,
+    );
+    figure("the same to a Parquet file, peak RSS", `${parquet.peakMb.toFixed(0)} MB`, parquet.peakMb <= 128);
+    const size = parquet.bytes / csv.bytes;
+    figure(
+      "Parquet size against the CSV's",
+      `${(parquet.bytes / 1e6).toFixed(1)} MB vs ${(csv.bytes / 1e6).toFixed(1)} MB  ${size.toFixed(2)}x`,
+      size <= 0.35,
+    );
+    // --- DuckDB target (issue 37): `the same into duckdb:PATH` wall time and peak RSS lines go here.
+  } finally {
+    await server.stop();
+    rmSync(out, { recursive: true, force: true });
+  }
+}
