@@ -181,6 +181,11 @@ describe.each([
     const shown = await container.run(["state", "show", id, "--target", output]);
     expect(shown.code, shown.stderr).toBe(0);
     expect(JSON.parse(shown.stdout)).toMatchObject({ id, last_run: { outcome: "ok" } });
+    for (const args of [["status", id], ["status"]]) {
+      const status = await container.run([...args, "--format", "json", "--target", output]);
+      expect(status.code, status.stderr).toBe(0);
+      expect(JSON.parse(status.stdout)).toMatchObject({ jobs: [{ job: id, last_run: { outcome: "ok" } }] });
+    }
     const verified = await container.run(["verify", id, "--db", output]);
     expect(verified.code, verified.stderr).toBe(0);
     expect(verified.stderr).toMatch(/every one matches/);
