@@ -3,6 +3,7 @@
  * (main.ts); each command loads its own libraries when it runs.
  */
 import { ExitCode } from "../core/exit-codes";
+import { tagLine } from "../core/log-codes";
 import { reasonInWords } from "../io/errno-words";
 import { systemContext } from "./system-context";
 import { asksVersionOnly, versionLine } from "./version";
@@ -27,7 +28,8 @@ export async function main(
   // (help, `keys list`): an export that said so already has its exit code.
   process.once("exit", () => {
     if (stdoutFailure === undefined || (process.exitCode ?? 0) !== 0) return;
-    process.stderr.write(`adreport: could not write to standard output: ${reasonInWords(stdoutFailure)}\n`);
+    tagLine(ctx.io.err, { code: "error.output", fields: { exit_code: ExitCode.failed } });
+    ctx.io.err.write(`adreport: could not write to standard output: ${reasonInWords(stdoutFailure)}\n`);
     process.exitCode = ExitCode.failed;
   });
   // Answered before commander and the flag definitions load (program.ts prints the same line for `-V`
@@ -41,7 +43,8 @@ export async function main(
   let finished = false;
   process.once("beforeExit", () => {
     if (finished) return;
-    process.stderr.write("adreport: internal error: the command stopped before it finished; nothing may be complete\n");
+    tagLine(ctx.io.err, { code: "error.internal", fields: { exit_code: ExitCode.internal } });
+    ctx.io.err.write("adreport: internal error: the command stopped before it finished; nothing may be complete\n");
     process.exitCode = ExitCode.internal;
   });
   // A line the front parsed up to an action (bin/adreport says which) loads that action's modules beside

@@ -13,7 +13,7 @@ import { stderrEvents } from "../shared/stderr-events";
 import { writeSummaryObject } from "../shared/summary-out";
 import { accountStreams } from "./account-io";
 import { type AccountsPlan, planOfAccount } from "./account-plan";
-import { accountTable } from "./account-table";
+import { writeAccountTable } from "./account-table";
 
 /** `ctx` is the run's own. */
 export async function runAccounts(ctx: Context, base: AccountsPlan): Promise<void> {
@@ -59,7 +59,7 @@ export async function runAccounts(ctx: Context, base: AccountsPlan): Promise<voi
     throw stopped;
   }
   const failed = results.some((r) => r.outcome !== "ok");
-  if (failed || !base.quiet) ctx.io.err.write(accountTable(results));
+  if (failed || !base.quiet) writeAccountTable(ctx.io.err, results);
   const verdict = runVerdict(results);
   const summary = writeSummaryObject(ctx, base.summary, {
     outcome: verdict === undefined ? "ok" : results.some((r) => r.outcome === "ok") ? "partial" : "failed",
