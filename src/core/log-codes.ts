@@ -5,6 +5,7 @@
  * two to each other). A line whose writer said what it is (tagLine) keeps that code and fields; any other is
  * told by its words (`adreport: warning: ...` is a warning).
  */
+import { globalFlag } from "./global-flags";
 
 export type LogLevel = "error" | "warn" | "info" | "debug";
 
@@ -147,18 +148,5 @@ export function jsonLogLines(text: string, tag: LineTag | undefined, time: Date)
 
 /** Whether `--log-format json` or ADREPORT_LOG_FORMAT=json asks for JSON logs (the flag wins). */
 export function jsonLogsWanted(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): boolean {
-  const flag = logFormatFlag(argv);
-  return (flag ?? env.ADREPORT_LOG_FORMAT) === "json";
-}
-
-/** The value of `--log-format` on a command line, before any `--`. */
-function logFormatFlag(argv: readonly string[]): string | undefined {
-  let value: string | undefined;
-  for (let i = 0; i < argv.length; i += 1) {
-    const word = argv[i] as string;
-    if (word === "--") break;
-    if (word === "--log-format") value = argv[i + 1];
-    else if (word.startsWith("--log-format=")) value = word.slice(13);
-  }
-  return value;
+  return (globalFlag(argv, "--log-format") ?? env.ADREPORT_LOG_FORMAT) === "json";
 }

@@ -35,6 +35,7 @@ export async function runAccounts(ctx: Context, base: AccountsPlan): Promise<voi
       env: base.envFor(profile),
       io: accountStreams(ctx.io, profile),
       onSignal,
+      observer: ctx.observer?.account(profile),
     };
     const started = performance.now();
     try {

@@ -4,6 +4,7 @@ import { type LineTag, tagLine } from "../../core/log-codes";
 import { printable } from "../../core/printable";
 import type { EngineEvents } from "../../engine/events";
 import type { Context } from "../context";
+import type { RunObserver } from "../telemetry";
 import { progressView } from "./progress";
 import { type SummaryChoice, writeSummaryObject } from "./summary-out";
 
@@ -17,7 +18,7 @@ export function stderrEvents(ctx: Context, summary: SummaryChoice, announce = fa
     ctx.io.err.write(`adreport: ${text}\n`);
   };
   const count = (rows: number) => `${rows.toLocaleString("en-US")} ${rows === 1 ? "row" : "rows"}`;
-  return {
+  const events: EngineEvents = {
     ...(announce &&
       ctx.io.errIsTTY && {
         wrote: (path: string, rows: number) =>
@@ -28,5 +29,37 @@ export function stderrEvents(ctx: Context, summary: SummaryChoice, announce = fa
     dayChanged: (day, what) => line(`${day}: ${what}`, { code: "day.changed", fields: { day, what } }),
     progress: (options) => progressView(ctx.io, options),
     summary: (object) => writeSummaryObject(ctx, summary, object),
+  };
+  return ctx.observer ? observed(events, ctx.observer) : events;
+}
+
+/** The same events, told to the run's telemetry as well (commands/telemetry.ts). */
+function observed(events: EngineEvents, observer: RunObserver): EngineEvents {
+  return {
+    ...events,
+    dayChanged(day, what) {
+      observer.dayChanged(day);
+      events.dayChanged(day, what);
+    },
+    restarted() {
+      observer.restarted();
+      events.restarted?.();
+    },
+    async progress(options) {
+      const view = await events.progress(options);
+      return {
+        onEvent(event) {
+          observer.apiEvent(event);
+          view.onEvent(event);
+        },
+        onProgress: (progress) => view.onProgress(progress),
+        onBytes: (count) => observer.bytes(count),
+        stop: () => view.stop(),
+      };
+    },
+    summary(object) {
+      observer.summary(object as Readonly<Record<string, unknown>>);
+      return events.summary(object);
+    },
   };
 }
