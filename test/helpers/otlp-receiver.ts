@@ -161,7 +161,11 @@ function attributesOf(list: unknown): Record<string, AttributeValue> {
 
 // --- protobuf: the wire format, and the fields of the messages above by number ---
 
-type Field = { kind: "varint"; value: bigint } | { kind: "fixed64"; bytes: Buffer } | { kind: "bytes"; bytes: Buffer } | { kind: "fixed32"; bytes: Buffer };
+type Field =
+  | { kind: "varint"; value: bigint }
+  | { kind: "fixed64"; bytes: Buffer }
+  | { kind: "bytes"; bytes: Buffer }
+  | { kind: "fixed32"; bytes: Buffer };
 
 function fields(buffer: Buffer): Map<number, Field[]> {
   const out = new Map<number, Field[]>();

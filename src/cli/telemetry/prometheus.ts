@@ -75,12 +75,12 @@ export const METRICS: readonly Metric[] = [
   },
   { name: "adreport_last_run_bytes", help: "Bytes of the answers the last run read.", value: (f) => f.bytes },
   {
-    name: "adreport_last_run_days_written",
+    name: "adreport_last_run_dates_written",
     help: "Whole days the last run wrote (day files, a database, an incremental job).",
     value: (f) => f.daysWritten,
   },
   {
-    name: "adreport_last_run_days_restated",
+    name: "adreport_last_run_dates_restated",
     help: "Days the last run found changed since they were last written.",
     value: (f) => f.daysRestated,
   },

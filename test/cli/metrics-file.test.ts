@@ -1,0 +1,121 @@
+/**
+ * `--metrics-file`: the run's figures for node_exporter's textfile collector, checked by Prometheus's own
+ * `promtool check metrics` (skipped with its reason where promtool is missing, unless ADREPORT_TEST_REQUIRE
+ * names it). The CLI runs as a process (the file is written on its way out) against `serve`.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { configDirWith } from "../helpers/config";
+import { ACME_KEY, startDemoService } from "../helpers/demo-service";
+import { promtoolMissing, promtoolPath, skipMissing } from "../helpers/required-tools";
+import { runCli } from "../helpers/spawn-cli";
+import { tempDir } from "../helpers/temp";
+
+const demo = await startDemoService({ keys: [ACME_KEY, { advertiser: "Globex, Inc.", ips: ["127.0.0.1"] }] });
+const [ACME, GLOBEX] = demo.service.keys as [string, string];
+
+/** The samples of an exposition text, by series (`name{labels}`). */
+function samples(text: string): Map<string, number> {
+  const found = new Map<string, number>();
+  for (const line of text.split("\n")) {
+    if (line === "" || line.startsWith("#")) continue;
+    const at = line.lastIndexOf(" ");
+    found.set(line.slice(0, at), Number(line.slice(at + 1)));
+  }
+  return found;
+}
+
+function promtoolCheck(context: { skip(note?: string): never }, text: string): void {
+  const missing = promtoolMissing();
+  if (missing !== undefined) skipMissing(context, "promtool", missing);
+  const checked = spawnSync(promtoolPath(), ["check", "metrics"], { input: text, encoding: "utf8" });
+  expect(checked.stdout + checked.stderr).toBe("");
+  expect(checked.status).toBe(0);
+}
+
+describe("--metrics-file", () => {
+  it("writes an incremental job's figures per job ({job}), as --summary json says them; a failed run keeps the newest day", async (context) => {
+    const dir = tempDir();
+    mkdirSync(join(dir, "out"));
+    const args = [
+      "report",
+      "--dims",
+      "campaign,date",
+      "-o",
+      "out/{date}.csv",
+      "--incremental",
+      "--start",
+      "2026-10-20",
+      "--metrics-file",
+      "textfile/adreport-{job}.prom",
+      "--summary",
+      "json",
+    ];
+    const first = await runCli(args, { cwd: dir, env: demo.env });
+    expect(first.code, first.stderr).toBe(0);
+    const summary = JSON.parse(first.stderr.trim().split("\n").at(-1) ?? "{}") as Record<string, number | string>;
+    const files = readdirSync(join(dir, "textfile"));
+    expect(files).toEqual([`adreport-${summary.job}.prom`]);
+    const text = readFileSync(join(dir, "textfile", files[0] as string), "utf8");
+    const labels = `{job="${summary.job}"}`;
+    const figures = samples(text);
+    expect(figures.get(`adreport_last_run_success${labels}`)).toBe(1);
+    expect(figures.get(`adreport_last_run_rows${labels}`)).toBe(summary.rows);
+    expect(figures.get(`adreport_last_run_requests${labels}`)).toBe(summary.requests);
+    expect(figures.get(`adreport_last_run_throttled_requests${labels}`)).toBe(summary.throttled);
+    expect(figures.get(`adreport_last_run_dates_written${labels}`)).toBe(summary.days_written);
+    expect(figures.get(`adreport_newest_day_timestamp_seconds${labels}`)).toBe(
+      Date.parse(`${String(summary.to).slice(0, 10)}T00:00:00Z`) / 1000,
+    );
+    expect(figures.get(`adreport_last_run_bytes${labels}`)).toBeGreaterThan(0);
+    // Nothing but the file: its temporary file was renamed over it.
+    expect(readdirSync(join(dir, "textfile"))).toEqual(files);
+
+    // The key refused: the run fails before it knows its job, and the job's series stay, failed.
+    const failed = await runCli(args, { cwd: dir, env: { ...demo.env, ADREPORT_API_KEY: "ak_live_nope" } });
+    expect(failed.code).toBe(3);
+    const after = samples(readFileSync(join(dir, "textfile", files[0] as string), "utf8"));
+    expect(after.get(`adreport_last_run_success${labels}`)).toBe(0);
+    expect(after.get(`adreport_newest_day_timestamp_seconds${labels}`)).toBe(
+      figures.get(`adreport_newest_day_timestamp_seconds${labels}`),
+    );
+    expect(after.get(`adreport_last_success_timestamp_seconds${labels}`)).toBe(
+      figures.get(`adreport_last_success_timestamp_seconds${labels}`),
+    );
+    promtoolCheck(context, text);
+    promtoolCheck(context, readFileSync(join(dir, "textfile", files[0] as string), "utf8"));
+  });
+
+  it("a run over several profiles: one series per profile in one file, or one file each with {profile}", async (context) => {
+    const dir = tempDir();
+    const config = configDirWith(
+      {},
+      {
+        acme: { "api-key": ACME, "base-url": demo.service.url },
+        "globex.eu": { "api-key": GLOBEX, "base-url": demo.service.url },
+      },
+    );
+    const env = { ADREPORT_CONFIG_DIR: config };
+    const range = ["--from", "2026-10-01", "--to", "2026-10-31", "--dims", "campaign", "-o", "{profile}.csv"];
+    const one = await runCli(["report", "--all-profiles", ...range, "--metrics-file", "all.prom", "-q"], {
+      cwd: dir,
+      env,
+    });
+    expect(one.code, one.stderr).toBe(0);
+    const text = readFileSync(join(dir, "all.prom"), "utf8");
+    const figures = samples(text);
+    expect(figures.get('adreport_last_run_success{profile="acme"}')).toBe(1);
+    expect(figures.get('adreport_last_run_success{profile="globex.eu"}')).toBe(1);
+    expect(figures.get('adreport_newest_day_timestamp_seconds{profile="acme"}')).toBe(Date.parse("2026-10-31") / 1000);
+    expect([...figures.keys()].filter((series) => !series.includes("profile="))).toEqual([]);
+    const each = await runCli(["report", "--all-profiles", ...range, "--metrics-file", "m/{profile}.prom", "-q"], {
+      cwd: dir,
+      env,
+    });
+    expect(each.code, each.stderr).toBe(0);
+    expect(readdirSync(join(dir, "m")).sort()).toEqual(["acme.prom", "globex.eu.prom"]);
+    promtoolCheck(context, text);
+  });
+});
