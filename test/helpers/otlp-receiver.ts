@@ -217,6 +217,10 @@ const varintOf = (m: Map<number, Field[]>, n: number) => {
   return f?.kind === "varint" ? f.value : 0n;
 };
 
+function readDouble(field: Field | undefined): number {
+  return field?.kind === "fixed64" ? field.bytes.readDoubleLE(0) : Number.NaN;
+}
+
 function keyValues(m: Map<number, Field[]>, n: number): Json[] {
   return all(m, n).map((kv) => {
     const f = fields(kv);
@@ -225,7 +229,7 @@ function keyValues(m: Map<number, Field[]>, n: number): Json[] {
     if (v.has(1)) value.stringValue = text(v, 1);
     else if (v.has(2)) value.boolValue = varintOf(v, 2) !== 0n;
     else if (v.has(3)) value.intValue = BigInt.asIntN(64, varintOf(v, 3)).toString();
-    else if (v.has(4)) value.doubleValue = (v.get(4)?.[0] as { bytes: Buffer }).bytes.readDoubleLE(0);
+    else if (v.get(4)?.[0]?.kind === "fixed64") value.doubleValue = readDouble(v.get(4)?.[0]);
     return { key: text(f, 1), value };
   });
 }
