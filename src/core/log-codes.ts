@@ -37,7 +37,6 @@ export const LOG_CODES = {
   "account.failed": { level: "error", about: "why one account of a run over several failed: `profile`" },
   summary: { level: "info", about: "--summary json on stderr: the object is `summary`" },
   serve: { level: "info", about: "what `adreport serve` says: a key issued, a database ready, a request" },
-  prompt: { level: "info", about: "a question asked on a terminal" },
   text: { level: "info", about: "any other line" },
 } as const satisfies Record<string, { level: LogLevel; about: string }>;
 
