@@ -13,6 +13,7 @@ import { benchServePostgres } from "./serve-postgres";
 import { benchServeSeek } from "./serve-seek";
 import { benchStartup } from "./startup";
 import { benchTargets } from "./targets";
+import { benchTelemetry } from "./telemetry";
 import { benchTz } from "./tz";
 import { benchVerify } from "./verify";
 
@@ -31,6 +32,7 @@ const benchmarks: Record<string, () => void | Promise<void>> = {
   pace: () => benchPace(),
   "rate-limits": () => benchRateLimits(),
   verify: () => benchVerify(),
+  telemetry: () => benchTelemetry(),
   guard: () => benchGuard(),
 };
 
