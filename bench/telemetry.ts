@@ -1,7 +1,7 @@
 /**
  * Issue 39: a report export with OpenTelemetry on (OTEL_EXPORTER_OTLP_ENDPOINT at a loopback receiver in
  * this process, http/protobuf, traces and metrics) against the same export with it off, wall time of the
- * whole process (start-up and the export at its end included), alternating on and off, median of each.
+ * whole process and its CPU time (GNU time; start-up and the export at its end included), each side first, second and third in turn, 9 runs each, median.
  * With --metrics-file as a third side. The export: 200 ads x 180 days of `ad,date` rows (36,000 rows, two
  * 90-day windows, 36 pages of 1,000) from a local `serve`, as CSV to /dev/null. Target: at most 1.05x.
  */
@@ -11,14 +11,14 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { keptDatabase, WORK } from "./data";
-import { BIN, cli, ensureBuilt, figure, median, timeAsync } from "./lib";
+import { BIN, cli, ensureBuilt, figure, median } from "./lib";
 import { startServe } from "./serve-process";
 
 const DB = join(WORK, "telemetry-200-ads-180-days.db");
 const DATA = ["--advertisers", "1", "--campaigns", "10", "--ads", "20", "--keywords", "0", "--days", "180"];
 const REPORT = ["--from", "2026-05-05", "--to", "2026-10-31", "--dims", "ad,date", "--page-size", "1000"];
 const DEV_NULL = openSync("/dev/null", "w");
-const RUNS = 7;
+const RUNS = 9;
 
 function ensureDb(): void {
   if (keptDatabase(DB)) return;
@@ -46,9 +46,11 @@ async function startReceiver(): Promise<{ url: string; bodies: () => number; clo
   };
 }
 
-function report(env: Record<string, string>, extra: readonly string[] = []): Promise<void> {
+/** Runs one export under GNU time: its wall and CPU (user + system) milliseconds. */
+function report(env: Record<string, string>, extra: readonly string[] = []): Promise<{ wall: number; cpu: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, "report", ...REPORT, "--format", "csv", "-q", ...extra], {
+    const args = ["-f", "__time %e %U %S", process.execPath, BIN, "report", ...REPORT, "--format", "csv", "-q"];
+    const child = spawn("/usr/bin/time", [...args, ...extra], {
       stdio: ["ignore", DEV_NULL, "pipe"],
       env: { ...process.env, ...env },
     });
@@ -56,9 +58,11 @@ function report(env: Record<string, string>, extra: readonly string[] = []): Pro
     child.stderr?.on("data", (c: Buffer) => {
       stderr += c.toString();
     });
-    child.on("close", (code) =>
-      code === 0 && stderr === "" ? resolve() : reject(new Error(`report exited ${code}: ${stderr}`)),
-    );
+    child.on("close", (code) => {
+      const match = /^__time ([\d.]+) ([\d.]+) ([\d.]+)\n$/.exec(stderr);
+      if (code !== 0 || !match) reject(new Error(`report exited ${code}: ${stderr}`));
+      else resolve({ wall: Number(match[1]) * 1000, cpu: (Number(match[2]) + Number(match[3])) * 1000 });
+    });
   });
 }
 
@@ -79,20 +83,38 @@ export async function benchTelemetry(): Promise<void> {
     const on = { ...off, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url };
     await report(off); // warm-up: the service computes the report once
     await report(on);
-    const offMs: number[] = [];
-    const onMs: number[] = [];
-    const fileMs: number[] = [];
+    type Times = { wall: number[]; cpu: number[] };
+    const off_: Times = { wall: [], cpu: [] };
+    const on_: Times = { wall: [], cpu: [] };
+    const file_: Times = { wall: [], cpu: [] };
+    const sides: [Times, () => Promise<{ wall: number; cpu: number }>][] = [
+      [off_, () => report(off)],
+      [on_, () => report(on)],
+      [file_, () => report(off, ["--metrics-file", join(metricsDir, "adreport.prom")])],
+    ];
+    // Each side first, second and third in turn: a machine busy with something else for a while costs each alike.
     for (let i = 0; i < RUNS; i += 1) {
-      offMs.push(await timeAsync(() => report(off)));
-      onMs.push(await timeAsync(() => report(on)));
-      fileMs.push(await timeAsync(() => report(off, ["--metrics-file", join(metricsDir, "adreport.prom")])));
+      for (let j = 0; j < sides.length; j += 1) {
+        const [times, run] = sides[(i + j) % sides.length] as (typeof sides)[number];
+        const { wall, cpu } = await run();
+        times.wall.push(wall);
+        times.cpu.push(cpu);
+      }
     }
-    const ratio = median(onMs) / median(offMs);
-    figure("export, OpenTelemetry off (median wall)", `${median(offMs).toFixed(0)} ms`);
-    figure("export, OTLP http/protobuf to a loopback collector", `${median(onMs).toFixed(0)} ms`);
-    figure("  on / off", `${ratio.toFixed(3)}x (target 1.05x)`, ratio <= 1.05);
-    const fileRatio = median(fileMs) / median(offMs);
-    figure("  --metrics-file / off", `${fileRatio.toFixed(3)}x (target 1.05x)`, fileRatio <= 1.05);
+    const show = (name: string, side: Times) =>
+      figure(name, `${median(side.wall).toFixed(0)} ms wall, ${median(side.cpu).toFixed(0)} ms CPU`);
+    show("export, telemetry off (medians)", off_);
+    show("export, OTLP http/protobuf to a loopback collector", on_);
+    show("export, --metrics-file", file_);
+    for (const [name, side] of [
+      ["OTLP on / off", on_],
+      ["--metrics-file / off", file_],
+    ] as const) {
+      const wall = median(side.wall) / median(off_.wall);
+      const cpu = median(side.cpu) / median(off_.cpu);
+      figure(`  ${name}, wall`, `${wall.toFixed(3)}x (target 1.05x)`, wall <= 1.05);
+      figure(`  ${name}, CPU`, `${cpu.toFixed(3)}x`);
+    }
     figure("  bodies the collector got", `${receiver.bodies()} (2 a run: traces, metrics)`);
   } finally {
     receiver.close();
