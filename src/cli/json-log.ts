@@ -3,7 +3,7 @@
  * lines become records as they come, a write its writer tagged becomes one record, and a line left without
  * its line feed is written when the stream ends.
  */
-import { Writable } from "node:stream";
+import type { Writable } from "node:stream";
 import { jsonLogLines, type LineTag, LOG_TAG } from "../core/log-codes";
 
 export function jsonLogStream(target: Writable, now: () => Date = () => new Date()): Writable {
@@ -12,7 +12,9 @@ export function jsonLogStream(target: Writable, now: () => Date = () => new Date
   const emit = (text: string, with_: LineTag | undefined) => {
     if (text !== "") target.write(jsonLogLines(text, with_, now()));
   };
-  const stream = new Writable({
+  // Node's stream module is loaded when JSON logs are asked for, not at every start (the front never loads it).
+  const { Writable: WritableStream } = process.getBuiltinModule("node:stream");
+  const stream = new WritableStream({
     decodeStrings: false,
     write(chunk: Buffer | string, _encoding, done) {
       const text = chunk.toString();
