@@ -7,11 +7,13 @@
  */
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { startDemoService } from "../helpers/demo-service";
+import { configDirWith } from "../helpers/config";
+import { ACME_KEY, startDemoService } from "../helpers/demo-service";
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "../helpers/otlp-receiver";
 import { cliCommand, environment, runCli } from "../helpers/spawn-cli";
+import { tempDir } from "../helpers/temp";
 
-const demo = await startDemoService();
+const demo = await startDemoService({ keys: [ACME_KEY, { advertiser: "Globex, Inc.", ips: ["127.0.0.1"] }] });
 // 184 days: three 90-day windows; 40 of them hold data, in pages of 50 rows.
 const RANGE = ["--from", "2026-05-01", "--to", "2026-10-31", "--dims", "ad,date", "--page-size", "50"];
 
@@ -91,6 +93,40 @@ describe.concurrent("OpenTelemetry", () => {
       for (const request of requests) expect(JSON.stringify(request.headers)).not.toContain(key.slice(4));
     });
   }
+
+  it("a run over several profiles: an account span each under the run, and each account's figures", async () => {
+    const receiver = await startOtlpReceiver();
+    const [acme, globex] = demo.service.keys as [string, string];
+    const config = configDirWith(
+      {},
+      {
+        acme: { "api-key": acme, "base-url": demo.service.url },
+        globex: { "api-key": globex, "base-url": demo.service.url },
+      },
+    );
+    const result = await runCli(["report", "--all-profiles", ...RANGE, "-o", "{profile}.csv", "--summary", "json"], {
+      cwd: tempDir(),
+      env: { ADREPORT_CONFIG_DIR: config, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const summary = JSON.parse(result.stderr.trim().split("\n").at(-1) ?? "{}") as {
+      accounts: { profile: string; rows: number }[];
+    };
+    const { spans, points } = receiver.received;
+    const root = spans.find((s) => s.parentSpanId === "");
+    const accounts = spans.filter((s) => s.parentSpanId === root?.spanId);
+    expect(accounts.map((s) => s.name).sort()).toEqual(["account acme", "account globex"]);
+    for (const { profile, rows } of summary.accounts) {
+      const span = accounts.find((s) => s.attributes["adreport.profile"] === profile);
+      expect(span?.attributes["adreport.rows"]).toBe(rows);
+      const point = points.find((p) => p.metric === "adreport.rows" && p.attributes["adreport.profile"] === profile);
+      expect(point?.value).toBe(rows);
+    }
+    for (const body of receiver.received.raw) {
+      expect(body.toString("latin1")).not.toContain(acme.slice(4));
+      expect(body.toString("latin1")).not.toContain(globex.slice(4));
+    }
+  });
 
   it("sends nothing with OTEL_SDK_DISABLED=true, and says nothing of it", async () => {
     const receiver = await startOtlpReceiver();
