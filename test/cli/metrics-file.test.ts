@@ -39,6 +39,7 @@ describe("--metrics-file", () => {
   it("writes an incremental job's figures per job ({job}), as --summary json says them; a failed run keeps the newest day", async (context) => {
     const dir = tempDir();
     mkdirSync(join(dir, "out"));
+    mkdirSync(join(dir, "textfile"));
     const args = [
       "report",
       "--dims",
@@ -110,6 +111,7 @@ describe("--metrics-file", () => {
     expect(figures.get('adreport_last_run_success{profile="globex.eu"}')).toBe(1);
     expect(figures.get('adreport_newest_day_timestamp_seconds{profile="acme"}')).toBe(Date.parse("2026-10-31") / 1000);
     expect([...figures.keys()].filter((series) => !series.includes("profile="))).toEqual([]);
+    mkdirSync(join(dir, "m"));
     const each = await runCli(["report", "--all-profiles", ...range, "--metrics-file", "m/{profile}.prom", "-q"], {
       cwd: dir,
       env,
@@ -117,5 +119,28 @@ describe("--metrics-file", () => {
     expect(each.code, each.stderr).toBe(0);
     expect(readdirSync(join(dir, "m")).sort()).toEqual(["acme.prom", "globex.eu.prom"]);
     promtoolCheck(context, text);
+  });
+
+  it("a folder that is not there: a warning naming the file, the run's own exit code", async () => {
+    const dir = tempDir();
+    const result = await runCli(
+      [
+        "report",
+        "--from",
+        "2026-10-01",
+        "--to",
+        "2026-10-31",
+        "--dims",
+        "campaign",
+        "--metrics-file",
+        "nowhere/x.prom",
+      ],
+      { cwd: dir, env: demo.env },
+    );
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(
+      "adreport: warning: could not write --metrics-file nowhere/x.prom: no such file or folder\n",
+    );
+    expect(readdirSync(dir)).toEqual([]);
   });
 });

@@ -1,14 +1,13 @@
 /**
  * --metrics-file PATH: the run's figures in Prometheus's text exposition format, for node_exporter's
  * textfile collector (which reads `*.prom` in its folder). Written atomically (a hidden `.tmp` file beside
- * it, renamed over it), readable by the collector's user. One series per account, labelled `job` (an
+ * it, renamed over it), readable by the collector's user. Its folder must exist (the collector's), as `-o`'s. One series per account, labelled `job` (an
  * incremental job's id) and `profile` (a run over several profiles); `{job}` and `{profile}` in PATH make
  * one file each instead. What a run did not learn (the newest day of a failed run, the last success) is
  * kept from the file the run replaces, so `time() - adreport_newest_day_timestamp_seconds` keeps rising
  * while runs fail.
  */
-import { mkdir } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
+import { resolve } from "node:path";
 import { readOptionalFile } from "../../io/private-file";
 import { replaceFileWith } from "../../io/replace-file";
 import type { AccountFigures } from "./figures";
@@ -103,7 +102,6 @@ export async function writeMetricsFiles(
   }
   for (const [path, group] of files) {
     const previous = parseSeries((await readOptionalFile(path).catch(() => undefined)) ?? "");
-    await mkdir(dirname(path), { recursive: true });
     // Read by node_exporter, which runs as another user.
     await replaceFileWith(path, metricsText(group, run, previous), 0o644);
   }

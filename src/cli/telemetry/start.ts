@@ -5,8 +5,10 @@
  * handling (the run has not started its requests) still sends them before the process dies of it.
  */
 import type { RunObserver } from "../../commands/telemetry";
+import { isSystemError } from "../../core/errors";
 import { tagLine } from "../../core/log-codes";
 import { printable } from "../../core/printable";
+import { reasonInWords } from "../../io/errno-words";
 import type { IOStreams } from "../../io/iostreams";
 import { type AccountFigures, FiguresObserver } from "./figures";
 import type { OtelChoice } from "./otel-wanted";
@@ -45,8 +47,10 @@ export function startTelemetry(options: TelemetryOptions): RunTelemetry {
       if (exitCode !== 0) run.error = `exit code ${exitCode}`;
       // A run over several accounts counts in theirs, not in the run's own.
       const counted = accounts.length > 1 ? accounts.filter((figures) => figures.profile !== undefined) : accounts;
+      // A line that exported nothing and failed nothing (--dry-run) leaves the job's figures as they are.
+      const ran = exitCode !== 0 || counted.some((figures) => figures.outcome !== undefined);
       await Promise.all([
-        options.metricsFile === undefined
+        options.metricsFile === undefined || !ran
           ? undefined
           : writeMetricsFiles(options.metricsFile, options.cwd, counted, { endedMs, exitCode }).catch(
               (error: unknown) =>
@@ -95,6 +99,7 @@ function warn(io: IOStreams, text: string): void {
 }
 
 function reason(error: unknown): string {
+  if (isSystemError(error)) return reasonInWords(error);
   const text = error instanceof Error ? error.message : String(error);
   return printable(text.split("\n")[0]?.slice(0, 200) ?? "");
 }
