@@ -1,7 +1,8 @@
 /**
  * `--metrics-file`: the run's figures for node_exporter's textfile collector, checked by Prometheus's own
  * `promtool check metrics` (skipped with its reason where promtool is missing, unless ADREPORT_TEST_REQUIRE
- * names it). The CLI runs as a process (the file is written on its way out) against `serve`.
+ * names it). The CLI runs as a process (the file is written on its way out) against `serve`; a restated
+ * day is checked in the OpenTelemetry it sends as well (test/helpers/otlp-receiver.ts).
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
@@ -9,6 +10,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { configDirWith } from "../helpers/config";
 import { ACME_KEY, startDemoService } from "../helpers/demo-service";
+import { newService } from "../helpers/incremental";
+import { startOtlpReceiver } from "../helpers/otlp-receiver";
 import { promtoolMissing, promtoolPath, skipMissing } from "../helpers/required-tools";
 import { runCli } from "../helpers/spawn-cli";
 import { tempDir } from "../helpers/temp";
@@ -119,6 +122,40 @@ describe("--metrics-file", () => {
     expect(each.code, each.stderr).toBe(0);
     expect(readdirSync(join(dir, "m")).sort()).toEqual(["acme.prom", "globex.eu.prom"]);
     promtoolCheck(context, text);
+  });
+
+  it("a restated day: counted in the file and an event on the account's span", async () => {
+    const { dir, env, restate, anHourOf } = await newService();
+    mkdirSync(join(dir, "out"));
+    const receiver = await startOtlpReceiver();
+    const args = [
+      "report",
+      "--dims",
+      "campaign,date",
+      "-o",
+      "out/{date}.csv",
+      "--incremental",
+      "--start",
+      "2026-10-25",
+    ];
+    const first = await runCli([...args, "--lookback", "40d"], { cwd: dir, env });
+    expect(first.code, first.stderr).toBe(0);
+    await restate(anHourOf("2026-10-31"));
+    const again = await runCli([...args, "--lookback", "40d", "--metrics-file", "m.prom"], {
+      cwd: dir,
+      env: { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
+    });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/^adreport: 2026-10-31: /m);
+    const figures = samples(readFileSync(join(dir, "m.prom"), "utf8"));
+    const restated = [...figures].find(([series]) => series.startsWith("adreport_last_run_dates_restated{"));
+    expect(restated?.[1]).toBe(1);
+    const account = receiver.received.spans.find((s) => s.name === "account");
+    expect(account?.events.filter((e) => e.name === "day.restated").map((e) => e.attributes["adreport.day"])).toEqual([
+      "2026-10-31",
+    ]);
+    const points = receiver.received.points.filter((p) => p.metric === "adreport.days.restated");
+    expect(points.map((p) => p.value)).toEqual([1]);
   });
 
   it("a folder that is not there: a warning naming the file, the run's own exit code", async () => {
