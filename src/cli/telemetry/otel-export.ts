@@ -16,10 +16,6 @@ import {
   trace,
 } from "@opentelemetry/api";
 import { ExportResultCode } from "@opentelemetry/core";
-import { OTLPMetricExporter as JsonMetricExporter } from "@opentelemetry/exporter-metrics-otlp-http";
-import { OTLPMetricExporter as ProtoMetricExporter } from "@opentelemetry/exporter-metrics-otlp-proto";
-import { OTLPTraceExporter as JsonTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
-import { OTLPTraceExporter as ProtoTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from "@opentelemetry/resources";
 import { MeterProvider, PeriodicExportingMetricReader, type PushMetricExporter } from "@opentelemetry/sdk-metrics";
 import { BasicTracerProvider, BatchSpanProcessor, type SpanExporter } from "@opentelemetry/sdk-trace-base";
@@ -32,7 +28,11 @@ export interface OtelOutcome {
   readonly failed: string | undefined;
 }
 
+/** The exporters of one protocol: otlp-proto.ts or otlp-json.ts, loaded beside this module. */
+export type Exporters = typeof import("./otlp-proto");
+
 export async function exportToOtel(
+  exporters: Exporters,
   choice: OtelChoice,
   run: RecordedSpan,
   accounts: readonly AccountFigures[],
@@ -48,10 +48,7 @@ export async function exportToOtel(
   const exporterConfig = { timeoutMillis: choice.timeoutMs };
   const work: Promise<unknown>[] = [];
   if (choice.traces) {
-    const exporter = watched(
-      choice.protocol === "http/json" ? new JsonTraceExporter(exporterConfig) : new ProtoTraceExporter(exporterConfig),
-      noted,
-    );
+    const exporter = watched(new exporters.TraceExporter(exporterConfig), noted);
     const provider = new BasicTracerProvider({
       resource,
       spanProcessors: [
@@ -66,12 +63,7 @@ export async function exportToOtel(
     work.push(provider.shutdown());
   }
   if (choice.metrics) {
-    const exporter = watchedMetrics(
-      choice.protocol === "http/json"
-        ? new JsonMetricExporter(exporterConfig)
-        : new ProtoMetricExporter(exporterConfig),
-      noted,
-    );
+    const exporter = watchedMetrics(new exporters.MetricExporter(exporterConfig), noted);
     const reader = new PeriodicExportingMetricReader({
       exporter,
       exportIntervalMillis: 3_600_000,

@@ -11,6 +11,7 @@ import { printable } from "../../core/printable";
 import { reasonInWords } from "../../io/errno-words";
 import type { IOStreams } from "../../io/iostreams";
 import { type AccountFigures, FiguresObserver } from "./figures";
+import type { Exporters } from "./otel-export";
 import type { OtelChoice } from "./otel-wanted";
 import { writeMetricsFiles } from "./prometheus";
 import { recordedSpan, TraceRecorder } from "./trace-record";
@@ -36,7 +37,12 @@ export function startTelemetry(options: TelemetryOptions): RunTelemetry {
   const trace = options.otel ? new TraceRecorder(run, undefined, true) : undefined;
   const observer = new FiguresObserver(undefined, accounts, trace);
   // The SDK loads beside the run rather than after it (about 100 ms of its own).
-  const sdk = options.otel ? import("./otel-export").catch((error: unknown) => error) : undefined;
+  const sdk = options.otel
+    ? Promise.all([
+        import("./otel-export"),
+        options.otel.protocol === "http/json" ? import("./otlp-json") : import("./otlp-proto"),
+      ]).catch((error: unknown) => error)
+    : undefined;
   let finished: Promise<void> | undefined;
   const finish = (exitCode: number) => {
     finished ??= (async () => {
@@ -81,12 +87,13 @@ async function send(
       `OpenTelemetry: protocol ${printable(otel.unsupported)} is not sent by adreport; using http/protobuf`,
     );
   }
-  const loaded = (await sdk) as typeof import("./otel-export") | Error;
-  if (loaded instanceof Error || typeof loaded !== "object" || loaded === null || !("exportToOtel" in loaded)) {
+  const loaded = await sdk;
+  if (!Array.isArray(loaded)) {
     warn(options.io, `OpenTelemetry: not sent: ${reason(loaded)}`);
     return;
   }
-  const outcome = await loaded.exportToOtel(otel, run, accounts, options.version).catch((error: unknown) => ({
+  const [{ exportToOtel }, exporters] = loaded as [typeof import("./otel-export"), Exporters];
+  const outcome = await exportToOtel(exporters, otel, run, accounts, options.version).catch((error: unknown) => ({
     failed: reason(error),
   }));
   if (outcome.failed !== undefined)
