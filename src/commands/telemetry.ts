@@ -14,6 +14,8 @@ export interface RunObserver {
   /** The body of an answer, read. */
   bytes(count: number): void;
   dayChanged(day: string): void;
+  /** A day of a run of whole days is in place with `rows` rows. */
+  dayInPlace(day: string, rows: number): void;
   /** The fetch started again after the service said its data changed. */
   restarted(): void;
   /** The run's (or the account's) --summary object: how it ended. */

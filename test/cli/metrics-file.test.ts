@@ -70,12 +70,21 @@ describe("--metrics-file", () => {
     expect(figures.get(`adreport_last_run_requests${labels}`)).toBe(summary.requests);
     expect(figures.get(`adreport_last_run_throttled_requests${labels}`)).toBe(summary.throttled);
     expect(figures.get(`adreport_last_run_dates_written${labels}`)).toBe(summary.days_written);
-    expect(figures.get(`adreport_newest_day_timestamp_seconds${labels}`)).toBe(
-      Date.parse(`${String(summary.to).slice(0, 10)}T00:00:00Z`) / 1000,
-    );
+    // The newest day with rows (the demo data ends on 2026-10-31), not the end of the range the job fetched
+    // (yesterday): freshness on the data, never on the time of the load.
+    expect(String(summary.to) > "2026-11-01").toBe(true);
+    expect(figures.get(`adreport_newest_day_timestamp_seconds${labels}`)).toBe(Date.parse("2026-10-31") / 1000);
     expect(figures.get(`adreport_last_run_bytes${labels}`)).toBeGreaterThan(0);
     // Nothing but the file: its temporary file was renamed over it.
     expect(readdirSync(join(dir, "textfile"))).toEqual(files);
+
+    // The next morning's run fetches only its lookback, whose days hold no rows: it ends well, and the
+    // newest day in the data stays where it was.
+    const quiet = await runCli(args, { cwd: dir, env: demo.env });
+    expect(quiet.code, quiet.stderr).toBe(0);
+    const next = samples(readFileSync(join(dir, "textfile", files[0] as string), "utf8"));
+    expect(next.get(`adreport_last_run_success${labels}`)).toBe(1);
+    expect(next.get(`adreport_newest_day_timestamp_seconds${labels}`)).toBe(Date.parse("2026-10-31") / 1000);
 
     // The key refused: the run fails before it knows its job, and the job's series stay, failed.
     const failed = await runCli(args, { cwd: dir, env: { ...demo.env, ADREPORT_API_KEY: "ak_live_nope" } });
@@ -86,7 +95,7 @@ describe("--metrics-file", () => {
       figures.get(`adreport_newest_day_timestamp_seconds${labels}`),
     );
     expect(after.get(`adreport_last_success_timestamp_seconds${labels}`)).toBe(
-      figures.get(`adreport_last_success_timestamp_seconds${labels}`),
+      next.get(`adreport_last_success_timestamp_seconds${labels}`),
     );
     promtoolCheck(context, text);
     promtoolCheck(context, readFileSync(join(dir, "textfile", files[0] as string), "utf8"));

@@ -23,7 +23,10 @@ export interface AccountFigures {
   daysWritten: number;
   daysRestated: number;
   restarts: number;
-  /** The last day (YYYY-MM-DD) a run that ended well has in its data: its range's end. */
+  /**
+   * The newest day (YYYY-MM-DD) in the data: of a run of whole days, the newest day put in place that has
+   * rows (none when every day it fetched was empty); of another export that ended well, its range's end.
+   */
   newestDay: string | undefined;
   readonly startedMs: number;
   endedMs: number | undefined;
@@ -34,6 +37,8 @@ export class FiguresObserver implements RunObserver {
   readonly figures: AccountFigures;
   private lastStatus: number | undefined;
   private restatedSeen = 0;
+  /** Whether the run put whole days in place (dayInPlace), which then say the newest day. */
+  private daysSeen = false;
 
   constructor(
     profile: string | undefined,
@@ -84,6 +89,13 @@ export class FiguresObserver implements RunObserver {
     this.figures.bytes += count;
   }
 
+  dayInPlace(day: string, rows: number): void {
+    this.also?.dayInPlace(day, rows);
+    this.daysSeen = true;
+    if (rows > 0 && (this.figures.newestDay === undefined || day > this.figures.newestDay))
+      this.figures.newestDay = day;
+  }
+
   dayChanged(day: string): void {
     this.also?.dayChanged(day);
     this.restatedSeen += 1;
@@ -107,7 +119,9 @@ export class FiguresObserver implements RunObserver {
     figures.daysWritten = count("days_written") ?? 0;
     figures.daysRestated = count("days_changed") ?? this.restatedSeen;
     const to = typeof summary.to === "string" ? summary.to.slice(0, 10) : undefined;
-    if (figures.outcome === "ok" && to !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(to)) figures.newestDay = to;
+    if (!this.daysSeen && figures.outcome === "ok" && to !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(to)) {
+      figures.newestDay = to;
+    }
     figures.endedMs = Date.now();
     this.also?.summary(summary);
   }

@@ -165,6 +165,8 @@ export class TraceRecorder implements RunObserver {
 
   bytes(): void {}
 
+  dayInPlace(): void {}
+
   dayChanged(day: string): void {
     if (this.isRun) {
       this.target().dayChanged(day);

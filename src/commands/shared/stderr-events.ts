@@ -41,6 +41,10 @@ function observed(events: EngineEvents, observer: RunObserver): EngineEvents {
       observer.dayChanged(day);
       events.dayChanged(day, what);
     },
+    dayInPlace(day, rows) {
+      observer.dayInPlace(day, rows);
+      events.dayInPlace?.(day, rows);
+    },
     restarted() {
       observer.restarted();
       events.restarted?.();
