@@ -16,6 +16,7 @@ import { benchServeSeek } from "./serve-seek";
 import { benchStartup } from "./startup";
 import { benchStateDb } from "./state-db";
 import { benchTargets } from "./targets";
+import { benchTelemetry } from "./telemetry";
 import { benchTz } from "./tz";
 import { benchVerify } from "./verify";
 
@@ -35,6 +36,7 @@ const benchmarks: Record<string, () => void | Promise<void>> = {
   pace: () => benchPace(),
   "rate-limits": () => benchRateLimits(),
   verify: () => benchVerify(),
+  telemetry: () => benchTelemetry(),
   guard: () => benchGuard(),
   restate: () => benchRestate(),
   "state-db": () => benchStateDb(),

@@ -5,6 +5,7 @@
 import { readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { build } from "esbuild";
+import { esmOpenTelemetry } from "./esm-opentelemetry.mjs";
 import { inlineAssets } from "./inline-assets.mjs";
 import { lazyChildProcess } from "./lazy-child-process.mjs";
 
@@ -39,7 +40,7 @@ await build({
   minifyWhitespace: true,
   minifySyntax: true,
   legalComments: "none",
-  plugins: [lazyChildProcess],
+  plugins: [lazyChildProcess, esmOpenTelemetry],
   logLevel: "warning",
 });
 

@@ -8,6 +8,7 @@ import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, statSync, wri
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { build } from "esbuild";
+import { esmOpenTelemetry } from "./esm-opentelemetry.mjs";
 import { inlineAssets } from "./inline-assets.mjs";
 import { lazyChildProcess } from "./lazy-child-process.mjs";
 import { reportBuildFailure } from "./node-gyp.mjs";
@@ -53,7 +54,7 @@ async function main() {
     define: { ADREPORT_VERSION: JSON.stringify(version), "import.meta.url": "__adreportFileUrl", ...inlineAssets() },
     banner: { js: 'const __adreportFileUrl = require("node:url").pathToFileURL(__filename).href;' },
     legalComments: "none",
-    plugins: [lazyChildProcess],
+    plugins: [lazyChildProcess, esmOpenTelemetry],
     logLevel: "warning",
     // The whole bundle's source stays in memory with the binary's code cache; minified it takes 12 MB less
     // (RSS of `--version`), which a 128 MiB container running a long export needs.

@@ -49,6 +49,8 @@ interface ApiClientOptions {
   route?: RouteOptions | undefined;
   backoff?: BackoffPolicy;
   onEvent?: ((event: ApiEvent) => void) | undefined;
+  /** The size of each answer's body, once read. */
+  onBytes?: ((count: number) => void) | undefined;
   /** Keeps every exchange (`--record`). */
   recorder?: Recorder | undefined;
   sleep?: Sleep;
@@ -107,6 +109,7 @@ export class ReportApi {
       dispatcher: options.dispatcher,
       route: options.route,
       onEvent: options.onEvent,
+      onBytes: options.onBytes,
       recorder: options.recorder,
       now: this.now,
     });

@@ -28,6 +28,7 @@ interface TransportOptions {
   dispatcher?: Dispatcher | undefined;
   route?: RouteOptions | undefined;
   onEvent?: ((event: RequestEvent) => void) | undefined;
+  onBytes?: ((count: number) => void) | undefined;
   /** Keeps every exchange (`--record`). */
   recorder?: Recorder | undefined;
   now: () => number;
@@ -135,6 +136,7 @@ export class Transport {
         );
         unfollow();
         recording?.answered(status, headerLines ?? response.headers, bytes);
+        this.options.onBytes?.(bytes.length);
         return bytes;
       },
     };

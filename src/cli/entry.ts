@@ -3,8 +3,11 @@
  * (main.ts); each command loads its own libraries when it runs.
  */
 import { ExitCode } from "../core/exit-codes";
+import { commandWord, globalFlag } from "../core/global-flags";
+import { tagLine } from "../core/log-codes";
 import { reasonInWords } from "../io/errno-words";
 import { systemContext } from "./system-context";
+import { otelWanted } from "./telemetry/otel-wanted";
 import { asksVersionOnly, versionLine } from "./version";
 
 /**
@@ -16,7 +19,7 @@ export async function main(
   reachedFlags?: Readonly<Record<string, unknown>>,
 ): Promise<void> {
   const argv = process.argv.slice(2);
-  const ctx = systemContext();
+  const system = systemContext();
   let stdoutFailure: Error | undefined;
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {
     // The reader closed the pipe (`| head`): stop quietly, as other Unix tools do.
@@ -27,13 +30,14 @@ export async function main(
   // (help, `keys list`): an export that said so already has its exit code.
   process.once("exit", () => {
     if (stdoutFailure === undefined || (process.exitCode ?? 0) !== 0) return;
-    process.stderr.write(`adreport: could not write to standard output: ${reasonInWords(stdoutFailure)}\n`);
+    tagLine(system.io.err, { code: "error.output", fields: { exit_code: ExitCode.failed } });
+    system.io.err.write(`adreport: could not write to standard output: ${reasonInWords(stdoutFailure)}\n`);
     process.exitCode = ExitCode.failed;
   });
   // Answered before commander and the flag definitions load (program.ts prints the same line for `-V`
   // among other words).
   if (asksVersionOnly(argv)) {
-    ctx.io.out.write(`${versionLine(ctx.version)}\n`);
+    system.io.out.write(`${versionLine(system.version)}\n`);
     return;
   }
   // A command left waiting on something nothing will end would let Node exit 0 with the work undone: a
@@ -41,9 +45,13 @@ export async function main(
   let finished = false;
   process.once("beforeExit", () => {
     if (finished) return;
-    process.stderr.write("adreport: internal error: the command stopped before it finished; nothing may be complete\n");
+    tagLine(system.io.err, { code: "error.internal", fields: { exit_code: ExitCode.internal } });
+    system.io.err.write("adreport: internal error: the command stopped before it finished; nothing may be complete\n");
     process.exitCode = ExitCode.internal;
   });
+  // Loaded only when asked for: a run without it loads nothing of it.
+  const telemetry = await telemetryFor(argv, system);
+  const ctx = telemetry ? { ...system, observer: telemetry.observer } : system;
   // A line the front parsed up to an action (bin/adreport says which) loads that action's modules beside
   // main's: each `await import()` one after another is a round of Node's module loader (issue 35). Run
   // alone (the single binary, tests), the full build loads them only once the flags have parsed.
@@ -58,7 +66,18 @@ export async function main(
     const [{ run }] = await Promise.all([import("./main"), early]);
     process.exitCode = await run(argv, ctx, { beforeAction: settleHeap });
   }
+  await telemetry?.finish(Number(process.exitCode ?? 0));
   finished = true;
+}
+
+/** --metrics-file and OpenTelemetry (OTEL_EXPORTER_OTLP_ENDPOINT...), for `report`. */
+async function telemetryFor(argv: readonly string[], ctx: ReturnType<typeof systemContext>) {
+  const metricsFile = globalFlag(argv, "--metrics-file");
+  const otel = otelWanted(ctx.env);
+  const command = commandWord(argv);
+  if ((metricsFile === undefined && otel === undefined) || command !== "report") return undefined;
+  const { startTelemetry } = await import("./telemetry/start");
+  return startTelemetry({ command, metricsFile, otel, cwd: ctx.cwd, version: ctx.version, io: ctx.io });
 }
 
 /**

@@ -10,6 +10,7 @@ import { writeSync } from "node:fs";
 import type { Writable } from "node:stream";
 import type { Context } from "../commands/context";
 import { ExitCode } from "../core/exit-codes";
+import { jsonLogLines, jsonLogsWanted, type LineTag, LOG_TAG } from "../core/log-codes";
 import { reasonInWords } from "../io/errno-words";
 import type { IOStreams } from "../io/iostreams";
 import { HandOver } from "./hand-over";
@@ -17,20 +18,29 @@ import { run } from "./main";
 import { systemContext } from "./system-context";
 import { asksVersionOnly, versionLine } from "./version";
 
-/** What was written to standard output (1) and error (2), in order. */
-type Written = [fd: 1 | 2, text: string][];
+/** What was written to standard output (1) and error (2), in order, with what its writer said it is. */
+type Written = [fd: 1 | 2, text: string, tag?: LineTag][];
 
-/** A stream that keeps what is written; any other use of it is more than the front does. */
-function buffer(fd: 1 | 2, written: Written): Writable {
+/**
+ * A stream that keeps what is written; any other use of it is more than the front does. `json`: standard
+ * error in JSON logs, which takes what its writer says the next line is (core/log-codes.ts).
+ */
+function buffer(fd: 1 | 2, written: Written, json = false): Writable {
+  let tag: LineTag | undefined;
   const write = (text: unknown, ...rest: unknown[]): boolean => {
-    written.push([fd, String(text)]);
+    written.push([fd, String(text), tag]);
+    tag = undefined;
     const callback = rest.find((arg) => typeof arg === "function") as (() => void) | undefined;
     if (callback) queueMicrotask(callback);
     return true;
   };
-  return new Proxy({} as Writable, {
-    get(_target, key) {
+  const tagged = (next: LineTag) => {
+    tag = next;
+  };
+  return new Proxy((json ? { [LOG_TAG]: tagged } : {}) as Writable, {
+    get(target, key) {
       if (key === "write") return write;
+      if (key === LOG_TAG && json) return (target as unknown as Record<symbol, unknown>)[LOG_TAG];
       throw new HandOver();
     },
   });
@@ -74,9 +84,10 @@ export async function answer(
   const system = systemContext();
   if (asksVersionOnly(argv)) return answered([[1, `${versionLine(system.version)}\n`]], ExitCode.ok, fds);
   const written: Written = [];
+  const json = jsonLogsWanted(argv, process.env);
   const io: IOStreams = Object.create(system.io, {
     out: { value: buffer(1, written) },
-    err: { value: buffer(2, written) },
+    err: { value: buffer(2, written, json) },
     in: {
       get() {
         throw new HandOver();
@@ -110,14 +121,15 @@ export async function answer(
     if (isHandOver(error)) return undefined;
     throw error;
   }
-  return answered(written, code, fds);
+  return answered(written, code, fds, json);
 }
 
-function answered(written: Written, code: number, fds: AnswerFds): number {
+function answered(written: Written, code: number, fds: AnswerFds, json = false): number {
   let failure: NodeJS.ErrnoException | undefined;
   let errFailed = false;
-  for (const [fd, text] of written) {
-    if (fd === 2) errFailed = !writeErr(fds.err, text) || errFailed;
+  const said = (text: string, tag?: LineTag) => (json ? jsonLogLines(text, tag, new Date()) : text);
+  for (const [fd, text, tag] of written) {
+    if (fd === 2) errFailed = !writeErr(fds.err, said(text, tag)) || errFailed;
     else if (failure === undefined) failure = writeOut(fds.out, text);
   }
   // As the full build, whose process.stderr fails the process with 1 (an output that could not be
@@ -125,7 +137,8 @@ function answered(written: Written, code: number, fds: AnswerFds): number {
   if (errFailed) return ExitCode.failed;
   // As the full build's entry: a reader that closed the pipe ends it quietly, any other failure is said.
   if (failure === undefined || failure.code === "EPIPE" || code !== ExitCode.ok) return code;
-  writeErr(fds.err, `adreport: could not write to standard output: ${reasonInWords(failure)}\n`);
+  const line = `adreport: could not write to standard output: ${reasonInWords(failure)}\n`;
+  writeErr(fds.err, said(line, { code: "error.output", fields: { exit_code: ExitCode.failed } }));
   return ExitCode.failed;
 }
 

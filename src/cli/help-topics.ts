@@ -11,6 +11,8 @@ export const HELP_TOPICS = {
   settings: "every setting of `adreport config`, its environment variable and default",
   environment: "environment variables, proxies and a private certificate authority",
   "exit-codes": "what each exit code means, for scripts and cron wrappers",
+  logging: "--log-format json: stderr as one JSON object a line, and every code",
+  telemetry: "OpenTelemetry (OTEL_* variables) and --metrics-file for Prometheus",
 } as const;
 
 export type HelpTopic = keyof typeof HELP_TOPICS;

@@ -2,10 +2,11 @@
  * The commander tree. Only commander and the flag definitions of the command named load at start-up
  * (command-list.ts); a command's implementation (and its heavy libraries) is imported when that command runs.
  */
-import { Command, type CommandUnknownOpts, Help } from "@commander-js/extra-typings";
+import { Command, type CommandUnknownOpts, Help, Option } from "@commander-js/extra-typings";
 import type { Context } from "../commands/context";
 import { UsageError } from "../core/errors";
-import { exitCodesInWords } from "../core/exit-codes";
+import { ExitCode, exitCodesInWords } from "../core/exit-codes";
+import { tagLine } from "../core/log-codes";
 import { printableLines } from "../core/printable";
 import { quote } from "../core/quote";
 import { nearestWords } from "../core/suggest";
@@ -27,6 +28,17 @@ export async function buildProgram(ctx: Context, words?: readonly string[]): Pro
     .version(versionLine(ctx.version), "-V, --version", "print the version, and the Node.js and platform it runs on")
     .helpOption("-h, --help", HELP_DESCRIPTION)
     .helpCommand(false)
+    // Read before commander runs (core/log-codes.ts, cli/run-figures.ts): every line is said in its format.
+    .addOption(
+      new Option("--log-format <format>", "stderr as text, or one JSON object a line (ADREPORT_LOG_FORMAT)").choices([
+        "text",
+        "json",
+      ]),
+    )
+    .option(
+      "--metrics-file <path>",
+      "report: write the run's figures for node_exporter's textfile collector ({job}, {profile} in the name)",
+    )
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({
@@ -38,7 +50,10 @@ export async function buildProgram(ctx: Context, words?: readonly string[]): Pro
       getOutHasColors: () => ctx.io.outColor,
       getErrHasColors: () => ctx.io.color,
       // Commander's messages quote what was typed, which a script may have taken from anywhere.
-      outputError: (text, write) => write(`adreport: ${printableLines(text.replace(/^error: /, "").trimEnd())}\n`),
+      outputError: (text, write) => {
+        tagLine(ctx.io.err, { code: "error.usage", fields: { exit_code: ExitCode.usage } });
+        write(`adreport: ${printableLines(text.replace(/^error: /, "").trimEnd())}\n`);
+      },
     })
     // Made when help is shown, not at every start.
     .addHelpText(

@@ -1,6 +1,7 @@
 /** What every command receives: its streams, its environment and a clock, so tests can replace each. */
 import type { HttpDispatcher } from "../api";
 import type { IOStreams } from "../io/iostreams";
+import type { RunObserver } from "./telemetry";
 
 export interface Context {
   readonly io: IOStreams;
@@ -28,4 +29,6 @@ export interface Context {
   readonly dispatcher?: HttpDispatcher | undefined;
   /** Called for SIGINT/SIGTERM handling by long-running commands; returns an unsubscribe function. */
   onSignal(handler: (signal: NodeJS.Signals) => void): () => void;
+  /** What the run tells --metrics-file and OpenTelemetry, when either is asked for. */
+  readonly observer?: RunObserver | undefined;
 }

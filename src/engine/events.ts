@@ -8,6 +8,8 @@ import type { ApiEvent, Progress } from "../api";
 export interface ProgressSink {
   onEvent(event: ApiEvent): void;
   onProgress(progress: Progress): void;
+  /** The body of an answer, read (`count` bytes): for the run's telemetry. */
+  onBytes?(count: number): void;
   stop(): void;
 }
 
@@ -25,6 +27,13 @@ export interface EngineEvents {
   wrote?(path: string, rows: number): void;
   /** The display of this run's progress, opened when the requests start. */
   progress(options: { quiet: boolean; verbose: boolean }): Promise<ProgressSink>;
+  /**
+   * A day of a run of whole days is in place, holding `rows` rows (for the run's telemetry: the newest day
+   * the data has, which a job that fetches its lookback again every day cannot show by its load time).
+   */
+  dayInPlace?(day: string, rows: number): void;
+  /** The fetch starts again after the service said its data changed (once; for the run's telemetry). */
+  restarted?(): void;
   /** How the run ended (--summary), once, done or failed; a failure to write it fails the run. */
   summary(summary: object): Promise<void>;
 }

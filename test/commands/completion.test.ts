@@ -87,7 +87,7 @@ describe("bash completion", () => {
     ["adreport keys use acme ''", ""],
     [
       "adreport help ''",
-      "report keys config serve state verify completion formats dates cron settings environment exit-codes",
+      "report keys config serve state verify completion formats dates cron settings environment exit-codes logging telemetry",
     ],
   ];
 

@@ -1,14 +1,14 @@
 /**
- * The tools some cases need besides Node: PostgreSQL's server binaries, Chromium, Miller. Where one is
+ * The tools some cases need besides Node: PostgreSQL's server binaries, Chromium, Miller, Prometheus's promtool. Where one is
  * missing, its cases skip with the reason printed, so a developer's machine runs what it can. Where
- * ADREPORT_TEST_REQUIRE names the tool (a comma list of postgres, chromium, miller; or `all`), a missing
+ * ADREPORT_TEST_REQUIRE names the tool (a comma list of postgres, chromium, miller, promtool; or `all`), a missing
  * tool fails those cases instead: CI installs all three and sets it, so it cannot pass by skipping.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 
-export type Tool = "postgres" | "chromium" | "miller";
-const TOOLS: readonly Tool[] = ["postgres", "chromium", "miller"];
+export type Tool = "postgres" | "chromium" | "miller" | "promtool";
+const TOOLS: readonly Tool[] = ["postgres", "chromium", "miller", "promtool"];
 type Env = Record<string, string | undefined>;
 
 /** The tools ADREPORT_TEST_REQUIRE names; a name it does not know is an error, not a silent skip. */
@@ -53,4 +53,15 @@ export function chromiumMissing(env: Env = process.env): string | undefined {
   return existsSync(path)
     ? undefined
     : `${path} is missing: install Debian's chromium (apt-get install chromium; .ci/run does as root)`;
+}
+
+/** Prometheus's own checker of the text exposition format: Debian's `prometheus` package has it. */
+export function promtoolPath(env: Env = process.env): string {
+  return env.ADREPORT_TEST_PROMTOOL ?? "promtool";
+}
+
+/** Why promtool cannot run here (not on PATH), or undefined. */
+export function promtoolMissing(env: Env = process.env): string | undefined {
+  const found = spawnSync(promtoolPath(env), ["--version"], { env: { PATH: env.PATH ?? "" } }).status === 0;
+  return found ? undefined : "promtool is not on PATH: install Debian's prometheus (apt-get install prometheus)";
 }

@@ -3,6 +3,8 @@
  * here rather than with cli-table3, which a run over accounts would load only for this table of short
  * ASCII cells (profile names, our outcome words, an IP address).
  */
+import type { Writable } from "node:stream";
+import { tagLine, writesJsonLogs } from "../../core/log-codes";
 import { printable } from "../../core/printable";
 import type { AccountResult } from "../shared/account-outcome";
 
@@ -35,6 +37,27 @@ export function accountTable(results: readonly AccountResult[]): string {
   const lines = failed.map((r) => `adreport: ${r.profile}: ${printable(r.error ?? "")}\n`);
   const hints = [...new Set(failed.flatMap((r) => (r.hint === undefined ? [] : [r.hint])))];
   return `${table}${lines.join("")}${hints.map((hint) => `hint: ${printable(hint)}\n`).join("")}`;
+}
+
+/** The table on `err`; in JSON logs, a record per account instead, then the failures and hints. */
+export function writeAccountTable(err: Writable, results: readonly AccountResult[]): void {
+  if (!writesJsonLogs(err)) {
+    err.write(accountTable(results));
+    return;
+  }
+  for (const result of results) {
+    const { profile, outcome, rows, ms } = result;
+    tagLine(err, { code: "account.result", fields: { profile, outcome, rows, ms: Math.round(ms) } });
+    err.write(`adreport: ${profile}: ${printable(outcomeText(result))}\n`);
+  }
+  for (const result of results.filter((r) => r.error !== undefined)) {
+    tagLine(err, { code: "account.failed", fields: { profile: result.profile } });
+    err.write(`adreport: ${result.profile}: ${printable(result.error ?? "")}\n`);
+    if (result.hint !== undefined) {
+      tagLine(err, { code: "hint", fields: { profile: result.profile } });
+      err.write(`hint: ${printable(result.hint)}\n`);
+    }
+  }
 }
 
 /** A box-drawn table in cli-table3's compact style, one line per row; `right` aligns a column right. */

@@ -14,7 +14,7 @@ import { writeSummaryObject } from "../shared/summary-out";
 import { accountStreams } from "./account-io";
 import { type AccountsPlan, planOfAccount } from "./account-plan";
 import { accountSummary } from "./account-summary";
-import { accountTable } from "./account-table";
+import { writeAccountTable } from "./account-table";
 
 /** `ctx` is the run's own. */
 export async function runAccounts(ctx: Context, base: AccountsPlan): Promise<void> {
@@ -32,6 +32,7 @@ export async function runAccounts(ctx: Context, base: AccountsPlan): Promise<voi
       env: base.envFor(profile),
       io: accountStreams(ctx.io, profile),
       onSignal,
+      observer: ctx.observer?.account(profile),
     };
     const started = performance.now();
     try {
@@ -41,6 +42,8 @@ export async function runAccounts(ctx: Context, base: AccountsPlan): Promise<voi
         ...events,
         summary: async (object: object) => {
           runSummaries[index] = object as Record<string, unknown>;
+          // Writes nothing (an account's summary choice is none), but tells the run's observer its outcome.
+          await events.summary(object);
         },
       };
       const done = await runPlan(accountCtx, plan, kept);
@@ -63,7 +66,7 @@ export async function runAccounts(ctx: Context, base: AccountsPlan): Promise<voi
     throw stopped;
   }
   const failed = results.some((r) => r.outcome !== "ok");
-  if (failed || !base.quiet) ctx.io.err.write(accountTable(results));
+  if (failed || !base.quiet) writeAccountTable(ctx.io.err, results);
   const verdict = runVerdict(results);
   const summary = writeSummaryObject(ctx, base.summary, {
     outcome: verdict === undefined ? "ok" : results.some((r) => r.outcome === "ok") ? "partial" : "failed",

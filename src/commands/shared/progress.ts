@@ -5,9 +5,10 @@
  * `printable`.
  */
 import type { ApiEvent, Progress } from "../../api";
+import { type LineTag, tagLine } from "../../core/log-codes";
 import { printable } from "../../core/printable";
 import type { IOStreams } from "../../io/iostreams";
-import { waitLine, waitLines } from "./wait-line";
+import { waitLine, waitLines, waitTag } from "./wait-line";
 
 export interface ProgressView {
   onEvent(event: ApiEvent): void;
@@ -24,17 +25,36 @@ export async function progressView(
   options: { quiet: boolean; verbose: boolean },
 ): Promise<ProgressView> {
   if (options.verbose) {
-    const line = (text: string) => io.err.write(`adreport: ${printable(text)}\n`);
+    const line = (text: string, tag: LineTag) => {
+      tagLine(io.err, tag);
+      io.err.write(`adreport: ${printable(text)}\n`);
+    };
     return {
       onEvent(event) {
+        const request =
+          event.kind === "response" || event.kind === "failure"
+            ? { method: event.method, url: event.url, ms: Math.round(event.ms), attempt: event.attempt }
+            : undefined;
         if (event.kind === "response")
-          line(`${event.method} ${event.url} -> ${event.status} (${Math.round(event.ms)} ms)`);
+          line(`${event.method} ${event.url} -> ${event.status} (${Math.round(event.ms)} ms)`, {
+            code: "request",
+            fields: { ...request, status: event.status },
+          });
         else if (event.kind === "failure")
-          line(`${event.method} ${event.url} -> failed: ${event.reason} (${Math.round(event.ms)} ms)`);
+          line(`${event.method} ${event.url} -> failed: ${event.reason} (${Math.round(event.ms)} ms)`, {
+            code: "request.failed",
+            fields: { ...request, reason: event.reason },
+          });
         else if (event.kind === "retry")
-          line(`retry ${event.retry}/${event.of} in ${seconds(event.waitMs)}: ${event.reason}`);
+          line(`retry ${event.retry}/${event.of} in ${seconds(event.waitMs)}: ${event.reason}`, {
+            code: "retry",
+            fields: { retry: event.retry, of: event.of, wait_ms: Math.round(event.waitMs), reason: event.reason },
+          });
         // A retry's wait has its line above; every other wait is said, each time.
-        else if (event.kind === "wait" && event.source !== "retry") io.err.write(waitLine(event));
+        else if (event.kind === "wait" && event.source !== "retry") {
+          tagLine(io.err, waitTag(event));
+          io.err.write(waitLine(event));
+        }
       },
       onProgress() {},
       stop() {},
@@ -46,6 +66,7 @@ export async function progressView(
     return {
       onEvent(event) {
         const text = event.kind === "wait" ? waits(event) : undefined;
+        if (text !== undefined && event.kind === "wait") tagLine(io.err, waitTag(event));
         if (text !== undefined) io.err.write(text);
       },
       onProgress() {},

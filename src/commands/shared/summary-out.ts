@@ -1,6 +1,7 @@
 /** `--summary json`: the run's outcome as one JSON object on stderr or in --summary-file (written atomically). */
 import { stat, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
+import { tagLine } from "../../core/log-codes";
 import { writePrivateFile } from "../../io/private-file";
 import { SinkError } from "../../io/sink";
 import type { Context } from "../context";
@@ -15,6 +16,7 @@ export async function writeSummaryObject(ctx: Context, flags: SummaryChoice, sum
   if (flags.summary === undefined && flags.summaryFile === undefined) return;
   const text = `${JSON.stringify(summary)}\n`;
   if (flags.summaryFile === undefined) {
+    tagLine(ctx.io.err, { code: "summary", message: "the run's summary", fields: { summary } });
     ctx.io.err.write(text);
     return;
   }

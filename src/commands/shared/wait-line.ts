@@ -6,8 +6,18 @@
  */
 import type { WaitEvent } from "../../api";
 import { formatWait } from "../../core/duration";
+import type { LineTag } from "../../core/log-codes";
 import { printable } from "../../core/printable";
 import { LONG_WAIT_MS } from "../../core/wait";
+
+/** What a wait is, for a JSON log record (core/log-codes.ts). */
+export function waitTag(event: WaitEvent): LineTag {
+  const until = new Date(event.until).toISOString();
+  return {
+    code: "wait",
+    fields: { source: event.source, wait_ms: Math.round(event.waitMs), until, reason: event.reason },
+  };
+}
 
 export function waitLine(event: WaitEvent): string {
   const until = new Date(event.until).toISOString().slice(11, 19);

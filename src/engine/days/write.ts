@@ -120,6 +120,7 @@ async function writeUnit(
   });
   committed.started = true;
   await target.commit(put, loads);
+  for (const [day, record] of records) run.events.dayInPlace?.(day, record.rows);
   // For every target: written = new or changed content, unchanged = as the last run left it (docs/service.md §9).
   summary.days_written += write.size;
   await job?.recordDays(ledger, run.checkpoints ? unit.lastDay : undefined);

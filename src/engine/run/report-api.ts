@@ -7,6 +7,7 @@ export interface ReportApiChoices {
   /** Retries after a failed try; the `retries` setting when not given. */
   retries?: number;
   onEvent?: (event: ApiEvent) => void;
+  onBytes?: ((count: number) => void) | undefined;
   recorder?: Recorder | undefined;
   /** The pace every request of the client keeps (none: as fast as --concurrency allows). */
   pacer?: Pacer | undefined;
@@ -30,6 +31,7 @@ export function reportApiFor(
     dispatcher: ctx.dispatcher,
     route: { setting: settings.proxy.value, env: ctx.env },
     onEvent: choices.onEvent,
+    onBytes: choices.onBytes,
     recorder: choices.recorder,
     pacer: choices.pacer,
     deadline: choices.deadline,

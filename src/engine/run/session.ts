@@ -60,6 +60,7 @@ export async function withSession<T>(options: SessionOptions, work: (session: Se
       countEvent(options.counts, event);
       view.onEvent(event);
     },
+    onBytes: (count) => view.onBytes?.(count),
     recorder: options.recorder,
     pacer: pacerFor(plan),
     // The pacer's clock is the real one: a Retry-After past this ends the run at once (QuotaError).
@@ -96,6 +97,7 @@ export async function withSession<T>(options: SessionOptions, work: (session: Se
           if (!(error instanceof DataChangedError)) throw error;
           if (!output.canRestart()) throw output.cannotRestart?.(error) ?? error;
           if (attempt > 1) throw error;
+          events.restarted?.();
           await output.restart();
         }
       }
