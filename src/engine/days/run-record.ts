@@ -52,13 +52,9 @@ export function countingWaits(events: EngineEvents, tally: WaitTally): EngineEve
     tally.waits += 1;
     tally.waitedMs += Math.max(0, Math.round(event.waitMs));
   };
-  const wrote = events.wrote;
+  // Every other event as the run's own (optional ones too: bytes, restarts, days in place).
   return {
-    warning: (text) => events.warning(text),
-    note: (text) => events.note(text),
-    dayChanged: (day, what) => events.dayChanged(day, what),
-    ...(wrote === undefined ? {} : { wrote: (path: string, rows: number) => wrote.call(events, path, rows) }),
-    summary: (summary) => events.summary(summary),
+    ...events,
     async progress(options) {
       const sink = await events.progress(options);
       return {
@@ -67,6 +63,7 @@ export function countingWaits(events: EngineEvents, tally: WaitTally): EngineEve
           sink.onEvent(event);
         },
         onProgress: (progress) => sink.onProgress(progress),
+        ...(sink.onBytes === undefined ? {} : { onBytes: (count: number) => sink.onBytes?.(count) }),
         stop: () => sink.stop(),
       };
     },
