@@ -27,7 +27,7 @@ await build({
   platform: "node",
   target: "node20",
   // Native addon: loaded from node_modules (or, in the single binary, from an asset).
-  external: ["better-sqlite3"],
+  external: ["better-sqlite3", "@duckdb/node-api"],
   define: { ADREPORT_VERSION: JSON.stringify(version), ...inlineAssets() },
   // Bundled CommonJS packages call require() for Node's own modules.
   banner: {
@@ -63,7 +63,7 @@ await build({
   format: "cjs",
   platform: "node",
   target: "node20",
-  external: ["better-sqlite3"],
+  external: ["better-sqlite3", "@duckdb/node-api"],
   define: { ADREPORT_VERSION: JSON.stringify(version) },
   sourcemap: "linked",
   minifyWhitespace: true,
