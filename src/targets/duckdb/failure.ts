@@ -39,6 +39,12 @@ export const duckdbWords: FailureWords = (error) => {
       hint: "move that file away or choose another path: adreport creates a new database file where none is",
     };
   }
+  if (/Could not read enough bytes|Corrupt|checksum/i.test(message)) {
+    return {
+      reason: "it is damaged (cut short or overwritten): DuckDB cannot read it",
+      hint: "restore it from a backup, or move it away: adreport creates a new database file where none is",
+    };
+  }
   if (/database file .* was written by|Trying to read a database file with version|newer version/i.test(message)) {
     return {
       reason: "it was written by another version of DuckDB than this adreport's",

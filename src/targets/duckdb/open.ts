@@ -3,7 +3,7 @@
  * DuckDB lets one process at a time open a file to write: another process's lock is waited for up to 10 s,
  * as SQLite's busy timeout waits, then the run fails (exit 1, the file named; targets/duckdb/failure.ts).
  */
-import { stat } from "node:fs/promises";
+import { open, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type DuckdbConnection, type DuckdbInstance, duckdbDriver } from "./driver";
@@ -18,6 +18,31 @@ export interface OpenDatabase {
   close(): void;
 }
 
+/** DuckDB's files say DUCK at byte 8; SQLite's begin with their own words (DuckDB would look for its reader). */
+async function checkMagic(path: string, size: number): Promise<void> {
+  if (size === 0) return;
+  const file = await open(path, "r");
+  let head: Buffer;
+  try {
+    head = Buffer.alloc(16);
+    await file.read(head, 0, 16, 0);
+  } finally {
+    await file.close();
+  }
+  if (head.toString("latin1") === "SQLite format 3\u0000") {
+    throw new DuckdbRefusal(
+      "it is a SQLite database, not a DuckDB one",
+      "for a SQLite file use -o sqlite:PATH; else choose another path",
+    );
+  }
+  if (size < 12 || head.toString("latin1", 8, 12) !== "DUCK") {
+    throw new DuckdbRefusal(
+      "it is not a DuckDB database file (damaged, or another kind of file)",
+      "move that file away or choose another path: adreport creates a new database file where none is",
+    );
+  }
+}
+
 /**
  * `path` absolute, `given` as the user wrote it (for the folder's hint). A device, a FIFO or a folder is no
  * database file (DuckDB would block on a FIFO, or leave a .wal beside /dev/null).
@@ -26,6 +51,7 @@ export async function checkDatabasePath(path: string, given: string): Promise<"f
   const found = await stat(path).catch((error: NodeJS.ErrnoException) => error.code ?? "unknown");
   if (typeof found !== "string") {
     if (!found.isFile()) throw new DuckdbRefusal("not a regular file (a database file is needed)");
+    await checkMagic(path, found.size);
     if (found.size === 0) {
       throw new DuckdbRefusal(
         "it is an empty file, not a DuckDB database",
