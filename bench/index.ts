@@ -1,6 +1,7 @@
 /** `npm run bench [name...]`: runs the named benchmarks, or all of them. Figures are ratios within one run. */
 
 import { benchAccounts } from "./accounts";
+import { benchDuckdb } from "./duckdb";
 import { benchGuard } from "./guard";
 import { benchPace } from "./pace";
 import { benchPictures } from "./pictures";
@@ -27,6 +28,7 @@ const benchmarks: Record<string, () => void | Promise<void>> = {
   accounts: () => benchAccounts(),
   tz: () => benchTz(),
   targets: () => benchTargets(),
+  duckdb: () => benchDuckdb(),
   "serve-postgres": () => benchServePostgres(),
   pace: () => benchPace(),
   "rate-limits": () => benchRateLimits(),

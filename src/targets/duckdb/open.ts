@@ -70,6 +70,11 @@ export async function checkDatabasePath(path: string, given: string): Promise<"f
 export async function openDatabase(path: string, mode: "write" | "read"): Promise<OpenDatabase> {
   const { DuckDBInstance } = await duckdbDriver();
   const options: Record<string, string> = mode === "read" ? { access_mode: "READ_ONLY" } : {};
+  // A run's memory stays flat whatever the report's size: DuckDB writes a big transaction's full row groups
+  // to the file and keeps at most this much in its buffers (spilling to PATH.tmp beyond it); one thread, as
+  // one connection appends (each more thread is an allocator arena more). bench/duckdb.ts measures it.
+  options.memory_limit = "64MB";
+  options.threads = "1";
   // No extension is ever fetched from the network while a cron job runs.
   options.autoinstall_known_extensions = "false";
   options.autoload_known_extensions = "false";
