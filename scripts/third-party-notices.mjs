@@ -42,6 +42,8 @@ async function bundledPackageRoots() {
     target: "node20",
     logLevel: "silent",
     define: { ADREPORT_VERSION: '"0"', ADREPORT_CHART_JS: '""' },
+    // As scripts/package.mjs: neither the bundle nor the binary carries DuckDB (npm installs it beside).
+    external: ["@duckdb/node-api"],
   });
   const roots = new Set();
   for (const input of Object.keys(result.metafile.inputs)) {
