@@ -36,6 +36,8 @@ export const CHECKS: Record<string, Spec> = {
   "accounts.rss_vs_one": at(1.2, "x", 0.05),
   "targets.sqlite_vs_csv": at(1.5, "x", 0.3),
   "targets.postgres_vs_csv": at(2, "x", 0.3),
+  "targets.duckdb_vs_csv": at(1.15, "x", 0.3),
+  "targets.duckdb_rss": at(128, "MB", 0.05),
   "pg.first_page_500k": at(250, "ms", 0.3),
   "pg.pages_vs_first": at(3, "x", 0.2),
   "pg.page_vs_floor": at(2, "x", 0.3),

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import type { PostgresCluster } from "../test/helpers/postgres-cluster";
 import { measureAccounts } from "./accounts";
 import { BIG_DB, ensureBigDb, issueBenchKey, WORK } from "./data";
+import { measureDuckdbExport } from "./duckdb";
 import {
   CHECKS,
   check,
@@ -169,6 +170,7 @@ async function serveBig(postgresUrl: string | undefined): Promise<Check[]> {
       2,
       postgresUrl,
     );
+    const duckdb = measureDuckdbExport(env, out, [...args, "--from", "2026-10-28", "--to", "2026-10-31"], 2);
     const seconds = (s: number | undefined) => `${(s ?? Number.NaN).toFixed(2)} s`;
     return [
       check("export.csv_1m_rss", csv.peakMb, `${csv.rows} rows in ${csv.seconds.toFixed(1)} s`),
@@ -184,6 +186,12 @@ async function serveBig(postgresUrl: string | undefined): Promise<Check[]> {
             (targets.postgres ?? Number.NaN) / targets.csv,
             `${seconds(targets.postgres)}, COPY`,
           ),
+      check(
+        "targets.duckdb_vs_csv",
+        duckdb.duckdb / duckdb.csv,
+        `${seconds(duckdb.duckdb)} vs ${seconds(duckdb.csv)}, 4 days hourly, alternately`,
+      ),
+      check("targets.duckdb_rss", duckdb.duckdbPeakMb, `4 days hourly (CSV ${duckdb.csvPeakMb.toFixed(0)} MB)`),
     ];
   } finally {
     await server.stop();

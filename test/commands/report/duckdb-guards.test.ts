@@ -16,6 +16,7 @@ import { startDemoService } from "../../helpers/demo-service";
 import { duckdbExec, duckdbRows } from "../../helpers/duckdb";
 import { runInProcess } from "../../helpers/run-cli-in-process";
 import { SMALL_DEMO, startTestService } from "../../helpers/serve";
+import { cliCommand, environment } from "../../helpers/spawn-cli";
 import { tempDir } from "../../helpers/temp";
 
 const NOW = new Date("2026-11-20T06:00:00Z");
@@ -83,6 +84,31 @@ describe("duckdb: one writer at a time", () => {
     const after = await run([...RANGE, "-o", "duckdb:ads.duckdb"]);
     expect(after.code, after.stderr).toBe(0);
   }, 60_000);
+});
+
+describe("duckdb: SIGTERM while another process holds the file", () => {
+  it("the run ends at once (a real process: nothing of the file was begun), the table as it was", async () => {
+    const demo = await startDemoService({ now: NOW });
+    const path = join(demo.dir, "ads.duckdb");
+    expect((await demo.run([...RANGE, "-o", "duckdb:ads.duckdb"])).code).toBe(0);
+    const before = await duckdbRows(path, `SELECT count(*), sum(clicks) FROM ${TABLE}`);
+    const holder = await holdFile(path);
+    const [command, args] = cliCommand([...RANGE, "-o", "duckdb:ads.duckdb"]);
+    const child = spawn(command, args, { cwd: demo.dir, env: environment(demo.env), stdio: "ignore" });
+    children.push(child);
+    const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.once("exit", (code, signal) => resolve({ code, signal })),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const signalled = Date.now();
+    child.kill("SIGTERM");
+    const result = await ended;
+    expect((Date.now() - signalled) / 1000).toBeLessThan(3);
+    expect(result.code === 130 || result.signal === "SIGTERM").toBe(true);
+    holder.kill("SIGKILL");
+    await new Promise((resolve) => holder.once("exit", resolve));
+    expect(await duckdbRows(path, `SELECT count(*), sum(clicks) FROM ${TABLE}`)).toEqual(before);
+  }, 30_000);
 });
 
 describe("duckdb: a path that is no DuckDB file", () => {
