@@ -238,6 +238,25 @@ describe("duckdb: a table the run cannot fill", () => {
   });
 });
 
+describe("duckdb: table names DuckDB reads without regard to case, or as keywords", () => {
+  it("--table Select and --table MixedCase: found again on the next run, the rows once", async () => {
+    const { run, path } = await newService();
+    expect((await run([...RANGE, "-o", "duckdb:ads.duckdb", "--table", "once"])).code).toBe(0);
+    for (const table of ["Select", "MixedCase"]) {
+      for (let i = 0; i < 2; i += 1) {
+        const result = await run([...RANGE, "-o", "duckdb:ads.duckdb", "--table", table]);
+        expect(result.code, result.stderr).toBe(0);
+      }
+    }
+    const [[once, keyword, mixed]] = (await duckdbRows(
+      path,
+      `SELECT (SELECT count(*) FROM once), (SELECT count(*) FROM "Select"), (SELECT count(*) FROM mixedcase)`,
+    )) as [[bigint, bigint, bigint]];
+    expect(once).toBeGreaterThan(0n);
+    expect([keyword, mixed]).toEqual([once, once]);
+  });
+});
+
 describe("duckdb: several accounts and --dry-run", () => {
   it("--profiles a,b fill one table, each account its own rows; --dry-run names the table and writes nothing", async () => {
     const service = await startTestService({
