@@ -111,6 +111,51 @@ describe("duckdb: SIGTERM while another process holds the file", () => {
   }, 30_000);
 });
 
+describe("duckdb: kill -9 in the middle of a run", () => {
+  it("the file opens again holding what it held before; the next run fills it", async () => {
+    const demo = await startDemoService({ now: NOW });
+    const path = join(demo.dir, "ads.duckdb");
+    const hourly = [
+      "report",
+      "--dims",
+      "ad,date",
+      "--granularity",
+      "hour",
+      "--from",
+      "2026-10-25",
+      "--to",
+      "2026-10-27",
+    ];
+    const SUMS = "SELECT count(*), sum(clicks), CAST(sum(spending) AS VARCHAR) FROM adreport_ad_date";
+    expect((await demo.run([...hourly, "-o", "duckdb:ads.duckdb"])).code).toBe(0);
+    const before = await duckdbRows(path, SUMS);
+    await demo.reopen("delay:300ms");
+    const [command, args] = cliCommand([...hourly, "-o", "duckdb:ads.duckdb", "--page-size", "20", "-v"]);
+    const child = spawn(command, args, {
+      cwd: demo.dir,
+      env: environment(demo.env),
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    children.push(child);
+    // Killed once a few pages are in (their rows staged in DuckDB's open transaction).
+    await new Promise<void>((resolve, reject) => {
+      let pages = 0;
+      child.stderr?.on("data", (chunk: Buffer) => {
+        pages += (chunk.toString().match(/GET /g) ?? []).length;
+        if (pages >= 4) resolve();
+      });
+      child.once("exit", () => reject(new Error(`the run ended after ${pages} pages`)));
+    });
+    child.kill("SIGKILL");
+    await new Promise((resolve) => child.once("exit", resolve));
+    expect(await duckdbRows(path, SUMS)).toEqual(before);
+    await demo.reopen();
+    const again = await demo.run([...hourly, "-o", "duckdb:ads.duckdb"]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(await duckdbRows(path, SUMS)).toEqual(before);
+  }, 60_000);
+});
+
 describe("duckdb: a path that is no DuckDB file", () => {
   it("a damaged or foreign file, an empty one: exit 1, one line naming it, the file untouched", async () => {
     const { dir, run } = await newService();

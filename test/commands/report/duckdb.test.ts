@@ -243,3 +243,29 @@ describe("-o duckdb: --incremental", () => {
     expect(orphans).toEqual([[0n]]);
   }, 60_000);
 });
+
+describe("-o duckdb: week and month buckets", () => {
+  it.each(["month", "week"])("--granularity %s from mid-bucket, run twice: the same rows", async (unit) => {
+    const { dir, run } = await startDemoService({ now: NOW });
+    const args = [
+      "report",
+      "--dims",
+      "campaign,date",
+      "--granularity",
+      unit,
+      "--from",
+      "2026-10-15",
+      "--to",
+      "2026-10-28",
+    ];
+    const csv = await run([...args, "-f", "csv", "-o", "-"]);
+    expect(csv.code, csv.stderr).toBe(0);
+    for (let i = 0; i < 2; i += 1) {
+      const result = await run([...args, "-o", "duckdb:ads.duckdb"]);
+      expect(result.code, result.stderr).toBe(0);
+    }
+    const { header, rows } = csvCells(csv.stdout);
+    const path = join(dir, "ads.duckdb");
+    expect(sorted(await tableAsCells(path, "adreport_campaign_date", header))).toEqual(sorted(rows));
+  });
+});
