@@ -133,7 +133,7 @@ export interface ExportSide {
 }
 
 /**
- * The export `args` into a CSV file and into a Parquet file, alternately, `runs` times each after one warm-up
+ * The export `args` into a CSV file and into a Parquet file (and, `withDuckdb`, a DuckDB table), alternately, `runs` times each after one warm-up
  * export that has the service compute the report; medians of wall time, peak RSS and size.
  */
 export function measureColumnarExports(
@@ -141,9 +141,10 @@ export function measureColumnarExports(
   out: string,
   args: readonly string[],
   runs: number,
-): { csv: ExportSide; parquet: ExportSide } {
-  const exportTo = (file: string, extra: string[] = []): ExportSide => {
-    const { seconds, peakMb } = measureCommand(process.execPath, [BIN, "report", ...args, "-o", file, ...extra], env);
+  withDuckdb = false,
+): { csv: ExportSide; parquet: ExportSide; duckdb: ExportSide } {
+  const exportTo = (file: string, extra: string[] = [], output = file): ExportSide => {
+    const { seconds, peakMb } = measureCommand(process.execPath, [BIN, "report", ...args, "-o", output, ...extra], env);
     const bytes = statSync(file).size;
     rmSync(file);
     return { seconds, peakMb, bytes };
@@ -151,20 +152,23 @@ export function measureColumnarExports(
   exportTo(join(out, "warm.csv"), ["--timeout", "5m"]);
   const csv: ExportSide[] = [];
   const parquet: ExportSide[] = [];
+  const duckdb: ExportSide[] = [];
   for (let i = 0; i < runs; i += 1) {
     // Each side first in turn: neither always gets the cooler machine.
     if (i % 2 === 0) csv.push(exportTo(join(out, `run${i}.csv`)));
     parquet.push(exportTo(join(out, `run${i}.parquet`)));
     if (i % 2 === 1) csv.push(exportTo(join(out, `run${i}.csv`)));
-    // --- DuckDB target (issue 37, the other half): its export of the same args goes here, as a third side
-    // --- (`-o duckdb:PATH --table ads_hourly`), measured in its own file and merged by the lead.
+    if (withDuckdb) {
+      const file = join(out, `run${i}.duckdb`);
+      duckdb.push(exportTo(file, ["--table", "ads_hourly"], `duckdb:${file}`));
+    }
   }
   const mid = (sides: ExportSide[]): ExportSide => ({
     seconds: median(sides.map((s) => s.seconds)),
     peakMb: median(sides.map((s) => s.peakMb)),
     bytes: median(sides.map((s) => s.bytes)),
   });
-  return { csv: mid(csv), parquet: mid(parquet) };
+  return { csv: mid(csv), parquet: mid(parquet), duckdb: withDuckdb ? mid(duckdb) : mid([]) };
 }
 
 const rate = (ms: number) => `${Math.round(ROWS / (ms / 1000) / 1000)}k rows/s`;
@@ -194,7 +198,7 @@ export async function benchColumnar(): Promise<void> {
   mkdirSync(out, { recursive: true });
   try {
     const env = { ADREPORT_API_KEY: key, ADREPORT_BASE_URL: server.url, ADREPORT_CONFIG_DIR: join(out, "config") };
-    const { csv, parquet } = measureColumnarExports(env, out, HOURLY_1M, 3);
+    const { csv, parquet, duckdb } = measureColumnarExports(env, out, HOURLY_1M, 3, true);
     const label = SMALL ? "4-day hourly (~120k-row)" : "1M-row";
     figure(
       `${label} ad,date export to a CSV file (median of 3)`,
@@ -213,7 +217,17 @@ export async function benchColumnar(): Promise<void> {
       `${(parquet.bytes / 1e6).toFixed(1)} MB vs ${(csv.bytes / 1e6).toFixed(1)} MB  ${size.toFixed(2)}x`,
       size <= 0.35,
     );
-    // --- DuckDB target (issue 37): `the same into duckdb:PATH` wall time and peak RSS lines go here.
+    const duckdbWall = duckdb.seconds / csv.seconds;
+    figure(
+      "the same into a DuckDB table (duckdb:PATH), wall time",
+      `${duckdb.seconds.toFixed(2)} s  ${duckdbWall.toFixed(2)}x`,
+      duckdbWall <= 1.15,
+    );
+    figure(
+      "the same into a DuckDB table, peak RSS",
+      `${duckdb.peakMb.toFixed(0)} MB (floor: npm run bench -- duckdb)`,
+      duckdb.peakMb <= 128,
+    );
   } finally {
     await server.stop();
     rmSync(out, { recursive: true, force: true });

@@ -40,7 +40,8 @@ export const CHECKS: Record<string, Spec> = {
   "columnar.parquet_size_vs_csv": at(0.35, "x", 0.05),
   "columnar.parquet_1m_rss": at(128, "MB", 0.05),
   "columnar.parquet_writer_cpu": { unit: "k rows/s", goal: 200, direction: ">=", margin: 0.25 },
-  // --- DuckDB target (issue 37): "columnar.duckdb_vs_csv" and "columnar.duckdb_1m_rss" go here.
+  "targets.duckdb_vs_csv": at(1.15, "x", 0.3),
+  "targets.duckdb_rss": at(128, "MB", 0.05),
   "pg.first_page_500k": at(250, "ms", 0.3),
   "pg.pages_vs_first": at(3, "x", 0.2),
   "pg.page_vs_floor": at(2, "x", 0.3),

@@ -11,6 +11,7 @@ import type { PostgresCluster } from "../test/helpers/postgres-cluster";
 import { measureAccounts } from "./accounts";
 import { HOURLY_1M, measureColumnarExports, measureColumnarWriters } from "./columnar";
 import { BIG_DB, ensureBigDb, issueBenchKey, WORK } from "./data";
+import { duckdbAloneRss, measureDuckdbExport } from "./duckdb";
 import {
   CHECKS,
   check,
@@ -184,6 +185,8 @@ async function serveBig(postgresUrl: string | undefined): Promise<Check[]> {
     );
     const columnar = measureColumnarExports(env, out, [...args, "--from", "2026-10-28", "--to", "2026-10-31"], 2);
     const parquet1m = measureColumnarExports(env, out, HOURLY_1M, 1).parquet;
+    const duckdb = measureDuckdbExport(env, out, [...args, "--from", "2026-10-28", "--to", "2026-10-31"], 2);
+    const duckdbFloor = duckdbAloneRss(out, 120_000, 2);
     const seconds = (s: number | undefined) => `${(s ?? Number.NaN).toFixed(2)} s`;
     const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
     return [
@@ -202,7 +205,6 @@ async function serveBig(postgresUrl: string | undefined): Promise<Check[]> {
         parquet1m.peakMb,
         `1M rows in ${seconds(parquet1m.seconds)}, ${mb(parquet1m.bytes)}`,
       ),
-      // --- DuckDB target (issue 37): its lines against the same CSV figures go here.
       check("export.csv_1m_rss", csv.peakMb, `${csv.rows} rows in ${csv.seconds.toFixed(1)} s`),
       check(
         "targets.sqlite_vs_csv",
@@ -216,6 +218,18 @@ async function serveBig(postgresUrl: string | undefined): Promise<Check[]> {
             (targets.postgres ?? Number.NaN) / targets.csv,
             `${seconds(targets.postgres)}, COPY`,
           ),
+      check(
+        "targets.duckdb_vs_csv",
+        duckdb.duckdb / duckdb.csv,
+        `${seconds(duckdb.duckdb)} vs ${seconds(duckdb.csv)}, 4 days hourly, alternately`,
+      ),
+      check(
+        "targets.duckdb_rss",
+        duckdb.duckdbPeakMb,
+        `4 days hourly (CSV ${duckdb.csvPeakMb.toFixed(0)} MB); floor ${duckdbFloor.toFixed(0)} MB: DuckDB alone taking as many rows in a bare node`,
+        undefined,
+        duckdbFloor,
+      ),
     ];
   } finally {
     await server.stop();

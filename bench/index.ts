@@ -2,6 +2,7 @@
 
 import { benchAccounts } from "./accounts";
 import { benchColumnar } from "./columnar";
+import { benchDuckdb } from "./duckdb";
 import { benchGuard } from "./guard";
 import { benchPace } from "./pace";
 import { benchPictures } from "./pictures";
@@ -32,6 +33,7 @@ const benchmarks: Record<string, () => void | Promise<void>> = {
   tz: () => benchTz(),
   targets: () => benchTargets(),
   columnar: () => benchColumnar(),
+  duckdb: () => benchDuckdb(),
   "serve-postgres": () => benchServePostgres(),
   pace: () => benchPace(),
   "rate-limits": () => benchRateLimits(),

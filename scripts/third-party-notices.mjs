@@ -42,6 +42,8 @@ async function bundledPackageRoots() {
     target: "node20",
     logLevel: "silent",
     define: { ADREPORT_VERSION: '"0"', ADREPORT_CHART_JS: '""' },
+    // As scripts/package.mjs: DuckDB's JavaScript client is carried, its native bindings never (npm installs them).
+    external: ["@duckdb/node-bindings"],
   });
   const roots = new Set();
   for (const input of Object.keys(result.metafile.inputs)) {

@@ -1,15 +1,16 @@
 /**
  * The kinds of output target, one line each (as dlt registers its destinations): a new kind is a folder in
  * targets/ and a line here. Their order is the order -o is recognised in: a table's scheme (`sqlite:`,
- * `postgres://`) before `{date}`, which a database's name may hold.
+ * `duckdb:`, `postgres://`) before `{date}`, which a database's name may hold.
  */
 import type { JobTarget } from "../state/job";
+import { duckdbKind } from "./duckdb/kind";
 import { filesKind } from "./files/kind";
 import type { TargetKind } from "./kind";
 import { postgresKind } from "./postgres/kind";
 import { sqliteKind } from "./sqlite/kind";
 
-export const TARGET_KINDS: readonly TargetKind[] = [sqliteKind, postgresKind, filesKind];
+export const TARGET_KINDS: readonly TargetKind[] = [sqliteKind, duckdbKind, postgresKind, filesKind];
 
 /** The kind -o names; undefined for a file, a device or stdout (an ordinary export). */
 export function kindOfOutput(output: string | undefined): TargetKind | undefined {

@@ -66,7 +66,7 @@ export function declareReport(program: Command) {
     )
     .option(
       "-o, --output <file>",
-      "write to FILE atomically (a device or named pipe directly, - for stdout); {from} and {to} become YYYY-MM-DD; {date} writes one file per date bucket; sqlite:PATH or postgres://USER@HOST:PORT/DB fill a table; the ending picks the format",
+      "write to FILE atomically (a device or named pipe directly, - for stdout); {from} and {to} become YYYY-MM-DD; {date} writes one file per date bucket; sqlite:PATH, duckdb:PATH or postgres://USER@HOST:PORT/DB fill a table; the ending picks the format",
     )
     .option("--page-size <n>", "rows to ask for per page (default 1000)")
     .option("--concurrency <n>", "pages fetched at once (default 4)")

@@ -42,6 +42,11 @@ export const POSTGRES_LOADS_DDL = `CREATE TABLE ${LOADS_TABLE} (
   query_scope TEXT NOT NULL, day DATE NOT NULL, row_count BIGINT NOT NULL, sums JSONB NOT NULL,
   requests INTEGER NOT NULL, loaded_at TIMESTAMPTZ NOT NULL)`;
 
+export const DUCKDB_LOADS_DDL = `CREATE TABLE IF NOT EXISTS ${LOADS_TABLE} (
+  run_id VARCHAR NOT NULL, job VARCHAR NOT NULL, target_table VARCHAR NOT NULL, profile VARCHAR NOT NULL,
+  query_scope VARCHAR NOT NULL, day DATE NOT NULL, row_count BIGINT NOT NULL, sums VARCHAR NOT NULL,
+  requests INTEGER NOT NULL, loaded_at TIMESTAMP NOT NULL)`;
+
 /** The values of each row, in LOADS_COLUMNS' order (sums as JSON text; loaded_at ISO 8601). */
 export function loadValues(of: LoadsOf, loads: ReadonlyArray<DayLoad>): Array<Array<string | number>> {
   const at = of.loadedAt.toISOString();

@@ -30,6 +30,14 @@ const KINDS: Array<{ output: string; table?: string; target: JobTarget; text: st
       earlier: "37e71ef3",
     },
     {
+      output: "duckdb:ads.duckdb",
+      table: "ads",
+      target: { kind: "duckdb", path: "/w/ads.duckdb", table: "ads" },
+      text: "duckdb:/w/ads.duckdb#ads",
+      id: "7d3c9e7e",
+      earlier: "cde5ad35",
+    },
+    {
       output: "postgres://u:secret@h:5432/db?sslpassword=x",
       table: "ads",
       target: { kind: "postgres", where: "postgres://u@h:5432/db", table: "ads" },
@@ -57,7 +65,7 @@ describe("each target kind", () => {
     const spec = parseOutputSpec({ output: c.output, table: c.table, dimensions: "campaign,date" }, CWD);
     if (spec.kind !== "target") throw new Error(`not a target: ${spec.kind}`);
     expect(spec.target).toEqual(c.target);
-    expect(spec.given).toBe(c.output.startsWith("sqlite:") ? "ads.db" : c.output);
+    expect(spec.given).toBe(c.output.replace(/^(sqlite|duckdb):/, ""));
     expect(targetText(spec.target)).toBe(c.text);
     // Kept as JSON in a state, and as text by an earlier adreport: both read back as the same target.
     expect(readTarget(JSON.parse(JSON.stringify(spec.target)))).toEqual(c.target);
@@ -73,7 +81,7 @@ describe("each target kind", () => {
   it("are each registered once, by a name of their own", () => {
     const names = TARGET_KINDS.map((kind) => kind.name);
     expect(new Set(names).size).toBe(names.length);
-    expect(names).toEqual(["sqlite", "postgres", "files"]);
+    expect(names).toEqual(["sqlite", "duckdb", "postgres", "files"]);
   });
 
   it("say --dry-run's words as main did", () => {
@@ -90,6 +98,10 @@ describe("each target kind", () => {
       words: "table adreport_campaign_date in sqlite:ads.db",
       json: { kind: "sqlite", database: "ads.db", table: "adreport_campaign_date" },
     });
+    expect(words("duckdb:ads.duckdb")).toEqual({
+      words: "table adreport_campaign_date in duckdb:ads.duckdb",
+      json: { kind: "duckdb", database: "ads.duckdb", table: "adreport_campaign_date" },
+    });
     expect(words("postgres://u:pw@h/db")).toEqual({
       words: "table adreport_campaign_date in postgres://u:***@h/db",
       json: { kind: "postgres", database: "postgres://u:***@h/db", table: "adreport_campaign_date" },
@@ -101,7 +113,7 @@ describe("a state's target", () => {
   it.for([
     ["a file without {date}", "/w/out.csv"],
     ["a table's text without its table", "sqlite:/w/ads.db"],
-    ["an unknown kind", { kind: "duckdb", path: "/w/ads.duckdb", table: "t" }],
+    ["an unknown kind", { kind: "bigquery", path: "/w/ads.duckdb", table: "t" }],
     ["a kind's data with a field missing", { kind: "sqlite", path: "/w/ads.db" }],
     ["a template without {date}", { kind: "files", template: "/w/out.csv" }],
     ["no target at all", 42],
@@ -126,9 +138,12 @@ describe("-o refused as main refused it", () => {
   it.for([
     [
       { output: "out/{date}.csv", table: "t" },
-      "--table applies to database targets only (sqlite:PATH, postgres://...)",
+      "--table applies to database targets only (sqlite:PATH, duckdb:PATH, postgres://...)",
     ],
-    [{ output: "out.csv", table: "t" }, "--table applies to database targets only (sqlite:PATH, postgres://...)"],
+    [
+      { output: "out.csv", table: "t" },
+      "--table applies to database targets only (sqlite:PATH, duckdb:PATH, postgres://...)",
+    ],
     [{ output: "sqlite:" }, "--output sqlite:PATH needs the database file's path"],
     [
       { output: "sqlite:a.db", table: "no-dash" },

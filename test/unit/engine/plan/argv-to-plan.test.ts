@@ -424,7 +424,7 @@ const rows: Row[] = [
   {
     name: "--table with a file",
     argv: ["--table", "daily", "-o", "x.csv"],
-    refused: "--table applies to database targets only (sqlite:PATH, postgres://...)",
+    refused: "--table applies to database targets only (sqlite:PATH, duckdb:PATH, postgres://...)",
   },
   {
     name: "postgres://: a table in that database",
