@@ -54,7 +54,7 @@ function bash(line: string, before: string, after = ""): { stdout: string; stder
 
 describe("bash completion", () => {
   const cases: Array<[string, string]> = [
-    ["adreport ''", "report keys config serve state verify completion help"],
+    ["adreport ''", "report keys config serve state status verify completion help"],
     ["adreport ke", "keys"],
     ["adreport keys ''", "add list remove use show test request"],
     ["adreport report --format ''", FORMATS],
@@ -87,7 +87,7 @@ describe("bash completion", () => {
     ["adreport keys use acme ''", ""],
     [
       "adreport help ''",
-      "report keys config serve state verify completion formats dates cron settings environment exit-codes logging telemetry",
+      "report keys config serve state status verify completion formats dates cron monitoring settings environment exit-codes logging telemetry",
     ],
   ];
 

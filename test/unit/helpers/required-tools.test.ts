@@ -9,6 +9,7 @@ import { startPostgres } from "../../helpers/postgres-cluster";
 import {
   chromiumMissing,
   millerMissing,
+  promtoolMissing,
   requiredTools,
   skipMissing,
   type Tool,
@@ -32,6 +33,7 @@ describe("a missing tool", () => {
   const missing: Array<[Tool, () => Promise<string | undefined>]> = [
     ["miller", async () => millerMissing({ PATH: tempDir() })],
     ["chromium", async () => chromiumMissing({ ADREPORT_TEST_CHROMIUM: nowhere })],
+    ["promtool", async () => promtoolMissing({ PATH: tempDir() })],
     [
       "postgres",
       async () => {
@@ -82,7 +84,12 @@ describe("skipMissing in a case", () => {
 
 describe("ADREPORT_TEST_REQUIRE itself", () => {
   it("reads a comma list and all; a name it does not know is an error, not a silent skip", () => {
-    expect([...requiredTools({ ADREPORT_TEST_REQUIRE: "all" })].sort()).toEqual(["chromium", "miller", "postgres"]);
+    expect([...requiredTools({ ADREPORT_TEST_REQUIRE: "all" })].sort()).toEqual([
+      "chromium",
+      "miller",
+      "postgres",
+      "promtool",
+    ]);
     expect([...requiredTools({ ADREPORT_TEST_REQUIRE: " postgres , miller " })]).toEqual(["postgres", "miller"]);
     expect(requiredTools({}).size).toBe(0);
     expect(() => requiredTools({ ADREPORT_TEST_REQUIRE: "postgresql" })).toThrow('unknown tool "postgresql"');
