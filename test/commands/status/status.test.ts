@@ -345,6 +345,23 @@ describe("adreport status against hand-made ledgers", () => {
     expect(result.stdout).not.toContain("\u001b");
     expect(result.stdout).not.toContain("\u0007");
     expect(result.stdout).toMatch(/^ {2}error +bad \\x1b\[31mred\\x07$/m);
+    // Date.parse takes much that is no ISO instant (words in parentheses, a line break, an escape): a record
+    // edited by hand must not break the line a job, nor draw on a terminal.
+    const loose = folderWith([
+      { ...FRESH, id: "aaaa0021", run: okRun("Nov 09 2026 (\u001b[31mred\nFAKE\tok)", "2026-11-09") },
+      { ...FRESH, id: "aaaa0022", run: okRun("2026-11-10T06:00:04Z", "2026-11-09", { started: "Nov 10 2026 (\n)" }) },
+      { ...FRESH, id: "aaaa0023", run: okRun("2026-11-10T07:00:04+01:00", "2026-11-09") },
+    ]);
+    const lines = await status(loose, []);
+    expect(lines.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
+    expect(lines.stdout.trimEnd().split("\n")).toHaveLength(4);
+    expect(lines.stdout).toContain("aaaa0021\tok\t2026-11-09\t0d\t2026-11-06\t-\t-\t");
+    const offsets = documentOf((await status(loose, ["--format", "json"])).stdout).jobs;
+    expect(offsets.map((job) => [job.last_run?.at ?? null, job.last_run?.started ?? null])).toEqual([
+      [null, null],
+      ["2026-11-10T06:00:04Z", null],
+      ["2026-11-10T06:00:04.000Z", "2026-11-10T05:59:59.800Z"],
+    ]);
     const junk = folderWith([{ ...FRESH, run: { at: "yesterday", outcome: "maybe", earlier: 5 } }]);
     const read = documentOf((await status(junk, [FRESH.id, "--format", "json"])).stdout).jobs[0];
     expect(read).toMatchObject({ last_run: null, runs_recorded: 0 });
