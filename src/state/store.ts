@@ -126,7 +126,10 @@ function parseState(text: string, path: string, readTarget: TargetReader): JobSt
     v !== null &&
     typeof v === "object" &&
     v.version === 1 &&
+    // A job id is 8 hex digits (engine/days/job-id.ts): one edited into anything else would be printed as a
+    // job's name (a line of its own in `status`) and name where its run record and lock are.
     typeof v.id === "string" &&
+    /^[0-9a-f]{8}$/.test(v.id) &&
     typeof v.lastDay === "string" &&
     isJobIdentity(v.job) &&
     typeof v.days === "object" &&

@@ -3,7 +3,7 @@
  * clock: fresh, lagging, stalled, restated, failed, locked by a live and by a dead holder; exit 0, 8 and 2;
  * the JSON document read back through its one schema.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { STATUS_DOCUMENT } from "../../../src/engine/status/document";
@@ -365,6 +365,24 @@ describe("adreport status against hand-made ledgers", () => {
     const junk = folderWith([{ ...FRESH, run: { at: "yesterday", outcome: "maybe", earlier: 5 } }]);
     const read = documentOf((await status(junk, [FRESH.id, "--format", "json"])).stdout).jobs[0];
     expect(read).toMatchObject({ last_run: null, runs_recorded: 0 });
+  });
+});
+
+describe("a state whose job id is edited by hand", () => {
+  it("is a state that cannot be used: named on stderr, never a line of its own on stdout", async () => {
+    const config = folderWith([FRESH, { ...FRESH, id: "aaaa0031" }]);
+    const file = join(config, "state", "aaaa0031.json");
+    const hostile = "x\u001b]0;title\u0007\nFAKE\tok";
+    writeFileSync(file, readFileSync(file, "utf8").replace('"id":"aaaa0031"', `"id":${JSON.stringify(hostile)}`));
+    const list = await status(config, ["--max-lag", "1d"]);
+    expect(list.code).toBe(8);
+    expect(list.stdout.trimEnd().split("\n")).toHaveLength(2);
+    expect(list.stdout + list.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
+    expect(list.stderr).toMatch(/^adreport: warning: the state file .*aaaa0031\.json is not in adreport's shape$/m);
+    expect(list.stderr).toMatch(/^adreport: 1 of 2 jobs need a look: 1 that cannot be read$/m);
+    const named = await status(config, ["aaaa0031"]);
+    expect(named.code).toBe(2);
+    expect(named.stdout).toBe("");
   });
 });
 
