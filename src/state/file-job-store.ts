@@ -11,6 +11,7 @@ import type { JobStore } from "./job-store";
 import { type JobState, pathsInFolder, pathsOfFile, readLastRun, readState, writeLastRun, writeState } from "./store";
 
 const STATE_NAME = /^[0-9a-f]{8}\.json$/;
+const RUN_NAME = /^([0-9a-f]{8})\.run\.json$/;
 
 /** `readTarget`: targets/registry.ts's, which reads a state's target (state/ knows no target kind). */
 export function fileJobStore(readTarget: TargetReader): JobStore {
@@ -54,6 +55,14 @@ export function fileJobStore(readTarget: TargetReader): JobStore {
         if (state !== undefined && same(state.job.target)) states.push(state);
       }
       return states;
+    },
+    async notStarted(folder) {
+      const names = await readdir(folder).catch(() => [] as string[]);
+      const states = new Set(names.filter((n) => STATE_NAME.test(n)));
+      return names
+        .map((name) => RUN_NAME.exec(name)?.[1])
+        .filter((id): id is string => id !== undefined && !states.has(`${id}.json`))
+        .sort();
     },
     async list(folder, user, unreadable) {
       let names: string[];

@@ -40,6 +40,8 @@ export interface JobStore {
     target: JobTarget,
     same: (found: JobTarget) => boolean,
   ): Promise<JobState[]>;
+  /** The ids of the jobs in `folder` with a run recorded and no state: their first run exported no day (it failed). */
+  notStarted(folder: string): Promise<string[]>;
   /** Every job kept in `folder`, in id order; `unreadable` is told about each one that cannot be used. */
   list(folder: string, user: { uid: number } | undefined, unreadable: (error: Error) => void): Promise<JobState[]>;
 }

@@ -4,9 +4,16 @@
  */
 import { StatusAlertError, UsageError } from "../../core/errors";
 import { printable } from "../../core/printable";
-import type { JobStatus, StatusDocument } from "../../engine/status/document";
-import { type JobRead, readAllJobs, readJob } from "../../engine/status/read";
-import { statusLines, statusSummary } from "../../engine/status/render";
+import type { JobStatus, NotStartedStatus, StatusDocument } from "../../engine/status/document";
+import {
+  type JobRead,
+  type NotStartedRead,
+  readAllJobs,
+  readAllNotStarted,
+  readJob,
+  readNotStarted,
+} from "../../engine/status/read";
+import { notStartedSummary, statusLines, statusSummary } from "../../engine/status/render";
 import { statusDocument } from "../../engine/status/status";
 import { writeChunk } from "../../io/write";
 import type { Context } from "../context";
@@ -27,14 +34,22 @@ export async function statusOf(
   const config = { data, path: file.path };
   const unreadable: string[] = [];
   let jobs: JobRead[];
+  // Jobs whose first run failed: a run recorded, no state. Left out, a job that never worked would look green.
+  let notStarted: NotStartedRead[];
   const named = ids.length > 0 || options.stateFile !== undefined;
   if (named) {
     jobs = [];
+    notStarted = [];
     // With --state-file, a job named too is refused by pathsOf.
     for (const id of options.stateFile !== undefined ? [ids[0]] : ids) {
       const paths = await pathsOf(ctx, id, options.stateFile);
       const job = await readJob(paths, ctx.user);
       if (job === undefined) {
+        const waiting = await readNotStarted(paths, id?.trim().toLowerCase() ?? "-");
+        if (waiting !== undefined) {
+          if (!notStarted.some((j) => j.where === waiting.where)) notStarted.push(waiting);
+          continue;
+        }
         throw new UsageError(id !== undefined ? `no job ${printable(id)}` : `no state in ${paths.state}`, {
           hint: "adreport state list shows the jobs",
         });
@@ -46,8 +61,15 @@ export async function statusOf(
       unreadable.push(error.message);
       ctx.io.err.write(`adreport: warning: ${printable(error.message)}\n`);
     });
+    notStarted = await readAllNotStarted(stateFolder(ctx));
   }
-  const document = statusDocument(jobs, ctx.now(), (job) => maxLagFor(flag, config, job.state.job.profile), unreadable);
+  const document = statusDocument(
+    jobs,
+    ctx.now(),
+    (job) => maxLagFor(flag, config, job === undefined ? null : job.state.job.profile),
+    unreadable,
+    notStarted,
+  );
   // Alerts on for the run as a whole: no job found, or one that cannot be read, is then an alert too.
   const alertsOn = flag !== undefined || maxLagFor(undefined, config, null) !== undefined;
   const alert = alertLine(document, alertsOn);
@@ -58,10 +80,13 @@ export async function statusOf(
 function alertLine(document: StatusDocument, alertsOn: boolean): string | undefined {
   const alerting = document.jobs.filter((job: JobStatus) => job.alerts.length > 0);
   const parts = alerting.map((job) => `${job.job} (${job.alerts.map((a) => a.kind).join(", ")})`);
+  for (const job of document.not_started.filter((j: NotStartedStatus) => j.alerts.length > 0)) {
+    parts.push(`${job.job} (${job.last_run.outcome === "failed" ? "failed: " : ""}no day exported yet)`);
+  }
   if (alertsOn && document.unreadable.length > 0) parts.push(`${document.unreadable.length} that cannot be read`);
-  if (alertsOn && document.jobs.length === 0 && document.unreadable.length === 0) return "no job to check";
+  const total = document.jobs.length + document.not_started.length + document.unreadable.length;
+  if (alertsOn && total === 0) return "no job to check";
   if (parts.length === 0) return undefined;
-  const total = document.jobs.length + document.unreadable.length;
   return `${parts.length} of ${total} ${total === 1 ? "job needs" : "jobs need"} a look: ${parts.join(", ")}`;
 }
 
@@ -69,20 +94,22 @@ export async function runStatus(ctx: Context, ids: string[], options: StatusOpti
   const { document, named, alert } = await statusOf(ctx, ids, options);
   if (options.format === "json") {
     await writeChunk(ctx.io.out, `${JSON.stringify(document, null, 2)}\n`);
-  } else if (document.jobs.length === 0) {
+  } else if (document.jobs.length + document.not_started.length === 0) {
     if (document.unreadable.length === 0) {
       ctx.io.err.write("adreport: no incremental jobs yet (adreport report --incremental ... starts one)\n");
     }
-  } else if (named && document.jobs.length === 1) {
+  } else if (named && document.jobs.length === 1 && document.not_started.length === 0) {
     await writeChunk(ctx.io.out, statusSummary(document.jobs[0] as JobStatus));
+  } else if (named && document.jobs.length === 0 && document.not_started.length === 1) {
+    await writeChunk(ctx.io.out, notStartedSummary(document.not_started[0] as NotStartedStatus));
   } else {
-    await writeChunk(ctx.io.out, statusLines(document.jobs));
+    await writeChunk(ctx.io.out, statusLines(document.jobs, document.not_started));
   }
   if (alert !== undefined) {
-    const one = document.jobs.find((job) => job.alerts.length > 0);
+    const one = [...document.jobs, ...document.not_started].find((job) => job.alerts.length > 0);
+    const single = named && document.jobs.length + document.not_started.length === 1;
     throw new StatusAlertError(alert, {
-      hint:
-        one === undefined || (named && document.jobs.length === 1) ? undefined : `adreport status ${one.job} shows why`,
+      hint: one === undefined || single ? undefined : `adreport status ${one.job} shows why`,
     });
   }
 }

@@ -7,7 +7,7 @@ import { dayOfInstant, dayOfText, dayText } from "../../core/calendar";
 import type { LockHolder } from "../../io/lock-file";
 import type { JobState, LastRun } from "../../state/store";
 import { DEFAULT_LOOKBACK_DAYS } from "../plan/incremental";
-import type { Alert, JobStatus, LastRunStatus } from "./document";
+import type { Alert, JobStatus, LastRunStatus, NotStartedStatus } from "./document";
 import { restatedLagDays, restatementsOf } from "./restatements";
 import { settledThrough } from "./settled";
 
@@ -91,6 +91,26 @@ function alertsOf(facts: JobFacts, now: Date, lag: number): Alert[] {
     });
   }
   return alerts;
+}
+
+/**
+ * A job whose first run exported no day (its record, no state): with a lag asked for, it is never within
+ * it. `runs` is not empty (read.ts).
+ */
+export function notStartedStatus(
+  job: { id: string; runs: readonly LastRun[]; where: string },
+  maxLagDays: number | undefined,
+): NotStartedStatus {
+  const last = lastRunOf(job.runs[0]) as LastRunStatus;
+  const alerts: Alert[] = [];
+  if (maxLagDays !== undefined) {
+    alerts.push(
+      last.outcome === "failed"
+        ? { kind: "failed", text: `no day exported yet: its last run (${last.at}) failed: ${last.error ?? ""}` }
+        : { kind: "lagging", text: `no day exported yet: its last run (${last.at}) ended ${last.outcome}` },
+    );
+  }
+  return { job: job.id, state_file: job.where, last_run: last, max_lag_days: maxLagDays ?? null, alerts };
 }
 
 export function jobStatus(facts: JobFacts, now: Date): JobStatus {

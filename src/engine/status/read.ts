@@ -16,6 +16,31 @@ export interface JobRead {
   target: string;
 }
 
+/** A job with a run recorded and no state yet: its first run exported no day. */
+export interface NotStartedRead {
+  id: string;
+  runs: LastRun[];
+  where: string;
+}
+
+/** The job `id` at `paths` when it has a run recorded and no state; undefined otherwise. */
+export async function readNotStarted(paths: StatePaths, id: string): Promise<NotStartedRead | undefined> {
+  const runs = recentRuns(
+    await jobStore()
+      .readLastRun(paths)
+      .catch(() => undefined),
+  );
+  return runs.length === 0 ? undefined : { id, runs, where: paths.state };
+}
+
+/** Every job of the state folder with a run recorded and no state, in id order. */
+export async function readAllNotStarted(folder: string): Promise<NotStartedRead[]> {
+  const store = jobStore();
+  const ids = await store.notStarted(folder);
+  const found = await Promise.all(ids.map((id) => readNotStarted(store.pathsInFolder(folder, id), id)));
+  return found.filter((job): job is NotStartedRead => job !== undefined);
+}
+
 /** The job whose state is at `paths`; undefined when there is none. A state that cannot be used throws (UsageError). */
 export async function readJob(paths: StatePaths, user: { uid: number } | undefined): Promise<JobRead | undefined> {
   const store = jobStore();

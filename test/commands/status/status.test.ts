@@ -137,6 +137,9 @@ const DEAD_LOCK: Job = { ...FRESH, id: "aaaa0007", lock: "999999999\n" };
 const status = (config: string, args: string[], options: { outIsTTY?: boolean } = {}) =>
   runInProcess(["status", ...args], { env: { ADREPORT_CONFIG_DIR: config }, now: NOW, ...options });
 
+/** The control characters of `text` other than a tab and a line break (those a terminal would act on). */
+const controlsIn = (text: string) => [...text].filter((c) => c.charCodeAt(0) < 0x20 && c !== "\t" && c !== "\n");
+
 const documentOf = (stdout: string) => STATUS_DOCUMENT.parse(JSON.parse(stdout));
 
 describe("adreport status against hand-made ledgers", () => {
@@ -353,7 +356,7 @@ describe("adreport status against hand-made ledgers", () => {
       { ...FRESH, id: "aaaa0023", run: okRun("2026-11-10T07:00:04+01:00", "2026-11-09") },
     ]);
     const lines = await status(loose, []);
-    expect(lines.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
+    expect(controlsIn(lines.stdout)).toEqual([]);
     expect(lines.stdout.trimEnd().split("\n")).toHaveLength(4);
     expect(lines.stdout).toContain("aaaa0021\tok\t2026-11-09\t0d\t2026-11-06\t-\t-\t");
     const offsets = documentOf((await status(loose, ["--format", "json"])).stdout).jobs;
@@ -368,6 +371,59 @@ describe("adreport status against hand-made ledgers", () => {
   });
 });
 
+describe("a job whose first run failed", () => {
+  it("has a run record and no state: listed and an alert, never left out of a green status", async () => {
+    const config = folderWith([FRESH]);
+    // A key refused on the job's first run: its record is written, no day and so no state.
+    const refused = {
+      at: "2026-11-10T06:00:02.000Z",
+      outcome: "failed",
+      message: "the service refused the key (401): the API key is not valid\nmore",
+      started: "2026-11-10T06:00:01.000Z",
+      rows: 0,
+      requests: 1,
+    };
+    writeFileSync(join(config, "state", "cccc0001.run.json"), JSON.stringify(refused), { mode: 0o600 });
+    const watched = await status(config, ["--max-lag", "2d"]);
+    expect(watched.code).toBe(8);
+    expect(watched.stdout).toContain("cccc0001\tfailed\t-\t-\t-\t2026-11-10 06:00:02Z\tfailed\t-\n");
+    expect(watched.stderr).toBe(
+      "adreport: 1 of 2 jobs need a look: cccc0001 (failed: no day exported yet)\nhint: adreport status cccc0001 shows why\n",
+    );
+    const json = documentOf((await status(config, ["--format", "json"])).stdout);
+    expect(json.jobs.map((job) => job.job)).toEqual([FRESH.id]);
+    expect(json.not_started).toEqual([
+      {
+        job: "cccc0001",
+        state_file: join(config, "state", "cccc0001.json"),
+        last_run: expect.objectContaining({
+          outcome: "failed",
+          error: "the service refused the key (401): the API key is not valid",
+        }),
+        max_lag_days: null,
+        alerts: [],
+      },
+    ]);
+    // Without a lag asked for: listed, exit 0; named: why, exit 8 with a lag, else 0.
+    const plain = await status(config, []);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toContain("cccc0001\tno day yet\t-\t-\t-\t2026-11-10 06:00:02Z\tfailed\t-\n");
+    const named = await status(config, ["cccc0001", "--max-lag", "1d"]);
+    expect(named.code).toBe(8);
+    expect(named.stdout).toBe(
+      [
+        "job cccc0001: failed, no day exported yet",
+        "  last run  2026-11-10 06:00:02Z, failed, 0 rows, 1 request, took 1.0 s",
+        "  error     the service refused the key (401): the API key is not valid",
+        "  max lag   1 day",
+        "  ALERT     no day exported yet: its last run (2026-11-10T06:00:02.000Z) failed: the service refused the key (401): the API key is not valid",
+        "",
+      ].join("\n"),
+    );
+    expect((await status(config, ["cccc0001"])).code).toBe(0);
+  });
+});
+
 describe("a state whose job id is edited by hand", () => {
   it("is a state that cannot be used: named on stderr, never a line of its own on stdout", async () => {
     const config = folderWith([FRESH, { ...FRESH, id: "aaaa0031" }]);
@@ -377,7 +433,7 @@ describe("a state whose job id is edited by hand", () => {
     const list = await status(config, ["--max-lag", "1d"]);
     expect(list.code).toBe(8);
     expect(list.stdout.trimEnd().split("\n")).toHaveLength(2);
-    expect(list.stdout + list.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
+    expect(controlsIn(list.stdout + list.stderr)).toEqual([]);
     expect(list.stderr).toMatch(/^adreport: warning: the state file .*aaaa0031\.json is not in adreport's shape$/m);
     expect(list.stderr).toMatch(/^adreport: 1 of 2 jobs need a look: 1 that cannot be read$/m);
     const named = await status(config, ["aaaa0031"]);
