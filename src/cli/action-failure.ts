@@ -13,6 +13,7 @@ export function reportActionFailure(error: unknown, io: IOStreams, debug: boolea
   if (isBrokenPipe(error)) return ExitCode.ok;
   // Messages quote names and what a service said: one line each, never a control character raw.
   if (error instanceof AdreportError) {
+    if (error.said) return error.exitCode;
     io.err.write(`adreport: ${printable(error.message)}\n`);
     if (error.hint) io.err.write(`hint: ${printable(error.hint)}\n`);
   } else if (isSystemError(error)) {

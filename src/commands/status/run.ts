@@ -92,6 +92,16 @@ function alertLine(document: StatusDocument, alertsOn: boolean): string | undefi
 
 export async function runStatus(ctx: Context, ids: string[], options: StatusOptions): Promise<void> {
   const { document, named, alert } = await statusOf(ctx, ids, options);
+  let alerted: StatusAlertError | undefined;
+  if (alert !== undefined) {
+    const one = [...document.jobs, ...document.not_started].find((job) => job.alerts.length > 0);
+    const single = named && document.jobs.length + document.not_started.length === 1;
+    const hint = one === undefined || single ? undefined : `adreport status ${one.job} shows why`;
+    // Said before the status: a reader of stdout that goes away (`| head -1`, `| grep -q`) ends the run
+    // quietly, and the alert must not go with it.
+    ctx.io.err.write(`adreport: ${printable(alert)}\n${hint === undefined ? "" : `hint: ${hint}\n`}`);
+    alerted = new StatusAlertError(alert, { hint, said: true });
+  }
   if (options.format === "json") {
     await writeChunk(ctx.io.out, `${JSON.stringify(document, null, 2)}\n`);
   } else if (document.jobs.length + document.not_started.length === 0) {
@@ -105,11 +115,5 @@ export async function runStatus(ctx: Context, ids: string[], options: StatusOpti
   } else {
     await writeChunk(ctx.io.out, statusLines(document.jobs, document.not_started));
   }
-  if (alert !== undefined) {
-    const one = [...document.jobs, ...document.not_started].find((job) => job.alerts.length > 0);
-    const single = named && document.jobs.length + document.not_started.length === 1;
-    throw new StatusAlertError(alert, {
-      hint: one === undefined || single ? undefined : `adreport status ${one.job} shows why`,
-    });
-  }
+  if (alerted !== undefined) throw alerted;
 }
