@@ -96,7 +96,9 @@ export function statusSummary(job: JobStatus): string {
     [
       "restated",
       job.restated.length === 0
-        ? `none in ${lastRuns(job.runs_recorded)}`
+        ? job.runs_recorded === 0
+          ? "none: no run recorded"
+          : `none in ${lastRuns(job.runs_recorded)}`
         : job.restated
             .map(
               (r) => `${r.day} (${r.repair ? "by verify --repair" : `${days(r.lag_days)} back`}, ${when(r.found_at)})`,

@@ -288,6 +288,14 @@ describe("adreport status against hand-made ledgers", () => {
     expect(elsewhere?.lock).toEqual({ pid: 4242, host: "build-host-2", live: null });
   });
 
+  it("a job with no run recorded (killed with SIGKILL in its first run, or an earlier adreport's record lost)", async () => {
+    const config = folderWith([{ ...DEAD_LOCK, id: "aaaa0041", run: undefined }]);
+    const result = await status(config, ["aaaa0041"]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^ {2}last run +none recorded$/m);
+    expect(result.stdout).toMatch(/^ {2}restated +none: no run recorded$/m);
+  });
+
   it("max-lag from the job's profile, else the config file; the flag over both", async () => {
     const config = folderWith(
       [LAGGING, { ...LAGGING, id: "aaaa0012", profile: "acme" }],
