@@ -24,7 +24,7 @@ export function fileJobStore(readTarget: TargetReader): JobStore {
     pathsInFolder,
     read: (paths, user) => readState(paths.state, user, readTarget),
     write: (paths, state) => writeState(paths.state, state),
-    readLastRun: (paths) => readLastRun(paths.run),
+    readLastRun: (paths, user) => readLastRun(paths.run, user),
     writeLastRun: (paths, run) => writeLastRun(paths.run, run),
     async forget(paths) {
       await unlink(paths.state);

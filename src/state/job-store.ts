@@ -23,7 +23,8 @@ export interface JobStore {
   /** `user`: the user running adreport, whose own a state must be; undefined before the job's first run. */
   read(paths: StatePaths, user: { uid: number } | undefined): Promise<JobState | undefined>;
   write(paths: StatePaths, state: JobState): Promise<void>;
-  readLastRun(paths: StatePaths): Promise<LastRun | undefined>;
+  /** `user`: when given, a record that is not the user's alone is refused (UsageError), as a state is. */
+  readLastRun(paths: StatePaths, user?: { uid: number }): Promise<LastRun | undefined>;
   writeLastRun(paths: StatePaths, run: LastRun): Promise<void>;
   /** Forgets a job: its state (refused when there is none), and its last run. */
   forget(paths: StatePaths): Promise<void>;

@@ -45,7 +45,7 @@ export async function statusOf(
       const paths = await pathsOf(ctx, id, options.stateFile);
       const job = await readJob(paths, ctx.user);
       if (job === undefined) {
-        const waiting = await readNotStarted(paths, id?.trim().toLowerCase() ?? "-");
+        const waiting = await readNotStarted(paths, id?.trim().toLowerCase() ?? "-", ctx.user);
         if (waiting !== undefined) {
           if (!notStarted.some((j) => j.where === waiting.where)) notStarted.push(waiting);
           continue;
@@ -57,11 +57,12 @@ export async function statusOf(
       if (!jobs.some((j) => j.state.id === job.state.id && j.where === job.where)) jobs.push(job);
     }
   } else {
-    jobs = await readAllJobs(stateFolder(ctx), ctx.user, (error) => {
+    const refused = (error: Error) => {
       unreadable.push(error.message);
       ctx.io.err.write(`adreport: warning: ${printable(error.message)}\n`);
-    });
-    notStarted = await readAllNotStarted(stateFolder(ctx));
+    };
+    jobs = await readAllJobs(stateFolder(ctx), ctx.user, refused);
+    notStarted = await readAllNotStarted(stateFolder(ctx), ctx.user, refused);
   }
   const document = statusDocument(
     jobs,

@@ -3,7 +3,7 @@
  * clock: fresh, lagging, stalled, restated, failed, locked by a live and by a dead holder; exit 0, 8 and 2;
  * the JSON document read back through its one schema.
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { STATUS_DOCUMENT } from "../../../src/engine/status/document";
@@ -429,6 +429,27 @@ describe("a job whose first run failed", () => {
       ].join("\n"),
     );
     expect((await status(config, ["cccc0001"])).code).toBe(0);
+  });
+});
+
+describe("a run record others can write", () => {
+  it("is not believed: a record put there by someone else could hide a failed run", async () => {
+    const config = folderWith([FRESH, { ...FAILED, id: "aaaa0051" }]);
+    const record = join(config, "state", "aaaa0051.run.json");
+    // Someone who may write it turns the failed run into a fresh one.
+    writeFileSync(record, JSON.stringify(okRun("2026-11-10T06:00:04Z", "2026-11-09")));
+    chmodSync(record, 0o666);
+    const list = await status(config, ["--max-lag", "1d"]);
+    expect(list.code).toBe(8);
+    expect(list.stderr).toMatch(
+      /^adreport: warning: the run record .*aaaa0051\.run\.json is mode 0666: others can change it$/m,
+    );
+    expect(list.stderr).toMatch(/^adreport: 1 of 2 jobs need a look: 1 that cannot be read$/m);
+    expect(list.stdout).not.toContain("aaaa0051");
+    const named = await status(config, ["aaaa0051", "--format", "json"]);
+    expect(named.code).toBe(2);
+    expect(named.stdout).toBe("");
+    expect(named.stderr).toMatch(/\nhint: chmod go-w .*aaaa0051\.run\.json, if its content is yours\n$/);
   });
 });
 
