@@ -90,7 +90,9 @@ export function statusSummary(job: JobStatus): string {
       `${job.settled_through ?? "none yet"}${job.settled_lag_days === null ? "" : ` (${days(job.settled_lag_days)} behind yesterday)`}; ${
         job.settled_by === "restatements"
           ? `the service restated days up to ${days(job.horizon_days - 1)} back`
-          : `no restatement seen yet: the lookback, ${days(job.horizon_days)}`
+          : job.restated.length > 0
+            ? `no restatement seen by a run yet (only by verify --repair, which says not how far back): the lookback, ${days(job.horizon_days)}`
+            : `no restatement seen yet: the lookback, ${days(job.horizon_days)}`
       }`,
     ],
     [

@@ -255,6 +255,22 @@ describe("adreport status against hand-made ledgers", () => {
     expect(human.stdout).toMatch(/^ {2}quota waits +3 in the last 3 runs, 120 s in all$/m);
   });
 
+  it("restated days found by verify --repair only: listed, and the lookback is not said to have seen none", async () => {
+    const repaired: Job = {
+      id: "aaaa0061",
+      lastDay: "2026-11-09",
+      run: okRun("2026-11-10T06:00:04Z", "2026-11-09", {
+        earlier: [okRun("2026-11-08T12:00:00Z", "2026-11-02", { repair: true, restated: ["2026-11-02"] })],
+      }),
+    };
+    const result = await status(folderWith([repaired]), [repaired.id]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^ {2}restated +2026-11-02 \(by verify --repair, 2026-11-08 12:00:00Z\)$/m);
+    expect(result.stdout).toMatch(
+      /^ {2}settled through +2026-11-06 \(3 days behind yesterday\); no restatement seen by a run yet \(only by verify --repair, which says not how far back\): the lookback, 3 days$/m,
+    );
+  });
+
   it("failed: its last run's error, one line; exit 8 whenever a lag is asked for", async () => {
     const config = folderWith([FAILED]);
     const result = await status(config, [FAILED.id, "--max-lag", "5d"]);
