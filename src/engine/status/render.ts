@@ -83,11 +83,14 @@ export function statusSummary(job: JobStatus): string {
     ...(job.last_run?.error == null ? [] : ([["error", printable(job.last_run.error)]] as Array<[string, string]>)),
     [
       "newest day",
-      `${job.newest_day} (${days(job.newest_lag_days)} behind yesterday, ${job.yesterday} ${job.time_zone})`,
+      job.newest_lag_days >= 0
+        ? `${job.newest_day} (${days(job.newest_lag_days)} behind yesterday, ${job.yesterday} ${job.time_zone})`
+        : // Exported where the clock was ahead of this host's: a day not over yet, fetched in part.
+          `${job.newest_day} (${days(-job.newest_lag_days)} after yesterday, ${job.yesterday} ${job.time_zone}: a day not over yet when exported)`,
     ],
     [
       "settled through",
-      `${job.settled_through ?? "none yet"}${job.settled_lag_days === null ? "" : ` (${days(job.settled_lag_days)} behind yesterday)`}; ${
+      `${job.settled_through ?? "none yet"}${job.settled_lag_days === null || job.settled_lag_days < 0 ? "" : ` (${days(job.settled_lag_days)} behind yesterday)`}; ${
         job.settled_by === "restatements"
           ? `the service restated days up to ${days(job.horizon_days - 1)} back`
           : job.restated.length > 0

@@ -255,6 +255,15 @@ describe("adreport status against hand-made ledgers", () => {
     expect(human.stdout).toMatch(/^ {2}quota waits +3 in the last 3 runs, 120 s in all$/m);
   });
 
+  it("a newest day after yesterday (exported by a host whose clock is ahead): said so, not '-1 days behind'", async () => {
+    const ahead: Job = { id: "aaaa0071", lastDay: "2026-11-10", run: okRun("2026-11-10T06:00:04Z", "2026-11-10") };
+    const result = await status(folderWith([ahead]), [ahead.id, "--max-lag", "0d"]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(
+      /^ {2}newest day +2026-11-10 \(1 day after yesterday, 2026-11-09 UTC: a day not over yet when exported\)$/m,
+    );
+  });
+
   it("restated days found by verify --repair only: listed, and the lookback is not said to have seen none", async () => {
     const repaired: Job = {
       id: "aaaa0061",
