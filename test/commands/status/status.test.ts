@@ -496,6 +496,18 @@ describe("a state whose job id is edited by hand", () => {
   });
 });
 
+describe("state list", () => {
+  it("a run record's time edited by hand draws nothing on a terminal, as the status lines do", async () => {
+    const config = folderWith([
+      { ...FRESH, run: { ...okRun("2026-11-10T06:00:04Z", "2026-11-09"), at: "Nov 09 2026 (\u001b[31m\nX)" } },
+    ]);
+    const list = await runInProcess(["state", "list"], { env: { ADREPORT_CONFIG_DIR: config }, now: NOW });
+    expect(list.code, list.stderr).toBe(0);
+    expect(controlsIn(list.stdout)).toEqual([]);
+    expect(list.stdout.trimEnd().split("\n")).toHaveLength(2);
+  });
+});
+
 describe("state show", () => {
   it("the summary on a terminal or with --format; the whole ledger with --ledger, and in a pipe as before", async () => {
     const config = folderWith([RESTATED]);
