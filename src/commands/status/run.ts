@@ -45,7 +45,8 @@ export async function statusOf(
       const paths = await pathsOf(ctx, id, options.stateFile);
       const job = await readJob(paths, ctx.user);
       if (job === undefined) {
-        const waiting = await readNotStarted(paths, id?.trim().toLowerCase() ?? "-", ctx.user);
+        // With --state-file the job's id is not known before it has a state: it is named by that file.
+        const waiting = await readNotStarted(paths, id?.trim().toLowerCase() ?? paths.state, ctx.user);
         if (waiting !== undefined) {
           if (!notStarted.some((j) => j.where === waiting.where)) notStarted.push(waiting);
           continue;

@@ -139,5 +139,5 @@ export function notStartedSummary(job: NotStartedStatus): string {
   for (const alert of job.alerts) rows.push(["ALERT", printable(alert.text)]);
   const width = Math.max(...rows.map(([name]) => name.length));
   const lines = rows.map(([name, text]) => `  ${name.padEnd(width)}  ${text}`);
-  return `job ${job.job}: ${run.outcome}, no day exported yet\n${lines.join("\n")}\n`;
+  return `job ${printable(job.job)}: ${run.outcome}, no day exported yet\n${lines.join("\n")}\n`;
 }

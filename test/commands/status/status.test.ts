@@ -454,6 +454,11 @@ describe("a job whose first run failed", () => {
       ].join("\n"),
     );
     expect((await status(config, ["cccc0001"])).code).toBe(0);
+    // A job of its own --state-file has no id before it has a state: named by that file.
+    const file = join(config, "state", "cccc0001.json");
+    const byFile = await status(config, ["--state-file", file]);
+    expect(byFile.code, byFile.stderr).toBe(0);
+    expect(byFile.stdout.split("\n")[0]).toBe(`job ${file}: failed, no day exported yet`);
   });
 });
 
