@@ -37,6 +37,8 @@ export const JOB_STATUS = z.object({
   yesterday: day,
   newest_day: day,
   newest_lag_days: z.number().int(),
+  newest_day_with_rows: day.nullable(),
+  rows_lag_days: z.number().int().nullable(),
   settled_through: day.nullable(),
   settled_lag_days: z.number().int().nullable(),
   settled_by: z.enum(["restatements", "lookback"]),

@@ -123,6 +123,8 @@ export function jobStatus(facts: JobFacts, now: Date): JobStatus {
   const lookbackDays = runs.find((run) => run.lookbackDays !== undefined)?.lookbackDays ?? DEFAULT_LOOKBACK_DAYS;
   const settled = settledThrough(newest, first, { restatedLagDays: restatedLagDays(restatements), lookbackDays });
   const lag = yesterday - newest;
+  // The days after it came back empty: the service's data late, or the account's pipeline stopped.
+  const withRows = ledgerDays.findLast((day) => (state.days[day]?.rows ?? 0) > 0 && day <= state.lastDay) ?? null;
   const waits = runs.reduce(
     (sum, run) => ({ waits: sum.waits + (run.waits ?? 0), waited_ms: sum.waited_ms + (run.waitedMs ?? 0) }),
     { waits: 0, waited_ms: 0 },
@@ -136,6 +138,8 @@ export function jobStatus(facts: JobFacts, now: Date): JobStatus {
     yesterday: dayText(yesterday),
     newest_day: state.lastDay,
     newest_lag_days: lag,
+    newest_day_with_rows: withRows,
+    rows_lag_days: withRows === null ? null : yesterday - (dayOfText(withRows) as number),
     settled_through: settled.day,
     settled_lag_days: settled.day === null ? null : yesterday - (dayOfText(settled.day) as number),
     settled_by: settled.basis,

@@ -89,6 +89,14 @@ export function statusSummary(job: JobStatus): string {
           `${job.newest_day} (${days(-job.newest_lag_days)} after yesterday, ${job.yesterday} ${job.time_zone}: a day not over yet when exported)`,
     ],
     [
+      "with rows",
+      job.newest_day_with_rows === null
+        ? "none: every day came back empty"
+        : job.newest_day_with_rows === job.newest_day
+          ? `${job.newest_day} (the newest day too)`
+          : `${job.newest_day_with_rows} (${days(job.rows_lag_days ?? 0)} behind yesterday: the days after it came back empty)`,
+    ],
+    [
       "settled through",
       `${job.settled_through ?? "none yet"}${job.settled_lag_days === null || job.settled_lag_days < 0 ? "" : ` (${days(job.settled_lag_days)} behind yesterday)`}; ${
         job.settled_by === "restatements"

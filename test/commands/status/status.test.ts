@@ -17,6 +17,8 @@ interface Job {
   lastDay: string;
   profile?: string | null;
   days?: string[];
+  /** The days from this one on came back empty (0 rows). */
+  emptyFrom?: string;
   run?: object | undefined;
   lock?: string;
 }
@@ -40,10 +42,14 @@ function folderWith(
   mkdirSync(state, { mode: 0o700 });
   for (const job of jobs) {
     const days = Object.fromEntries(
-      (job.days ?? dayList("2026-11-01", job.lastDay)).map((day) => [
-        day,
-        { rows: 2, sums: { clicks: 10 }, run: "20261102T060000Z-abcdef", requests: 1, at: `${day}T23:00:00.000Z` },
-      ]),
+      (job.days ?? dayList("2026-11-01", job.lastDay)).map((day) => {
+        const empty = job.emptyFrom !== undefined && day >= job.emptyFrom;
+        const [rows, clicks] = empty ? [0, 0] : [2, 10];
+        return [
+          day,
+          { rows, sums: { clicks }, run: "20261102T060000Z-abcdef", requests: 1, at: `${day}T23:00:00.000Z` },
+        ];
+      }),
     );
     const document = {
       version: 1,
@@ -159,6 +165,8 @@ describe("adreport status against hand-made ledgers", () => {
       yesterday: "2026-11-09",
       newest_day: "2026-11-09",
       newest_lag_days: 0,
+      newest_day_with_rows: "2026-11-09",
+      rows_lag_days: 0,
       settled_through: "2026-11-06",
       settled_lag_days: 3,
       settled_by: "lookback",
@@ -216,6 +224,22 @@ describe("adreport status against hand-made ledgers", () => {
       { kind: "lagging", text: "its newest day 2026-11-05 is 4 days behind yesterday (2026-11-09); 2 allowed" },
     ]);
     expect(document.jobs[0]?.runs_recorded).toBe(3);
+  });
+
+  it("empty days: the newest day with rows is said beside the newest day, from the dates in the data", async () => {
+    // The service answered the last four days with no row (its data late, or the account's pipeline stopped).
+    const empty: Job = { ...FRESH, id: "aaaa0081", emptyFrom: "2026-11-06" };
+    const config = folderWith([empty]);
+    const [job] = documentOf((await status(config, [empty.id, "--format", "json"])).stdout).jobs;
+    expect(job).toMatchObject({ newest_day: "2026-11-09", newest_day_with_rows: "2026-11-05", rows_lag_days: 4 });
+    const human = await status(config, [empty.id]);
+    expect(human.stdout).toMatch(
+      /^ {2}with rows +2026-11-05 \(4 days behind yesterday: the days after it came back empty\)$/m,
+    );
+    const none = folderWith([{ ...FRESH, id: "aaaa0082", emptyFrom: "2026-11-01" }]);
+    const [nothing] = documentOf((await status(none, ["aaaa0082", "--format", "json"])).stdout).jobs;
+    expect(nothing).toMatchObject({ newest_day_with_rows: null, rows_lag_days: null });
+    expect((await status(none, ["aaaa0082"])).stdout).toMatch(/^ {2}with rows +none: every day came back empty$/m);
   });
 
   it("stalled: not run for longer than the lag allows, though its newest day is yesterday", async () => {
