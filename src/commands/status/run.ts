@@ -74,22 +74,23 @@ export async function statusOf(
   );
   // Alerts on for the run as a whole: no job found, or one that cannot be read, is then an alert too.
   const alertsOn = flag !== undefined || maxLagFor(undefined, config, null) !== undefined;
-  const alert = alertLine(document, alertsOn);
+  const alert = alertLine(document, alertsOn, named ? undefined : stateFolder(ctx));
   return { document: { ...document, alert: alert !== undefined }, named, alert };
 }
 
-/** What needs a look, one line for stderr; undefined when nothing does. */
-function alertLine(document: StatusDocument, alertsOn: boolean): string | undefined {
+/** What needs a look, one line for stderr; undefined when nothing does. `folder`: where every job was looked for. */
+function alertLine(document: StatusDocument, alertsOn: boolean, folder: string | undefined): string | undefined {
   const alerting = document.jobs.filter((job: JobStatus) => job.alerts.length > 0);
   const parts = alerting.map((job) => `${job.job} (${job.alerts.map((a) => a.kind).join(", ")})`);
   for (const job of document.not_started.filter((j: NotStartedStatus) => j.alerts.length > 0)) {
     parts.push(`${job.job} (${job.last_run.outcome === "failed" ? "failed: " : ""}no day exported yet)`);
   }
+  const needing = parts.length + (alertsOn ? document.unreadable.length : 0);
   if (alertsOn && document.unreadable.length > 0) parts.push(`${document.unreadable.length} that cannot be read`);
   const total = document.jobs.length + document.not_started.length + document.unreadable.length;
-  if (alertsOn && total === 0) return "no job to check";
+  if (alertsOn && total === 0) return folder === undefined ? "no job to check" : `no job to check in ${folder}`;
   if (parts.length === 0) return undefined;
-  return `${parts.length} of ${total} ${total === 1 ? "job needs" : "jobs need"} a look: ${parts.join(", ")}`;
+  return `${needing} of ${total} ${total === 1 ? "job needs" : "jobs need"} a look: ${parts.join(", ")}`;
 }
 
 export async function runStatus(ctx: Context, ids: string[], options: StatusOptions): Promise<void> {

@@ -388,13 +388,17 @@ describe("adreport status against hand-made ledgers", () => {
     const watched = await status(empty, ["--max-lag", "1d", "--format", "json"]);
     expect(watched.code).toBe(8);
     expect(documentOf(watched.stdout)).toMatchObject({ alert: true, jobs: [] });
-    expect(watched.stderr).toBe("adreport: no job to check\n");
+    // Where it looked: a cron line whose HOME or ADREPORT_CONFIG_DIR differs from the shell's finds it here.
+    expect(watched.stderr).toBe(`adreport: no job to check in ${join(empty, "state")}\n`);
     const config = folderWith([FRESH]);
     writeFileSync(join(config, "state", "bbbb0001.json"), '{"version":1,', { mode: 0o600 });
     const broken = await status(config, ["--max-lag", "1d"]);
     expect(broken.code).toBe(8);
     expect(broken.stderr).toMatch(/^adreport: warning: cannot read the state file .*bbbb0001\.json/m);
     expect(broken.stderr).toMatch(/^adreport: 1 of 2 jobs need a look: 1 that cannot be read$/m);
+    writeFileSync(join(config, "state", "bbbb0002.json"), "", { mode: 0o600 });
+    const two = await status(config, ["--max-lag", "1d"]);
+    expect(two.stderr).toMatch(/^adreport: 2 of 3 jobs need a look: 2 that cannot be read$/m);
   });
 
   it("a state or run record edited by hand draws nothing on a terminal", async () => {
