@@ -73,6 +73,16 @@ function lockText(job: JobStatus): string {
   return `held by ${pid} (a run is under way)`;
 }
 
+/** What the settled day comes from, in words. */
+function settledBasis(job: JobStatus): string {
+  if (job.settled_by === "restatements") return `the service restated days up to ${days(job.horizon_days - 1)} back`;
+  if (job.horizon_days === 0) return "--lookback 0d fetches no day again: a restatement is never seen";
+  if (job.restated.length > 0) {
+    return `no restatement seen by a run yet (only by verify --repair, which says not how far back): the lookback, ${days(job.horizon_days)}`;
+  }
+  return `no restatement seen yet: the lookback, ${days(job.horizon_days)}`;
+}
+
 /** One job's summary, a field a line. */
 export function statusSummary(job: JobStatus): string {
   const rows: Array<[string, string]> = [
@@ -98,13 +108,7 @@ export function statusSummary(job: JobStatus): string {
     ],
     [
       "settled through",
-      `${job.settled_through ?? "none yet"}${job.settled_lag_days === null || job.settled_lag_days < 0 ? "" : ` (${days(job.settled_lag_days)} behind yesterday)`}; ${
-        job.settled_by === "restatements"
-          ? `the service restated days up to ${days(job.horizon_days - 1)} back`
-          : job.restated.length > 0
-            ? `no restatement seen by a run yet (only by verify --repair, which says not how far back): the lookback, ${days(job.horizon_days)}`
-            : `no restatement seen yet: the lookback, ${days(job.horizon_days)}`
-      }`,
+      `${job.settled_through ?? "none yet"}${job.settled_lag_days === null || job.settled_lag_days < 0 ? "" : ` (${days(job.settled_lag_days)} behind yesterday)`}; ${settledBasis(job)}`,
     ],
     [
       "restated",

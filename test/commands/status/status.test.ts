@@ -288,6 +288,19 @@ describe("adreport status against hand-made ledgers", () => {
     );
   });
 
+  it("--lookback 0d: no day is fetched again, so no restatement can be seen; said so, not 'none seen yet'", async () => {
+    const never: Job = {
+      id: "aaaa0091",
+      lastDay: "2026-11-09",
+      run: okRun("2026-11-10T06:00:04Z", "2026-11-09", { lookbackDays: 0 }),
+    };
+    const result = await status(folderWith([never]), [never.id]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(
+      /^ {2}settled through +2026-11-09 \(0 days behind yesterday\); --lookback 0d fetches no day again: a restatement is never seen$/m,
+    );
+  });
+
   it("restated days found by verify --repair only: listed, and the lookback is not said to have seen none", async () => {
     const repaired: Job = {
       id: "aaaa0061",
