@@ -100,11 +100,16 @@ export async function runStatus(ctx: Context, ids: string[], options: StatusOpti
     const one = [...document.jobs, ...document.not_started].find((job) => job.alerts.length > 0);
     const single = named && document.jobs.length + document.not_started.length === 1;
     const hint = one === undefined || single ? undefined : `adreport status ${one.job} shows why`;
-    // Said before the status: a reader of stdout that goes away (`| head -1`, `| grep -q`) ends the run
-    // quietly, and the alert must not go with it.
-    ctx.io.err.write(`adreport: ${printable(alert)}\n${hint === undefined ? "" : `hint: ${hint}\n`}`);
     alerted = new StatusAlertError(alert, { hint, said: true });
   }
+  const sayAlert = () => {
+    if (alerted === undefined) return;
+    const { message, hint } = alerted;
+    ctx.io.err.write(`adreport: ${printable(message)}\n${hint === undefined ? "" : `hint: ${hint}\n`}`);
+  };
+  // Into a pipe, said before the status: a reader that goes away (`| head -1`, `| grep -q`) ends the run
+  // quietly, and the alert must not go with it. On a terminal, below the status, where it is read last.
+  if (!ctx.io.outIsTTY) sayAlert();
   if (options.format === "json") {
     await writeChunk(ctx.io.out, `${JSON.stringify(document, null, 2)}\n`);
   } else if (document.jobs.length + document.not_started.length === 0) {
@@ -118,5 +123,6 @@ export async function runStatus(ctx: Context, ids: string[], options: StatusOpti
   } else {
     await writeChunk(ctx.io.out, statusLines(document.jobs, document.not_started));
   }
+  if (ctx.io.outIsTTY) sayAlert();
   if (alerted !== undefined) throw alerted;
 }

@@ -242,6 +242,19 @@ describe("adreport status against hand-made ledgers", () => {
     expect((await status(none, ["aaaa0082"])).stdout).toMatch(/^ {2}with rows +none: every day came back empty$/m);
   });
 
+  it("the alert below the status on a terminal, above it into a pipe (whose reader may go away)", async () => {
+    const config = folderWith([LAGGING]);
+    const terminal = await runInProcess(["status", "--max-lag", "1d"], {
+      env: { ADREPORT_CONFIG_DIR: config },
+      now: NOW,
+      outIsTTY: true,
+    });
+    expect(terminal.code).toBe(8);
+    expect(terminal.stderr).toBe(
+      `adreport: 1 of 1 job needs a look: ${LAGGING.id} (lagging)\nhint: adreport status ${LAGGING.id} shows why\n`,
+    );
+  });
+
   it("stalled: not run for longer than the lag allows, though its newest day is yesterday", async () => {
     const config = folderWith([STALLED]);
     const result = await status(config, [STALLED.id, "--max-lag", "1d", "--format", "json"]);
