@@ -83,7 +83,7 @@ function alertLine(document: StatusDocument, alertsOn: boolean, folder: string |
   const alerting = document.jobs.filter((job: JobStatus) => job.alerts.length > 0);
   const parts = alerting.map((job) => `${job.job} (${job.alerts.map((a) => a.kind).join(", ")})`);
   for (const job of document.not_started.filter((j: NotStartedStatus) => j.alerts.length > 0)) {
-    parts.push(`${job.job} (${job.last_run.outcome === "failed" ? "failed: " : ""}no day exported yet)`);
+    parts.push(`${job.job} (${job.alerts.map((a) => a.kind).join(", ")}: no day exported yet)`);
   }
   const needing = parts.length + (alertsOn ? document.unreadable.length : 0);
   if (alertsOn && document.unreadable.length > 0) parts.push(`${document.unreadable.length} that cannot be read`);

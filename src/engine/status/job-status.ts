@@ -94,21 +94,27 @@ function alertsOf(facts: JobFacts, now: Date, lag: number): Alert[] {
 }
 
 /**
- * A job whose first run exported no day (its record, no state): with a lag asked for, it is never within
- * it. `runs` is not empty (read.ts).
+ * A job whose runs exported no day yet (its record, no state): with a lag asked for, an alert when its last
+ * run failed, or when it has not run since the lag allows; a run with nothing to do (its --start after
+ * yesterday) is none. `runs` is not empty (read.ts).
  */
 export function notStartedStatus(
   job: { id: string; runs: readonly LastRun[]; where: string },
   maxLagDays: number | undefined,
+  now: Date,
 ): NotStartedStatus {
   const last = lastRunOf(job.runs[0]) as LastRunStatus;
   const alerts: Alert[] = [];
   if (maxLagDays !== undefined) {
-    alerts.push(
-      last.outcome === "failed"
-        ? { kind: "failed", text: `no day exported yet: its last run (${last.at}) failed: ${last.error ?? ""}` }
-        : { kind: "lagging", text: `no day exported yet: its last run (${last.at}) ended ${last.outcome}` },
-    );
+    if (last.outcome === "failed") {
+      alerts.push({
+        kind: "failed",
+        text: `no day exported yet: its last run (${last.at}) failed: ${last.error ?? ""}`,
+      });
+    }
+    if (now.getTime() - Date.parse(last.at) > (maxLagDays + 1) * DAY_MS) {
+      alerts.push({ kind: "stalled", text: `no day exported yet, and it has not run since ${last.at}` });
+    }
   }
   return { job: job.id, state_file: job.where, last_run: last, max_lag_days: maxLagDays ?? null, alerts };
 }

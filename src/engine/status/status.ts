@@ -12,7 +12,7 @@ export function statusDocument(
 ): StatusDocument {
   const statuses: JobStatus[] = jobs.map((job) => jobStatus({ ...job, maxLagDays: maxLagOf(job) }, now));
   // A job with no state has no profile known: the lag of the flag or of the config file's own setting.
-  const waiting = notStarted.map((job) => notStartedStatus(job, maxLagOf(undefined)));
+  const waiting = notStarted.map((job) => notStartedStatus(job, maxLagOf(undefined), now));
   return {
     now: now.toISOString(),
     alert: [...statuses, ...waiting].some((job) => job.alerts.length > 0),

@@ -508,6 +508,19 @@ describe("a job whose first run failed", () => {
       ].join("\n"),
     );
     expect((await status(config, ["cccc0001"])).code).toBe(0);
+    // A first run with nothing to do (its --start after yesterday) is no alert, until it stops running.
+    const early = folderWith([]);
+    const nothing = { at: "2026-11-10T06:00:02.000Z", outcome: "nothing to do", message: "--start is after yesterday" };
+    writeFileSync(join(early, "state", "cccc0002.run.json"), JSON.stringify(nothing), { mode: 0o600 });
+    const waiting = await status(early, ["--max-lag", "1d"]);
+    expect(waiting.code, waiting.stderr).toBe(0);
+    expect(waiting.stdout).toContain("cccc0002\tno day yet\t-\t-\t-\t2026-11-10 06:00:02Z\tnothing to do\t-\n");
+    const later = await runInProcess(["status", "--max-lag", "1d"], {
+      env: { ADREPORT_CONFIG_DIR: early },
+      now: new Date("2026-11-13T08:00:00Z"),
+    });
+    expect(later.code).toBe(8);
+    expect(later.stderr).toMatch(/^adreport: 1 of 1 job needs a look: cccc0002 \(stalled: no day exported yet\)$/m);
     // A job of its own --state-file has no id before it has a state: named by that file.
     const file = join(config, "state", "cccc0001.json");
     const byFile = await status(config, ["--state-file", file]);
