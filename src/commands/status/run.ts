@@ -78,6 +78,9 @@ export async function statusOf(
   return { document: { ...document, alert: alert !== undefined }, named, alert };
 }
 
+/** How many jobs the alert line names. */
+const NAMED_IN_ALERT = 20;
+
 /** What needs a look, one line for stderr; undefined when nothing does. `folder`: where every job was looked for. */
 function alertLine(document: StatusDocument, alertsOn: boolean, folder: string | undefined): string | undefined {
   const alerting = document.jobs.filter((job: JobStatus) => job.alerts.length > 0);
@@ -86,11 +89,15 @@ function alertLine(document: StatusDocument, alertsOn: boolean, folder: string |
     parts.push(`${job.job} (${job.alerts.map((a) => a.kind).join(", ")}: no day exported yet)`);
   }
   const needing = parts.length + (alertsOn ? document.unreadable.length : 0);
-  if (alertsOn && document.unreadable.length > 0) parts.push(`${document.unreadable.length} that cannot be read`);
+  // First, so that the line never leaves it out among the jobs it does not name.
+  if (alertsOn && document.unreadable.length > 0) parts.unshift(`${document.unreadable.length} that cannot be read`);
   const total = document.jobs.length + document.not_started.length + document.unreadable.length;
   if (alertsOn && total === 0) return folder === undefined ? "no job to check" : `no job to check in ${folder}`;
   if (parts.length === 0) return undefined;
-  return `${needing} of ${total} ${total === 1 ? "job needs" : "jobs need"} a look: ${parts.join(", ")}`;
+  // An agency's hundreds of jobs would make it a line of kilobytes (a probe's output is cut at a few): the rest is on stdout.
+  const named = parts.slice(0, NAMED_IN_ALERT).join(", ");
+  const rest = parts.length > NAMED_IN_ALERT ? ` and ${parts.length - NAMED_IN_ALERT} more` : "";
+  return `${needing} of ${total} ${total === 1 ? "job needs" : "jobs need"} a look: ${named}${rest}`;
 }
 
 export async function runStatus(ctx: Context, ids: string[], options: StatusOptions): Promise<void> {

@@ -255,6 +255,17 @@ describe("adreport status against hand-made ledgers", () => {
     );
   });
 
+  it("an agency's many lagging jobs: the alert names the first 20 and counts the rest, one short line", async () => {
+    const many = Array.from({ length: 25 }, (_, i) => ({ ...LAGGING, id: `eeee00${String(i).padStart(2, "0")}` }));
+    const result = await status(folderWith(many), ["--max-lag", "1d"]);
+    expect(result.code).toBe(8);
+    const [line] = result.stderr.split("\n");
+    expect(line).toMatch(
+      /^adreport: 25 of 25 jobs need a look: eeee0000 \(lagging\), .*, eeee0019 \(lagging\) and 5 more$/,
+    );
+    expect(line).not.toContain("eeee0020");
+  });
+
   it("stalled: not run for longer than the lag allows, though its newest day is yesterday", async () => {
     const config = folderWith([STALLED]);
     const result = await status(config, [STALLED.id, "--max-lag", "1d", "--format", "json"]);
