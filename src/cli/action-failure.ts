@@ -18,6 +18,7 @@ export function reportActionFailure(error: unknown, io: IOStreams, debug: boolea
   const says = (code: Parameters<typeof tagLine>[1]["code"], fields?: Record<string, unknown>) =>
     tagLine(io.err, { code, fields: { exit_code: exitCode, ...fields } });
   if (error instanceof AdreportError) {
+    if (error.said) return error.exitCode;
     says(errorCode(exitCode, error.name === "QuotaError"));
     io.err.write(`adreport: ${printable(error.message)}\n`);
     if (error.hint) says("hint");

@@ -7,10 +7,13 @@ import { ExitCode, type ExitCodeValue } from "./exit-codes";
 export abstract class AdreportError extends Error {
   abstract readonly exitCode: ExitCodeValue;
   readonly hint: string | undefined;
+  /** Its lines are on stderr already (said before the command's data, which a reader may not wait for). */
+  readonly said: boolean;
 
-  constructor(message: string, options?: { hint?: string | undefined; cause?: unknown }) {
+  constructor(message: string, options?: { hint?: string | undefined; cause?: unknown; said?: boolean }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.hint = options?.hint;
+    this.said = options?.said === true;
   }
 }
 

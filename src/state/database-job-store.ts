@@ -102,6 +102,8 @@ export function databaseJobStore(
     },
     // Who holds a database's lock is known only by trying it, which would refuse a run starting then.
     lockHolder: async () => undefined,
+    // A first run that failed before its state was written left its record in this host's files only.
+    notStarted: async () => [],
     async writing(_folder, _user, target, same) {
       const states = await usable(() => undefined, target);
       return states.filter((state) => same(state.job.target));

@@ -13,6 +13,7 @@ import type { JobStore } from "./job-store";
 import { type JobState, pathsInFolder, pathsOfFile, readLastRun, readState, writeLastRun, writeState } from "./store";
 
 const STATE_NAME = /^[0-9a-f]{8}\.json$/;
+const RUN_NAME = /^([0-9a-f]{8})\.run\.json$/;
 
 /** `readTarget`: targets/registry.ts's, which reads a state's target (state/ knows no target kind). */
 export function fileJobStore(readTarget: TargetReader, fixed?: string): JobStore {
@@ -27,7 +28,7 @@ export function fileJobStore(readTarget: TargetReader, fixed?: string): JobStore
     pathsInFolder: (folder, id) => pathsInFolder(folderOf(folder), id),
     read: (paths, user) => readState(paths.state, user, readTarget),
     write: (paths, state) => writeState(paths.state, state),
-    readLastRun: (paths) => readLastRun(paths.run),
+    readLastRun: (paths, user) => readLastRun(paths.run, user),
     writeLastRun: (paths, run) => writeLastRun(paths.run, run),
     async forget(paths) {
       await unlink(paths.state);
@@ -59,6 +60,15 @@ export function fileJobStore(readTarget: TargetReader, fixed?: string): JobStore
         if (state !== undefined && same(state.job.target)) states.push(state);
       }
       return states;
+    },
+    async notStarted(given) {
+      const folder = folderOf(given);
+      const names = await readdir(folder).catch(() => [] as string[]);
+      const states = new Set(names.filter((n) => STATE_NAME.test(n)));
+      return names
+        .map((name) => RUN_NAME.exec(name)?.[1])
+        .filter((id): id is string => id !== undefined && !states.has(`${id}.json`))
+        .sort();
     },
     async list(given, user, unreadable) {
       const folder = folderOf(given);

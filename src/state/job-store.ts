@@ -31,7 +31,8 @@ export interface JobStore {
   /** `user`: the user running adreport, whose own a state must be; undefined before the job's first run. */
   read(paths: StatePaths, user: { uid: number } | undefined): Promise<JobState | undefined>;
   write(paths: StatePaths, state: JobState): Promise<void>;
-  readLastRun(paths: StatePaths): Promise<LastRun | undefined>;
+  /** `user`: when given, a record that is not the user's alone is refused (UsageError), as a state is. */
+  readLastRun(paths: StatePaths, user?: { uid: number }): Promise<LastRun | undefined>;
   writeLastRun(paths: StatePaths, run: LastRun): Promise<void>;
   /** Forgets a job: its state (refused when there is none), and its last run. */
   forget(paths: StatePaths): Promise<void>;
@@ -48,6 +49,8 @@ export interface JobStore {
     target: JobTarget,
     same: (found: JobTarget) => boolean,
   ): Promise<JobState[]>;
+  /** The ids of the jobs in `folder` with a run recorded and no state: their first run exported no day (it failed). */
+  notStarted(folder: string): Promise<string[]>;
   /** Every job kept in `folder`, in id order; `unreadable` is told about each one that cannot be used. */
   list(folder: string, user: { uid: number } | undefined, unreadable: (error: Error) => void): Promise<JobState[]>;
   /**

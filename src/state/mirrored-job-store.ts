@@ -27,8 +27,8 @@ export function mirroredJobStore(database: JobStore, files: JobStore): JobStore 
       await database.write(inDatabase(paths), state);
       await files.write(paths, state);
     },
-    async readLastRun(paths) {
-      return (await database.readLastRun(inDatabase(paths))) ?? (await files.readLastRun(paths));
+    async readLastRun(paths, user) {
+      return (await database.readLastRun(inDatabase(paths))) ?? (await files.readLastRun(paths, user));
     },
     async writeLastRun(paths, run) {
       await database.writeLastRun(inDatabase(paths), run);
@@ -70,6 +70,7 @@ export function mirroredJobStore(database: JobStore, files: JobStore): JobStore 
     },
     // This host's runs take the files' lock too: a holder on another host is not seen from here.
     lockHolder: (paths) => files.lockHolder(paths),
+    notStarted: (folder) => files.notStarted(folder),
     async writing(folder, user, target, same) {
       return merged(
         await database.writing(folder, user, target, same),

@@ -138,7 +138,10 @@ export function stateOfValue(value: unknown, named: string, readTarget: TargetRe
     v !== null &&
     typeof v === "object" &&
     v.version === 1 &&
+    // A job id is 8 hex digits (engine/days/job-id.ts): one edited into anything else would be printed as a
+    // job's name (a line of its own in `status`) and name where its run record and lock are.
     typeof v.id === "string" &&
+    /^[0-9a-f]{8}$/.test(v.id) &&
     typeof v.lastDay === "string" &&
     isJobIdentity(v.job) &&
     typeof v.days === "object" &&
@@ -180,7 +183,7 @@ export async function readState(
       hint: "give --state-file a file of its own",
     });
   }
-  if (found && user) checkPrivate(found, path, user.uid);
+  if (found && user) checkPrivate(found, path, user.uid, "the state file");
   const text = await readOptionalFile(path);
   return text === undefined ? undefined : parseState(text, path, readTarget);
 }
@@ -189,15 +192,18 @@ export async function readState(
  * adreport writes its state 0600 as its own user: a state file someone else owns or can write was made so
  * by someone else, who could move the last exported day and have days skipped without a word.
  */
-function checkPrivate(found: Stats, path: string, uid: number): void {
+function checkPrivate(found: Stats, path: string, uid: number, what: string): void {
   if (found.uid !== uid) {
-    throw new UsageError(`the state file ${path} belongs to uid ${found.uid}, not to you (uid ${uid})`, {
-      hint: "give --state-file a file of your own, or remove it to start the job again from --start",
+    throw new UsageError(`${what} ${path} belongs to uid ${found.uid}, not to you (uid ${uid})`, {
+      hint:
+        what === "the state file"
+          ? "give --state-file a file of your own, or remove it to start the job again from --start"
+          : "remove it: the job's next run writes it again",
     });
   }
   if ((found.mode & 0o022) !== 0) {
     const mode = (found.mode & 0o777).toString(8).padStart(4, "0");
-    throw new UsageError(`the state file ${path} is mode ${mode}: others can change it`, {
+    throw new UsageError(`${what} ${path} is mode ${mode}: others can change it`, {
       hint: `chmod go-w ${path}, if its content is yours`,
     });
   }
@@ -215,7 +221,15 @@ export async function writeState(path: string, state: JobState): Promise<void> {
   }
 }
 
-export async function readLastRun(path: string): Promise<LastRun | undefined> {
+/**
+ * `user`: when given, a record someone else owns or can write is refused as a state file is (`status` believes
+ * what it says of the last run: one put there by someone else could hide a failed run).
+ */
+export async function readLastRun(path: string, user?: { uid: number }): Promise<LastRun | undefined> {
+  if (user !== undefined) {
+    const found = await lstat(path).catch(() => undefined);
+    if (found !== undefined) checkPrivate(found, path, user.uid, "the run record");
+  }
   const text = await readOptionalFile(path);
   if (text === undefined) return undefined;
   try {

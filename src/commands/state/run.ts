@@ -66,7 +66,8 @@ export async function runStateList(ctx: Context, options: StateListOptions): Pro
   const lines = [["JOB", "LAST DAY", "LAST RUN", "OUTCOME", "OUTPUT"].join("\t")];
   for (const record of records) {
     const outcome = record.outcome === null ? "-" : printable(record.outcome);
-    lines.push([record.job, record.last_day, record.last_run ?? "-", outcome, printable(record.output)].join("\t"));
+    const lastRun = record.last_run === null ? "-" : printable(String(record.last_run));
+    lines.push([record.job, record.last_day, lastRun, outcome, printable(record.output)].join("\t"));
   }
   await writeChunk(ctx.io.out, `${lines.join("\n")}\n`);
 }

@@ -37,6 +37,8 @@ export const JOB_STATUS = z.object({
   yesterday: day,
   newest_day: day,
   newest_lag_days: z.number().int(),
+  newest_day_with_rows: day.nullable(),
+  rows_lag_days: z.number().int().nullable(),
   settled_through: day.nullable(),
   settled_lag_days: z.number().int().nullable(),
   settled_by: z.enum(["restatements", "lookback"]),
@@ -53,14 +55,25 @@ export const JOB_STATUS = z.object({
   alerts: z.array(ALERT),
 });
 
+/** A job with a run recorded and no state: its first run failed before it exported a day. */
+export const NOT_STARTED = z.object({
+  job: z.string(),
+  state_file: z.string(),
+  last_run: LAST_RUN,
+  max_lag_days: z.number().int().nullable(),
+  alerts: z.array(ALERT),
+});
+
 export const STATUS_DOCUMENT = z.object({
   now: instant,
   alert: z.boolean(),
   jobs: z.array(JOB_STATUS),
+  not_started: z.array(NOT_STARTED),
   unreadable: z.array(z.string()),
 });
 
 export type LastRunStatus = z.infer<typeof LAST_RUN>;
 export type Alert = z.infer<typeof ALERT>;
 export type JobStatus = z.infer<typeof JOB_STATUS>;
+export type NotStartedStatus = z.infer<typeof NOT_STARTED>;
 export type StatusDocument = z.infer<typeof STATUS_DOCUMENT>;

@@ -7,7 +7,7 @@ import { dayOfInstant, dayOfText, dayText } from "../../core/calendar";
 import type { LockHolder } from "../../io/lock-file";
 import type { JobState, LastRun } from "../../state/store";
 import { DEFAULT_LOOKBACK_DAYS } from "../plan/incremental";
-import type { Alert, JobStatus, LastRunStatus } from "./document";
+import type { Alert, JobStatus, LastRunStatus, NotStartedStatus } from "./document";
 import { restatedLagDays, restatementsOf } from "./restatements";
 import { settledThrough } from "./settled";
 
@@ -93,6 +93,32 @@ function alertsOf(facts: JobFacts, now: Date, lag: number): Alert[] {
   return alerts;
 }
 
+/**
+ * A job whose runs exported no day yet (its record, no state): with a lag asked for, an alert when its last
+ * run failed, or when it has not run since the lag allows; a run with nothing to do (its --start after
+ * yesterday) is none. `runs` is not empty (read.ts).
+ */
+export function notStartedStatus(
+  job: { id: string; runs: readonly LastRun[]; where: string },
+  maxLagDays: number | undefined,
+  now: Date,
+): NotStartedStatus {
+  const last = lastRunOf(job.runs[0]) as LastRunStatus;
+  const alerts: Alert[] = [];
+  if (maxLagDays !== undefined) {
+    if (last.outcome === "failed") {
+      alerts.push({
+        kind: "failed",
+        text: `no day exported yet: its last run (${last.at}) failed: ${last.error ?? ""}`,
+      });
+    }
+    if (now.getTime() - Date.parse(last.at) > (maxLagDays + 1) * DAY_MS) {
+      alerts.push({ kind: "stalled", text: `no day exported yet, and it has not run since ${last.at}` });
+    }
+  }
+  return { job: job.id, state_file: job.where, last_run: last, max_lag_days: maxLagDays ?? null, alerts };
+}
+
 export function jobStatus(facts: JobFacts, now: Date): JobStatus {
   const { state, runs, holder } = facts;
   const yesterday = dayOfInstant(now) - 1;
@@ -103,6 +129,8 @@ export function jobStatus(facts: JobFacts, now: Date): JobStatus {
   const lookbackDays = runs.find((run) => run.lookbackDays !== undefined)?.lookbackDays ?? DEFAULT_LOOKBACK_DAYS;
   const settled = settledThrough(newest, first, { restatedLagDays: restatedLagDays(restatements), lookbackDays });
   const lag = yesterday - newest;
+  // The days after it came back empty: the service's data late, or the account's pipeline stopped.
+  const withRows = ledgerDays.findLast((day) => (state.days[day]?.rows ?? 0) > 0 && day <= state.lastDay) ?? null;
   const waits = runs.reduce(
     (sum, run) => ({ waits: sum.waits + (run.waits ?? 0), waited_ms: sum.waited_ms + (run.waitedMs ?? 0) }),
     { waits: 0, waited_ms: 0 },
@@ -116,6 +144,8 @@ export function jobStatus(facts: JobFacts, now: Date): JobStatus {
     yesterday: dayText(yesterday),
     newest_day: state.lastDay,
     newest_lag_days: lag,
+    newest_day_with_rows: withRows,
+    rows_lag_days: withRows === null ? null : yesterday - (dayOfText(withRows) as number),
     settled_through: settled.day,
     settled_lag_days: settled.day === null ? null : yesterday - (dayOfText(settled.day) as number),
     settled_by: settled.basis,

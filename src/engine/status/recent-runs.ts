@@ -16,6 +16,20 @@ function count(value: unknown): number | undefined {
   return typeof value === "number" && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
 }
 
+/**
+ * An instant as adreport writes it (ISO 8601), kept as written when in UTC, else said in UTC. Date.parse alone
+ * takes much else (`Nov 10 2026 (any text, line breaks too)`), which would reach a line of `status` raw.
+ */
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+
+function instant(value: unknown): string | undefined {
+  const t = text(value);
+  if (t === undefined || !ISO_INSTANT.test(t)) return undefined;
+  const ms = Date.parse(t);
+  if (Number.isNaN(ms)) return undefined;
+  return t.endsWith("Z") ? t : new Date(ms).toISOString();
+}
+
 function dayOf(value: unknown): string | undefined {
   const t = text(value);
   return t !== undefined && dayOfText(t) !== undefined ? t : undefined;
@@ -29,17 +43,14 @@ function texts(value: unknown): string[] {
 function runOf(value: unknown): LastRun | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const v = value as Record<string, unknown>;
-  const at = text(v.at);
-  if (at === undefined || Number.isNaN(Date.parse(at)) || !OUTCOMES.includes(v.outcome as string)) return undefined;
+  const at = instant(v.at);
+  if (at === undefined || !OUTCOMES.includes(v.outcome as string)) return undefined;
   const optional = {
     message: text(v.message),
     from: dayOf(v.from),
     to: dayOf(v.to),
     run: text(v.run),
-    started:
-      text(v.started) !== undefined && !Number.isNaN(Date.parse(text(v.started) as string))
-        ? text(v.started)
-        : undefined,
+    started: instant(v.started),
     rows: count(v.rows),
     requests: count(v.requests),
     daysWritten: count(v.daysWritten),

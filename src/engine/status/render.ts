@@ -4,7 +4,7 @@
  */
 import { formatWait } from "../../core/duration";
 import { printable } from "../../core/printable";
-import type { JobStatus } from "./document";
+import type { JobStatus, LastRunStatus, NotStartedStatus } from "./document";
 
 const days = (n: number) => `${n} day${n === 1 ? "" : "s"}`;
 const count = (n: number) => n.toLocaleString("en-US");
@@ -21,7 +21,12 @@ function verdict(job: JobStatus): string {
   return job.lock?.live === true ? "running" : "ok";
 }
 
-export function statusLines(jobs: readonly JobStatus[]): string {
+/** A job not started: its alerts' kinds, else that it has no day yet. */
+function notStartedVerdict(job: NotStartedStatus): string {
+  return job.alerts.length > 0 ? job.alerts.map((a) => a.kind).join(",") : "no day yet";
+}
+
+export function statusLines(jobs: readonly JobStatus[], notStarted: readonly NotStartedStatus[] = []): string {
   const lines = [["JOB", "STATUS", "NEWEST DAY", "LAG", "SETTLED", "LAST RUN", "OUTCOME", "OUTPUT"].join("\t")];
   for (const job of jobs) {
     lines.push(
@@ -37,11 +42,14 @@ export function statusLines(jobs: readonly JobStatus[]): string {
       ].join("\t"),
     );
   }
+  for (const job of notStarted) {
+    const run = job.last_run;
+    lines.push([job.job, notStartedVerdict(job), "-", "-", "-", when(run.at), run.outcome, "-"].join("\t"));
+  }
   return `${lines.join("\n")}\n`;
 }
 
-function lastRunText(job: JobStatus): string {
-  const run = job.last_run;
+function lastRunText(run: LastRunStatus | null): string {
   if (run === null) return "none recorded";
   const parts = [`${when(run.at)}, ${run.outcome}`];
   if (run.from !== null && run.to !== null) parts.push(run.from === run.to ? run.from : `${run.from} to ${run.to}`);
@@ -65,30 +73,49 @@ function lockText(job: JobStatus): string {
   return `held by ${pid} (a run is under way)`;
 }
 
+/** What the settled day comes from, in words. */
+function settledBasis(job: JobStatus): string {
+  if (job.settled_by === "restatements") return `the service restated days up to ${days(job.horizon_days - 1)} back`;
+  if (job.horizon_days === 0) return "--lookback 0d fetches no day again: a restatement is never seen";
+  if (job.restated.length > 0) {
+    return `no restatement seen by a run yet (only by verify --repair, which says not how far back): the lookback, ${days(job.horizon_days)}`;
+  }
+  return `no restatement seen yet: the lookback, ${days(job.horizon_days)}`;
+}
+
 /** One job's summary, a field a line. */
 export function statusSummary(job: JobStatus): string {
   const rows: Array<[string, string]> = [
     ["output", printable(job.target)],
     ["account", job.profile === null ? "none (the environment's key)" : printable(job.profile)],
     ["state", printable(job.state_file)],
-    ["last run", lastRunText(job)],
+    ["last run", lastRunText(job.last_run)],
     ...(job.last_run?.error == null ? [] : ([["error", printable(job.last_run.error)]] as Array<[string, string]>)),
     [
       "newest day",
-      `${job.newest_day} (${days(job.newest_lag_days)} behind yesterday, ${job.yesterday} ${job.time_zone})`,
+      job.newest_lag_days >= 0
+        ? `${job.newest_day} (${days(job.newest_lag_days)} behind yesterday, ${job.yesterday} ${job.time_zone})`
+        : // Exported where the clock was ahead of this host's: a day not over yet, fetched in part.
+          `${job.newest_day} (${days(-job.newest_lag_days)} after yesterday, ${job.yesterday} ${job.time_zone}: a day not over yet when exported)`,
+    ],
+    [
+      "with rows",
+      job.newest_day_with_rows === null
+        ? "none: every day came back empty"
+        : job.newest_day_with_rows === job.newest_day
+          ? `${job.newest_day} (the newest day too)`
+          : `${job.newest_day_with_rows} (${days(job.rows_lag_days ?? 0)} behind yesterday: the days after it came back empty)`,
     ],
     [
       "settled through",
-      `${job.settled_through ?? "none yet"}${job.settled_lag_days === null ? "" : ` (${days(job.settled_lag_days)} behind yesterday)`}; ${
-        job.settled_by === "restatements"
-          ? `the service restated days up to ${days(job.horizon_days - 1)} back`
-          : `no restatement seen yet: the lookback, ${days(job.horizon_days)}`
-      }`,
+      `${job.settled_through ?? "none yet"}${job.settled_lag_days === null || job.settled_lag_days < 0 ? "" : ` (${days(job.settled_lag_days)} behind yesterday)`}; ${settledBasis(job)}`,
     ],
     [
       "restated",
       job.restated.length === 0
-        ? `none in ${lastRuns(job.runs_recorded)}`
+        ? job.runs_recorded === 0
+          ? "none: no run recorded"
+          : `none in ${lastRuns(job.runs_recorded)}`
         : job.restated
             .map(
               (r) => `${r.day} (${r.repair ? "by verify --repair" : `${days(r.lag_days)} back`}, ${when(r.found_at)})`,
@@ -113,4 +140,16 @@ export function statusSummary(job: JobStatus): string {
   for (const alert of job.alerts) rows.push(["ALERT", printable(alert.text)]);
   const width = Math.max(...rows.map(([name]) => name.length));
   return `job ${job.job}: ${verdict(job)}\n${rows.map(([name, text]) => `  ${name.padEnd(width)}  ${text}`).join("\n")}\n`;
+}
+
+/** The summary of a job whose first run exported no day: its last run and, failed, its error. */
+export function notStartedSummary(job: NotStartedStatus): string {
+  const run = job.last_run;
+  const rows: Array<[string, string]> = [["last run", lastRunText(run)]];
+  if (run.error !== null) rows.push(["error", printable(run.error)]);
+  if (job.max_lag_days !== null) rows.push(["max lag", days(job.max_lag_days)]);
+  for (const alert of job.alerts) rows.push(["ALERT", printable(alert.text)]);
+  const width = Math.max(...rows.map(([name]) => name.length));
+  const lines = rows.map(([name, text]) => `  ${name.padEnd(width)}  ${text}`);
+  return `job ${printable(job.job)}: ${run.outcome}, no day exported yet\n${lines.join("\n")}\n`;
 }
