@@ -13,6 +13,7 @@ import { OutputError, UsageError } from "../core/errors";
 import { DAY_FILE_FORMATS, type DayFileFormat } from "../core/formats";
 import { reasonInWords } from "../io/errno-words";
 import { readOptionalFile, writePrivateFile } from "../io/private-file";
+import { type AutoLookbackState, isAutoLookback } from "./auto-lookback";
 import { type DayRecord, isDayRecord } from "./day-record";
 import { isJobIdentity, type JobIdentity, type TargetReader } from "./job";
 
@@ -25,6 +26,8 @@ export interface JobState {
   days: Record<string, DayRecord>;
   /** {date} files: how each day's file is written, so `verify` can read them and `verify --repair` write them. */
   write?: DayFileWrite;
+  /** --lookback auto: the learned horizon and the decisions of the last runs (auto-lookback.ts). */
+  autoLookback?: AutoLookbackState;
 }
 
 /**
@@ -107,7 +110,8 @@ function parseState(text: string, path: string, readTarget: TargetReader): JobSt
     typeof v.days === "object" &&
     v.days !== null &&
     Object.values(v.days).every((record) => isDayRecord(record)) &&
-    (v.write === undefined || isDayFileWrite(v.write));
+    (v.write === undefined || isDayFileWrite(v.write)) &&
+    (v.autoLookback === undefined || isAutoLookback(v.autoLookback));
   if (!valid) {
     throw new UsageError(`the state file ${path} is not in adreport's shape`, {
       hint: "remove it to start the job again from --start",

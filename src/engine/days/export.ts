@@ -17,12 +17,16 @@ import { withCliHints } from "../run/hints";
 import { outputError } from "../run/output";
 import { reportFailure } from "../run/session";
 import { type DaySummary, summaryObject } from "../run/summary";
+import { daysBefore } from "./auto-horizon";
+import { planAuto } from "./auto-plan";
+import { type AutoOutcome, decideAuto, nextAutoState } from "./auto-run";
+import { grainsOf } from "./check-digest";
 import { type IncrementalJob, jobIdentity, openIncrementalJob } from "./incremental-job";
 import { earlierJobId, jobId } from "./job-id";
 import { refuseOtherOwner } from "./job-state";
 import { bucketDays } from "./span";
 import { openDayTarget } from "./target";
-import { writeUnits } from "./write";
+import { type AutoWrite, writeUnits } from "./write";
 
 export interface DayRunOptions {
   /** Re-export exactly these days through the job (`verify --repair`): its last day stays where it is. */
@@ -108,8 +112,22 @@ export async function runDayExport(
       summary.from = request.fromDate;
       summary.to = request.toDate;
     }
-    await target.prepare(bucketDays(request.fromDate, request.toDate, plan.granularity));
-    await writeUnits({ ctx, plan, events, request, target, job, summary, runId, checkpoints: !repair });
+    const auto =
+      job && incremental?.auto && !repair ? autoRun(ctx, plan, job, request, { runId, summary, events }) : undefined;
+    await target.prepare(bucketDays(auto?.earliest ?? request.fromDate, request.toDate, plan.granularity));
+    await writeUnits({
+      ctx,
+      plan,
+      events,
+      request,
+      target,
+      job,
+      summary,
+      runId,
+      checkpoints: !repair,
+      auto: auto?.write,
+    });
+    await auto?.record();
     await job?.finished({ outcome: "ok", from: request.fromDate, to: request.toDate });
     await events.summary(summaryObject(summary, job?.id));
     return { rows: summary.rows };
@@ -129,4 +147,57 @@ function fileWrite(plan: DayPlan) {
   if (format === undefined) return undefined;
   const { delimiter, bom, spreadsheet } = plan.write.options;
   return { format, delimiter, bom, spreadsheet };
+}
+
+/**
+ * --lookback auto: the plan from the job's ledger, the decision made in the session (the totals request),
+ * and what the ledger keeps of it once the days are in.
+ */
+function autoRun(
+  ctx: EngineContext,
+  plan: DayPlan,
+  job: IncrementalJob,
+  request: RequestPlan,
+  run: { runId: string; summary: DaySummary; events: EngineEvents },
+) {
+  const state = job.state();
+  const planned = planAuto({
+    state,
+    newFrom: request.fromDate,
+    end: request.toDate,
+    dimensions: request.request.dimensions,
+    pageSize: plan.paging.pageSize,
+  });
+  const fallbackFrom = daysBefore(planned.newFrom, planned.fallbackDays);
+  const earliest = [planned.checked[0] ?? planned.newFrom, fallbackFrom].sort()[0] as string;
+  let outcome: AutoOutcome | undefined;
+  const write: AutoWrite = {
+    grains: grainsOf(request.request.dimensions),
+    restated: [],
+    async decide(session) {
+      outcome = await decideAuto(session.api, request.request, planned, state, {
+        id: run.runId,
+        at: ctx.now().toISOString(),
+        pageSize: plan.paging.pageSize,
+        concurrency: plan.paging.concurrency,
+        signal: session.signal,
+      });
+      if (outcome.warning !== undefined) run.events.warning(outcome.warning);
+      run.summary.from = outcome.spans[0]?.from ?? request.fromDate;
+      return outcome.spans.map((span) =>
+        planRequest({ ...plan.words, from: span.from, to: span.to }, plan.now, plan.paging.pageSize),
+      );
+    },
+  };
+  return {
+    earliest,
+    write,
+    async record() {
+      if (outcome === undefined) return;
+      const fetched = new Set<string>();
+      for (const span of outcome.spans) for (let d = span.from; d <= span.to; d = daysBefore(d, -1)) fetched.add(d);
+      const checks = new Map([...outcome.checks].filter(([day]) => !fetched.has(day)));
+      await job.recordAuto(nextAutoState(planned, outcome, write.restated), checks);
+    },
+  };
 }

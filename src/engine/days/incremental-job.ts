@@ -8,6 +8,7 @@ import type { ResolvedSettings } from "../../config/resolve";
 import type { ReportRequest } from "../../contract";
 import { BusyError } from "../../core/busy-error";
 import { bucketUnitOf, dayOfInstant, dayText } from "../../core/calendar";
+import type { AutoLookbackState } from "../../state/auto-lookback";
 import type { DayRecord } from "../../state/day-record";
 import type { JobIdentity } from "../../state/job";
 import type { JobStore } from "../../state/job-store";
@@ -30,6 +31,10 @@ export interface IncrementalJob {
    * records after it are forgotten. Without it (a repair of days in the middle) the last day stays.
    */
   recordDays(records: ReadonlyMap<string, DayRecord>, lastDay: string | undefined): Promise<void>;
+  /** The state as read at the start or last written (undefined before the job's first run). */
+  state(): JobState | undefined;
+  /** --lookback auto: its part of the state after this run, and check digests of days not written. */
+  recordAuto(auto: AutoLookbackState, checks: ReadonlyMap<string, Record<string, string>>): Promise<void>;
   finished(run: Omit<LastRun, "at">): Promise<void>;
   release(): Promise<void>;
 }
@@ -125,7 +130,27 @@ export async function openIncrementalJob(
         if (day <= lastDay) days[day] = record;
       }
       const sorted = Object.fromEntries(Object.entries(days).sort(([a], [b]) => (a < b ? -1 : 1)));
-      state = { version: 1, id, job: identity, lastDay, days: sorted, ...(plan.write ? { write: plan.write } : {}) };
+      const auto = state?.autoLookback;
+      state = {
+        version: 1,
+        id,
+        job: identity,
+        lastDay,
+        days: sorted,
+        ...(plan.write ? { write: plan.write } : {}),
+        ...(auto ? { autoLookback: auto } : {}),
+      };
+      await store.write(paths, state);
+    },
+    state: () => state,
+    async recordAuto(auto, checks) {
+      if (state === undefined) return;
+      const days = { ...state.days };
+      for (const [day, digests] of checks) {
+        const record = days[day];
+        if (record) days[day] = { ...record, checks: { ...record.checks, ...digests } };
+      }
+      state = { ...state, days, autoLookback: auto };
       await store.write(paths, state);
     },
     async finished(run) {
