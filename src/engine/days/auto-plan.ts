@@ -5,6 +5,9 @@
  */
 import { dayOfText, dayText } from "../../core/calendar";
 import { type AutoLookbackState, emptyAutoLookback } from "../../state/auto-lookback";
+
+export { settledThrough } from "../../state/auto-lookback";
+
 import type { JobState } from "../../state/store";
 import { fallbackLookback, type Horizon, horizonOf } from "./auto-horizon";
 import { type CheckGrain, grainsOf } from "./check-digest";
