@@ -110,14 +110,24 @@ describe("report --lookback auto against a service that does not answer the tota
         ? {
             status: 200,
             body: JSON.stringify({
-              meta: { granularity: "daily", dimensions: ["ad", "date"], metrics: ["views"], total: 1, page: 1, limit: 100, has_more: false },
+              meta: {
+                granularity: "daily",
+                dimensions: ["ad", "date"],
+                metrics: ["views"],
+                total: 1,
+                page: 1,
+                limit: 100,
+                has_more: false,
+              },
               data: [{ dimensions: { ad_id: 1, day: "2026-10-20" }, metrics: { views: 3 } }],
             }),
           }
         : "pass";
     const again = await run([...JOB, "--summary", "json"], at("2026-10-27"));
     expect(again.code, again.stderr).toBe(0);
-    expect(again.stderr).toMatch(/^adreport: warning: .*another shape \(a row without a day, an id or a number per metric\)/m);
+    expect(again.stderr).toMatch(
+      /^adreport: warning: .*another shape \(a row without a day, an id or a number per metric\)/m,
+    );
     expect(summaryOf(again.stderr)).toMatchObject({ from: "2026-10-23", to: "2026-10-26" });
   });
 
@@ -139,12 +149,20 @@ describe("report --lookback auto against a service that does not answer the tota
     expect(plan.stdout).toMatch(
       /^checked: {2}2026-10-20\.\.2026-10-26 \(7 days\): their totals by ad,date are asked first \(1 request; a dry run asks nothing\)/m,
     );
-    expect(plan.stdout).toContain("fallback: a service that does not answer the totals: --lookback 7d, with a warning\n");
+    expect(plan.stdout).toContain(
+      "fallback: a service that does not answer the totals: --lookback 7d, with a warning\n",
+    );
     expect(plan.stdout).toContain("requests: at least 2 (one per window, and the totals)\n");
     const json = await run([...JOB, "--dry-run", "--summary", "json"], at("2026-10-28"));
     expect(JSON.parse(json.stderr.trim().split("\n").at(-1) as string).incremental).toMatchObject({
       lookback: "auto",
-      auto: { learned_horizon_days: 0, checked_from: "2026-10-20", mode: "check", check_by: "ad,date", check_requests: 1 },
+      auto: {
+        learned_horizon_days: 0,
+        checked_from: "2026-10-20",
+        mode: "check",
+        check_by: "ad,date",
+        check_requests: 1,
+      },
     });
   });
 });

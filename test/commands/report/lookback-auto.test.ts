@@ -99,7 +99,9 @@ describe("report --incremental --lookback auto against serve, rows restated with
     const again = await run([...CAMPAIGN, "--summary", "json"], at("2026-10-27"));
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toMatch(/^adreport: 2026-10-05: rows changed, totals the same$/m);
-    expect(readFileSync(join(dir, "out", "2026-10-05.csv"), "utf8")).toBe(await plainDay("2026-10-05", at("2026-10-27")));
+    expect(readFileSync(join(dir, "out", "2026-10-05.csv"), "utf8")).toBe(
+      await plainDay("2026-10-05", at("2026-10-27")),
+    );
     const decision = stateOf(dir).autoLookback.decisions.at(-1);
     expect(decision).toMatchObject({ mode: "fetched in full" });
     expect(decision.checked).toMatchObject({ from: "2026-09-30", deep: true, by: "the job's own rows" });
