@@ -2,6 +2,7 @@
 
 import { benchAccounts } from "./accounts";
 import { benchGuard } from "./guard";
+import { benchLookback } from "./lookback";
 import { benchPace } from "./pace";
 import { benchPictures } from "./pictures";
 import { benchRateLimits } from "./rate-limits";
@@ -32,6 +33,7 @@ const benchmarks: Record<string, () => void | Promise<void>> = {
   "rate-limits": () => benchRateLimits(),
   verify: () => benchVerify(),
   guard: () => benchGuard(),
+  lookback: () => benchLookback(),
 };
 
 const wanted = process.argv.slice(2);

@@ -87,7 +87,15 @@ export async function decideAuto(
   request: ReportRequest,
   plan: AutoPlan,
   state: JobState | undefined,
-  run: { id: string; at: string; pageSize: number; concurrency: number; signal: AbortSignal },
+  run: {
+    id: string;
+    at: string;
+    pageSize: number;
+    concurrency: number;
+    signal: AbortSignal;
+    /** The new days are fetched meanwhile, on their own: the spans leave them out of any other request. */
+    fetchingNewDays?: boolean;
+  },
 ): Promise<AutoOutcome> {
   const base = { run: run.id, at: run.at, end: plan.end };
   const fresh = newDayCount(plan);
@@ -123,14 +131,23 @@ export async function decideAuto(
     answer = await askTotals(api, request, plan, run);
   } catch (error) {
     if (run.signal.aborted) throw error;
-    return fallback(plan, base, fresh, error);
+    return fallback(plan, base, fresh, error, run.fetchingNewDays === true);
   }
   const moved = movedDays(plan.checked, ledger, answer.days, plan.grain);
   for (const day of plan.checked) {
     const digest = answer.days.has(day) ? answer.days.get(day)?.digest : NO_ROWS_DIGEST;
     if (digest !== undefined) checks.set(day, { [plan.grain]: digest });
   }
-  const spans = spansToFetch([...moved.map((m) => m.day), ...newDays(plan)], rowsOf, run.pageSize);
+  const spans = run.fetchingNewDays
+    ? [
+        ...spansToFetch(
+          moved.map((m) => m.day),
+          rowsOf,
+          run.pageSize,
+        ),
+        { from: plan.newFrom, to: plan.end },
+      ]
+    : spansToFetch([...moved.map((m) => m.day), ...newDays(plan)], rowsOf, run.pageSize);
   const movedSet = new Set(moved.map((m) => m.day));
   const refetched = [...moved];
   // Days between two that moved, fetched in the same request because it costs no more pages.
@@ -165,7 +182,13 @@ export async function decideAuto(
   };
 }
 
-function fallback(plan: AutoPlan, base: Pick<AutoDecision, "run" | "at" | "end">, fresh: number, error: unknown) {
+function fallback(
+  plan: AutoPlan,
+  base: Pick<AutoDecision, "run" | "at" | "end">,
+  fresh: number,
+  error: unknown,
+  apart: boolean,
+): AutoOutcome {
   const reason =
     error instanceof OtherShape
       ? `it answered in another shape (${error.message})`
@@ -185,8 +208,15 @@ function fallback(plan: AutoPlan, base: Pick<AutoDecision, "run" | "at" | "end">
     newDays: fresh,
     fallback: { lookbackDays: days, reason },
   };
+  const before = daysBefore(plan.newFrom, 1);
   return {
-    spans: [{ from: from < plan.newFrom ? from : plan.newFrom, to: plan.end }],
+    spans:
+      apart && from <= before
+        ? [
+            { from, to: before },
+            { from: plan.newFrom, to: plan.end },
+          ]
+        : [{ from: from < plan.newFrom ? from : plan.newFrom, to: plan.end }],
     decision,
     checks: new Map<string, Record<string, string>>(),
     oldest: undefined,

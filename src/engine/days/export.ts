@@ -15,6 +15,7 @@ import type { DayPlan } from "../plan/plan";
 import { planRequest, type RequestPlan } from "../plan/request";
 import { withCliHints } from "../run/hints";
 import { outputError } from "../run/output";
+import type { Session } from "../run/session";
 import { reportFailure } from "../run/session";
 import { type DaySummary, summaryObject } from "../run/summary";
 import { daysBefore } from "./auto-horizon";
@@ -151,7 +152,10 @@ function fileWrite(plan: DayPlan) {
 
 /**
  * --lookback auto: the plan from the job's ledger, the decision made in the session (the totals request),
- * and what the ledger keeps of it once the days are in.
+ * and what the ledger keeps of it, written with the days (and once more at the end when no day followed).
+ * A job whose last check found nothing moved fetches its new days while the totals are asked (a run where
+ * nothing changed then takes about as long as one of the new days alone); any other job waits for the
+ * totals, so that moved days next to the new ones go in the same requests.
  */
 function autoRun(
   ctx: EngineContext,
@@ -170,34 +174,60 @@ function autoRun(
   });
   const fallbackFrom = daysBefore(planned.newFrom, planned.fallbackDays);
   const earliest = [planned.checked[0] ?? planned.newFrom, fallbackFrom].sort()[0] as string;
+  const last = planned.auto.decisions.at(-1);
+  const quiet = planned.mode === "check" && last?.mode === "checked" && last.refetched.length === 0;
   let outcome: AutoOutcome | undefined;
+  const restated: string[] = [];
+  const spanPlan = (span: { from: string; to: string }) =>
+    planRequest({ ...plan.words, from: span.from, to: span.to }, plan.now, plan.paging.pageSize);
+  const ledger = () => {
+    if (outcome === undefined) return undefined;
+    const fetched = new Set<string>();
+    for (const span of outcome.spans) for (let d = span.from; d <= span.to; d = daysBefore(d, -1)) fetched.add(d);
+    const checks = new Map([...outcome.checks].filter(([day]) => !fetched.has(day)));
+    return { auto: nextAutoState(planned, outcome, restated), checks };
+  };
+  job.withAuto(ledger);
+  const decide = (session: Session) =>
+    decideAuto(session.api, request.request, planned, state, {
+      id: run.runId,
+      at: ctx.now().toISOString(),
+      pageSize: plan.paging.pageSize,
+      concurrency: plan.paging.concurrency,
+      signal: session.signal,
+      ...(quiet ? { fetchingNewDays: true } : {}),
+    });
+  const decided = (found: AutoOutcome) => {
+    outcome = found;
+    if (found.warning !== undefined) run.events.warning(found.warning);
+    run.summary.from = found.spans[0]?.from ?? request.fromDate;
+  };
   const write: AutoWrite = {
     grains: grainsOf(request.request.dimensions),
-    restated: [],
-    async decide(session) {
-      outcome = await decideAuto(session.api, request.request, planned, state, {
-        id: run.runId,
-        at: ctx.now().toISOString(),
-        pageSize: plan.paging.pageSize,
-        concurrency: plan.paging.concurrency,
-        signal: session.signal,
-      });
-      if (outcome.warning !== undefined) run.events.warning(outcome.warning);
-      run.summary.from = outcome.spans[0]?.from ?? request.fromDate;
-      return outcome.spans.map((span) =>
-        planRequest({ ...plan.words, from: span.from, to: span.to }, plan.now, plan.paging.pageSize),
+    restated,
+    async *plans(session) {
+      if (!quiet) {
+        decided(await decide(session));
+        for (const span of outcome?.spans ?? []) yield spanPlan(span);
+        return;
+      }
+      // Settled either way, so that a failure while the new days are fetched leaves no promise unwatched.
+      const pending = decide(session).then(
+        (found) => ({ found }),
+        (error: unknown) => ({ error }),
       );
+      yield spanPlan({ from: planned.newFrom, to: planned.end });
+      const answer = await pending;
+      if ("error" in answer) throw answer.error;
+      decided(answer.found);
+      for (const span of answer.found.spans) if (span.from < planned.newFrom) yield spanPlan(span);
     },
   };
   return {
     earliest,
     write,
     async record() {
-      if (outcome === undefined) return;
-      const fetched = new Set<string>();
-      for (const span of outcome.spans) for (let d = span.from; d <= span.to; d = daysBefore(d, -1)) fetched.add(d);
-      const checks = new Map([...outcome.checks].filter(([day]) => !fetched.has(day)));
-      await job.recordAuto(nextAutoState(planned, outcome, write.restated), checks);
+      await job.recordAuto();
     },
   };
 }

@@ -22,6 +22,11 @@ import { earlierJobId, jobId } from "./job-id";
 import { findJobState, jobStatePaths, refuseOtherOwner } from "./job-state";
 import { jobStore } from "./job-stores";
 
+export interface AutoLedger {
+  auto: AutoLookbackState;
+  checks: ReadonlyMap<string, Record<string, string>>;
+}
+
 export interface IncrementalJob {
   readonly id: string;
   range(granularity: string): IncrementalRange;
@@ -33,8 +38,13 @@ export interface IncrementalJob {
   recordDays(records: ReadonlyMap<string, DayRecord>, lastDay: string | undefined): Promise<void>;
   /** The state as read at the start or last written (undefined before the job's first run). */
   state(): JobState | undefined;
-  /** --lookback auto: its part of the state after this run, and check digests of days not written. */
-  recordAuto(auto: AutoLookbackState, checks: ReadonlyMap<string, Record<string, string>>): Promise<void>;
+  /**
+   * --lookback auto: its part of the state after this run, and the check digests of days it did not write,
+   * as far as they are known when the state is written (each recordDays, and recordAuto at the end).
+   */
+  withAuto(ledger: () => AutoLedger | undefined): void;
+  /** Writes the auto ledger once more when the last recordDays did not hold it as it is now. */
+  recordAuto(): Promise<void>;
   finished(run: Omit<LastRun, "at">): Promise<void>;
   release(): Promise<void>;
 }
@@ -104,6 +114,21 @@ export async function openIncrementalJob(
     await release();
     throw error;
   }
+  // The state as this run found it: what --lookback auto compares with and learns from.
+  const readState = state;
+  let autoLedger: (() => AutoLedger | undefined) | undefined;
+  /** The state with the auto ledger as it is now; `state` becomes it. */
+  const withAutoLedger = (current: JobState): JobState => {
+    const ledger = autoLedger?.();
+    if (ledger === undefined) return current;
+    const days = { ...current.days };
+    for (const [day, digests] of ledger.checks) {
+      const record = days[day];
+      if (record) days[day] = { ...record, checks: { ...record.checks, ...digests } };
+    }
+    state = { ...current, days, autoLookback: ledger.auto };
+    return state;
+  };
   return {
     id,
     range: (granularity) =>
@@ -130,7 +155,6 @@ export async function openIncrementalJob(
         if (day <= lastDay) days[day] = record;
       }
       const sorted = Object.fromEntries(Object.entries(days).sort(([a], [b]) => (a < b ? -1 : 1)));
-      const auto = state?.autoLookback;
       state = {
         version: 1,
         id,
@@ -138,20 +162,19 @@ export async function openIncrementalJob(
         lastDay,
         days: sorted,
         ...(plan.write ? { write: plan.write } : {}),
-        ...(auto ? { autoLookback: auto } : {}),
+        ...(state?.autoLookback ? { autoLookback: state.autoLookback } : {}),
       };
-      await store.write(paths, state);
+      await store.write(paths, withAutoLedger(state));
     },
-    state: () => state,
-    async recordAuto(auto, checks) {
-      if (state === undefined) return;
-      const days = { ...state.days };
-      for (const [day, digests] of checks) {
-        const record = days[day];
-        if (record) days[day] = { ...record, checks: { ...record.checks, ...digests } };
-      }
-      state = { ...state, days, autoLookback: auto };
-      await store.write(paths, state);
+    state: () => readState,
+    withAuto(ledger) {
+      autoLedger = ledger;
+    },
+    async recordAuto() {
+      if (state === undefined || autoLedger === undefined) return;
+      const written = JSON.stringify(state);
+      const next = withAutoLedger(state);
+      if (JSON.stringify(next) !== written) await store.write(paths, next);
     },
     async finished(run) {
       await store.writeLastRun(paths, { at: ctx.now().toISOString(), ...run });

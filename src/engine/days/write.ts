@@ -33,8 +33,8 @@ export interface DayWriteRun {
 }
 
 export interface AutoWrite {
-  /** The spans to fetch, decided with the session's client. */
-  decide(session: Session): Promise<RequestPlan[]>;
+  /** The spans to fetch, one after the other, decided with the session's client (a totals request). */
+  plans(session: Session): AsyncIterable<RequestPlan>;
   /** The check digests each fetched day gets, from its rows. */
   grains: readonly CheckGrain[];
   /** Filled: the days found restated when written (their totals or, for files, their bytes changed). */
@@ -64,8 +64,8 @@ export async function writeUnits(run: DayWriteRun): Promise<void> {
         abortOnDeadline: true,
       },
       async (session) => {
-        const requests = run.auto ? await run.auto.decide(session) : [run.request];
-        for (const request of requests) {
+        const requests = run.auto ? run.auto.plans(session) : [run.request];
+        for await (const request of requests) {
           for (const unit of unitsOf(request, plan.granularity, run.checkpoints)) {
             await writeUnit({ ...run, request }, session, unit, changed, committed);
           }

@@ -131,6 +131,30 @@ describe("report --lookback auto against a service that does not answer the tota
     expect(summaryOf(again.stderr)).toMatchObject({ from: "2026-10-23", to: "2026-10-26" });
   });
 
+  it("a job whose last check found nothing (its new day fetched while the totals are asked) falls back the same", async () => {
+    refuse = () => "pass";
+    const { dir, run, make } = await started();
+    expect((await run([...JOB, "--start", "2026-10-18"], at("2026-10-26"))).code).toBe(0);
+    expect((await run([...JOB], at("2026-10-27"))).code).toBe(0);
+    refuse = (p) => (isTotals(p) ? { status: 503, body: "" } : "pass");
+    const asked = make.seen.length;
+    const again = await run([...JOB, "--summary", "json", "--retries", "0"], at("2026-10-28"));
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr.match(/^adreport: warning: /gm)).toHaveLength(1);
+    expect(again.stderr).toMatch(/this run fetches again the last 7 days instead \(--lookback 7d\)$/m);
+    expect(summaryOf(again.stderr)).toMatchObject({ outcome: "ok", from: "2026-10-20", to: "2026-10-27" });
+    // The new day once, on its own; the fallback's days in another request: never the new day twice.
+    const days = make.seen
+      .slice(asked)
+      .filter((p) => !isTotals(p))
+      .map((p) => p.get("from"));
+    expect(days.filter((from) => from?.startsWith("2026-10-27"))).toHaveLength(1);
+    expect(stateOf(dir).autoLookback.decisions.at(-1)).toMatchObject({
+      mode: "fallback",
+      fallback: { lookbackDays: 7 },
+    });
+  });
+
   it("--dry-run describes the checked days, the check and the fallback, and asks nothing", async () => {
     refuse = () => "pass";
     const { run, make } = await started();

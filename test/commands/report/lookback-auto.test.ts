@@ -104,7 +104,11 @@ describe("report --incremental --lookback auto against serve, rows restated with
     );
     const decision = stateOf(dir).autoLookback.decisions.at(-1);
     expect(decision).toMatchObject({ mode: "fetched in full" });
-    expect(decision.checked).toMatchObject({ from: "2026-09-30", deep: true, by: "fetched whole, no dearer than their totals" });
+    expect(decision.checked).toMatchObject({
+      from: "2026-09-30",
+      deep: true,
+      by: "fetched whole, no dearer than their totals",
+    });
   });
 
   it("a run where nothing changed fetches the new day only, after one totals request", async () => {
@@ -117,5 +121,33 @@ describe("report --incremental --lookback auto against serve, rows restated with
     const decision = stateOf(dir).autoLookback.decisions.at(-1);
     expect(decision.refetched).toEqual([]);
     expect(stateOf(dir).autoLookback.learnedHorizonDays).toBe(0);
+  });
+
+  it("a job whose last check found nothing fetches the new day while asking the totals; a day that moved is still fetched, after it", async () => {
+    const { dir, run, restate, anHourOf } = await newService();
+    mkdirSync(join(dir, "out"));
+    expect((await run([...AD_HOURLY, "--start", "2026-10-18"], at("2026-10-26"))).code).toBe(0);
+    expect((await run([...AD_HOURLY], at("2026-10-27"))).code).toBe(0);
+    expect(stateOf(dir).autoLookback.decisions.at(-1)).toMatchObject({ mode: "checked", refetched: [] });
+    await restate(anHourOf("2026-10-23"));
+    const third = await run([...AD_HOURLY, "--summary", "json"], at("2026-10-28"));
+    expect(third.code, third.stderr).toBe(0);
+    expect(third.stderr).toMatch(/^adreport: 2026-10-23: spending .* -> /m);
+    expect(summaryOf(third.stderr)).toMatchObject({ from: "2026-10-23", to: "2026-10-27", days_changed: 1 });
+    const state = stateOf(dir);
+    expect(state.lastDay).toBe("2026-10-27");
+    expect(state.autoLookback.decisions.at(-1).refetched).toEqual([
+      { day: "2026-10-23", why: expect.stringMatching(/^totals moved: /) },
+    ]);
+    expect(state.autoLookback.learnedHorizonDays).toBe(4);
+    expect(state.days["2026-10-27"].checks).toMatchObject({ ad: expect.any(String), campaign: expect.any(String) });
+    const plain = await run(
+      ["report", "--dims", "ad,date", "--granularity", "hour", "--from", "2026-10-23", "--to", "2026-10-23", "-o", "-"],
+      at("2026-10-28"),
+    );
+    expect(readFileSync(join(dir, "out", "2026-10-23.csv"), "utf8")).toBe(plain.stdout);
+    // Nothing moved since: the next run checks and fetches the new day only.
+    const fourth = await run([...AD_HOURLY, "--summary", "json"], at("2026-10-29"));
+    expect(summaryOf(fourth.stderr)).toMatchObject({ from: "2026-10-28", to: "2026-10-28", days_written: 1 });
   });
 });

@@ -1,0 +1,317 @@
+/**
+ * `--lookback auto` (issue 40): 90 simulated days of daily runs against serve's restatement model (its clock
+ * moved a day at a time with `serve clock --advance 1d`), for an hourly `ad,date` job and a daily
+ * `campaign,date` job, each run three ways: `--lookback auto`, fixed `30d`, fixed `3d`. Figures: requests of
+ * auto against 30d (goal <= 0.5x) and 3d (goal: no more than 3d plus one request per 90 checked days),
+ * the days `verify --against-service` then finds different (goal 0 for auto; 3d's misses for comparison),
+ * and the day files that differ from a fresh export. Then, on a service without restatements, a run where
+ * nothing changed (totals request + the new day) against a run that fetches only the new day (goal
+ * <= 1.2x; runs alternated, medians). The CLI runs in this process, its clock set per run.
+ */
+import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { run as runCli } from "../src/cli/main";
+import { systemContext } from "../src/cli/system-context";
+import type { Context } from "../src/commands/context";
+import { WORK } from "./data";
+import { cli, ensureBuilt, figure, median } from "./lib";
+import { startServe } from "./serve-process";
+
+const DAY_MS = 86_400_000;
+const SIM_DAYS = 90;
+const HISTORY_DAYS = 30;
+const ADVERTISER = "Acme Outdoor";
+/** 1 advertiser, 8 campaigns of 5 ads: about 670 hourly ad rows a day (a page of 1000), 8 campaign rows a day. */
+const DATA = ["--advertisers", "1", "--campaigns", "8", "--ads", "5", "--keywords", "0", "--activity", "0.7"];
+/** The simulation's first run day (a run at 06:00 UTC exports up to the day before). */
+const FIRST = Date.UTC(2026, 6, 1);
+
+const dayText = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+const JOBS = {
+  "ad,date hourly": ["--dims", "ad,date", "--granularity", "hour"],
+  "campaign,date": ["--dims", "campaign,date"],
+} as const;
+const LOOKBACKS = ["auto", "30d", "3d"] as const;
+type JobName = keyof typeof JOBS;
+type Lookback = (typeof LOOKBACKS)[number];
+
+interface Summary {
+  requests: number;
+  rows: number;
+  days_written: number;
+  from?: string;
+}
+
+/** A quiet context for one in-process run at `now`. */
+function contextAt(now: Date, env: Record<string, string>, cwd: string): Context {
+  const base = systemContext();
+  const sink = { write: () => true } as unknown as NodeJS.WritableStream;
+  return {
+    ...base,
+    io: { ...base.io, out: sink, err: sink } as Context["io"],
+    env: { ...process.env, ...env },
+    cwd,
+    now: () => now,
+  };
+}
+
+async function runAt(args: string[], now: Date, env: Record<string, string>, cwd: string): Promise<number> {
+  return runCli(args, contextAt(now, env, cwd));
+}
+
+interface Lane {
+  job: JobName;
+  lookback: Lookback;
+  folder: string;
+  env: Record<string, string>;
+  requests: number[];
+  rows: number[];
+  /** Per run: the checked days of auto (from its ledger's last decision). */
+  checkedDays: number[];
+}
+
+function laneArgs(lane: Lane): string[] {
+  return [
+    "report",
+    ...JOBS[lane.job],
+    "-o",
+    join(lane.folder, "out", "{date}.csv"),
+    "--incremental",
+    "--lookback",
+    lane.lookback,
+    "-q",
+    "--summary-file",
+    join(lane.folder, "summary.json"),
+  ];
+}
+
+function stateOf(lane: Lane): {
+  autoLookback?: {
+    learnedHorizonDays: number | null;
+    decisions: Array<{ checked: { days: number } | null; mode: string }>;
+  };
+} {
+  const folder = join(lane.folder, "config", "state");
+  const name = readdirSync(folder).find((n) => /^[0-9a-f]{8}\.json$/.test(n)) as string;
+  return JSON.parse(readFileSync(join(folder, name), "utf8"));
+}
+
+function jobIdOf(lane: Lane): string {
+  const folder = join(lane.folder, "config", "state");
+  return (readdirSync(folder).find((n) => /^[0-9a-f]{8}\.json$/.test(n)) as string).slice(0, 8);
+}
+
+async function sleep(ms: number): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+export async function benchLookback(parts: { simulated: boolean } = { simulated: true }): Promise<void> {
+  ensureBuilt();
+  const root = join(WORK, "lookback");
+  rmSync(root, { recursive: true, force: true });
+  mkdirSync(root, { recursive: true });
+  if (parts.simulated) await simulated(root);
+  await nothingChanged(root);
+}
+
+/** Part 1: 90 days against the restatement model. */
+async function simulated(root: string): Promise<void> {
+  const db = join(root, "restating.db");
+  const end = dayText(FIRST + SIM_DAYS * DAY_MS);
+  const days = String(SIM_DAYS + HISTORY_DAYS + 1);
+  cli(["serve", "demo", "--db", db, ...DATA, "--days", days, "--end", end, "--restate-seed", "7"]);
+  cli(["serve", "clock", "--db", db, "--set", `${dayText(FIRST)}T06:00:00Z`]);
+  const key = cli(["serve", "key", "issue", "--db", db, "--advertiser", ADVERTISER, "--ip", "127.0.0.1"]).trim();
+  const server = await startServe(db);
+  try {
+    const lanes: Lane[] = [];
+    for (const job of Object.keys(JOBS) as JobName[]) {
+      for (const lookback of LOOKBACKS) {
+        const folder = join(root, `${job.replace(/[^a-z]+/g, "-")}-${lookback}`);
+        mkdirSync(join(folder, "out"), { recursive: true });
+        const env = {
+          ADREPORT_CONFIG_DIR: join(folder, "config"),
+          ADREPORT_API_KEY: key,
+          ADREPORT_BASE_URL: server.url,
+        };
+        lanes.push({ job, lookback, folder, env, requests: [], rows: [], checkedDays: [] });
+      }
+    }
+    const start = dayText(FIRST - HISTORY_DAYS * DAY_MS);
+    for (const lane of lanes) {
+      const code = await runAt(
+        [...laneArgs(lane), "--start", start],
+        new Date(FIRST + 6 * 3_600_000),
+        lane.env,
+        lane.folder,
+      );
+      if (code !== 0) throw new Error(`${lane.job} ${lane.lookback}: the first run exited ${code}`);
+    }
+    for (let i = 1; i <= SIM_DAYS; i += 1) {
+      cli(["serve", "clock", "--db", db, "--advance", "1d"]);
+      await sleep(300); // serve looks at its clock every quarter of a second
+      const now = new Date(FIRST + i * DAY_MS + 6 * 3_600_000);
+      for (const lane of lanes) {
+        const code = await runAt(laneArgs(lane), now, lane.env, lane.folder);
+        if (code !== 0) throw new Error(`${lane.job} ${lane.lookback}: day ${i} exited ${code}`);
+        const summary = JSON.parse(readFileSync(join(lane.folder, "summary.json"), "utf8")) as Summary;
+        lane.requests.push(summary.requests);
+        lane.rows.push(summary.rows);
+        if (lane.lookback === "auto") {
+          const decision = stateOf(lane).autoLookback?.decisions.at(-1);
+          lane.checkedDays.push(decision?.checked?.days ?? 0);
+        }
+      }
+    }
+    const after = new Date(FIRST + (SIM_DAYS + 1) * DAY_MS + 6 * 3_600_000);
+    const sum = (list: number[]) => list.reduce((a, b) => a + b, 0);
+    console.log(`  90 daily runs against the restatement model (horizon 30 days, seed 7); requests and rows fetched:`);
+    for (const job of Object.keys(JOBS) as JobName[]) {
+      const of = (lookback: Lookback) => lanes.find((l) => l.job === job && l.lookback === lookback) as Lane;
+      const auto = of("auto");
+      const thirty = of("30d");
+      const three = of("3d");
+      for (const lane of [auto, thirty, three]) {
+        figure(`${job}, --lookback ${lane.lookback}`, `${sum(lane.requests)} requests, ${sum(lane.rows)} rows`);
+      }
+      const ratio = sum(auto.requests) / sum(thirty.requests);
+      figure(
+        `${job}: auto / 30d, requests`,
+        `${ratio.toFixed(2)}x (rows ${(sum(auto.rows) / sum(thirty.rows)).toFixed(2)}x)`,
+        ratio <= 0.5,
+      );
+      // Per run: auto against 3d plus one request per 90 checked days.
+      let over = 0;
+      for (let i = 0; i < SIM_DAYS; i += 1) {
+        const allowance = (three.requests[i] as number) + Math.ceil((auto.checkedDays[i] as number) / 90);
+        if ((auto.requests[i] as number) > allowance) over += 1;
+      }
+      const budget = sum(three.requests) + sum(auto.checkedDays.map((d) => Math.ceil(d / 90)));
+      figure(
+        `${job}: auto against 3d + 1 per 90 checked days`,
+        `${sum(auto.requests)} vs ${budget}; runs over it: ${over} of ${SIM_DAYS}`,
+        sum(auto.requests) <= budget,
+      );
+      const learned = stateOf(auto).autoLookback?.learnedHorizonDays;
+      figure(`${job}: learned horizon after 90 runs`, `${learned} days`);
+      for (const lane of [auto, thirty, three]) {
+        const verified = await verifyAgainstService(lane, after);
+        const stale = await staleFiles(lane, after, root);
+        figure(
+          `${job}, ${lane.lookback}: verify --against-service`,
+          `${verified} days differ; ${stale} day files differ from a fresh export`,
+          lane.lookback === "auto" ? verified === 0 && stale === 0 : undefined,
+        );
+      }
+    }
+  } finally {
+    await server.stop();
+  }
+}
+
+async function verifyAgainstService(lane: Lane, now: Date): Promise<number> {
+  const out = join(lane.folder, "verify.json");
+  const code = await runAt(
+    ["verify", jobIdOf(lane), "--against-service", "-f", "json", "-o", out],
+    now,
+    lane.env,
+    lane.folder,
+  );
+  if (code !== 0 && code !== 7) throw new Error(`verify exited ${code}`);
+  const result = JSON.parse(readFileSync(out, "utf8")) as {
+    days?: Array<{ service?: unknown }>;
+    differences?: unknown[];
+  };
+  const list = (result.days ?? result.differences ?? []) as Array<Record<string, unknown>>;
+  return list.filter((d) => d.service !== undefined || d.source === "service").length;
+}
+
+/** Day files that differ from the same days exported afresh now (one plain run into other {date} files). */
+async function staleFiles(lane: Lane, now: Date, root: string): Promise<number> {
+  const fresh = join(root, "fresh", `${lane.job.replace(/[^a-z]+/g, "-")}`);
+  mkdirSync(fresh, { recursive: true });
+  const days = readdirSync(join(lane.folder, "out"))
+    .filter((n) => n.endsWith(".csv"))
+    .sort();
+  if (readdirSync(fresh).length === 0) {
+    const from = (days[0] as string).slice(0, 10);
+    const to = (days.at(-1) as string).slice(0, 10);
+    const env = { ...lane.env, ADREPORT_CONFIG_DIR: join(fresh, "..", "config") };
+    const code = await runAt(
+      ["report", ...JOBS[lane.job], "--from", from, "--to", to, "-o", join(fresh, "{date}.csv"), "-q"],
+      now,
+      env,
+      fresh,
+    );
+    if (code !== 0) throw new Error(`fresh export exited ${code}`);
+  }
+  let differ = 0;
+  for (const name of days) {
+    if (readFileSync(join(lane.folder, "out", name), "utf8") !== readFileSync(join(fresh, name), "utf8")) differ += 1;
+  }
+  return differ;
+}
+
+/** Part 2: on data that does not change, an auto run (totals + the new day) against a run of the new day only. */
+async function nothingChanged(root: string): Promise<void> {
+  const db = join(root, "still.db");
+  const end = dayText(FIRST + 40 * DAY_MS);
+  cli(["serve", "demo", "--db", db, ...DATA, "--days", "80", "--end", end]);
+  const key = cli(["serve", "key", "issue", "--db", db, "--advertiser", ADVERTISER, "--ip", "127.0.0.1"]).trim();
+  const server = await startServe(db);
+  try {
+    const lane = (lookback: string) => {
+      const folder = join(root, `still-${lookback}`);
+      mkdirSync(join(folder, "out"), { recursive: true });
+      const env = { ADREPORT_CONFIG_DIR: join(folder, "config"), ADREPORT_API_KEY: key, ADREPORT_BASE_URL: server.url };
+      const args = [
+        "report",
+        ...JOBS["ad,date hourly"],
+        "-o",
+        join(folder, "out", "{date}.csv"),
+        "--incremental",
+        "--lookback",
+        lookback,
+        "-q",
+        "--summary-file",
+        join(folder, "summary.json"),
+      ];
+      return { folder, env, args };
+    };
+    const auto = lane("auto");
+    const newDay = lane("0d");
+    const start = dayText(FIRST - 30 * DAY_MS);
+    const at = (i: number) => new Date(FIRST + i * DAY_MS + 6 * 3_600_000);
+    for (const l of [auto, newDay]) {
+      if ((await runAt([...l.args, "--start", start], at(0), l.env, l.folder)) !== 0)
+        throw new Error("first run failed");
+    }
+    const autoMs: number[] = [];
+    const newMs: number[] = [];
+    const deepMs: number[] = [];
+    for (let i = 1; i <= 27; i += 1) {
+      const order = i % 2 === 0 ? [auto, newDay] : [newDay, auto];
+      for (const l of order) {
+        const began = performance.now();
+        if ((await runAt(l.args, at(i), l.env, l.folder)) !== 0) throw new Error(`run ${i} failed`);
+        const ms = performance.now() - began;
+        if (l === newDay) newMs.push(ms);
+        else if (i === 1 || i % 7 === 6)
+          deepMs.push(ms); // its first check, then its 7th, 14th, ... run
+        else autoMs.push(ms);
+      }
+    }
+    const a = median(autoMs);
+    const n = median(newMs);
+    figure(`nothing changed: auto (totals of 7 days + the new day), median of ${autoMs.length}`, `${a.toFixed(0)} ms`);
+    figure(`the new day only (--lookback 0d), median of ${newMs.length}`, `${n.toFixed(0)} ms`);
+    figure("nothing changed / the new day only", `${(a / n).toFixed(2)}x`, a / n <= 1.2);
+    figure(
+      `auto's deeper check (90 days of totals), median of ${deepMs.length}`,
+      `${(median(deepMs) / n).toFixed(2)}x`,
+    );
+  } finally {
+    await server.stop();
+  }
+}
