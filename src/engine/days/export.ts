@@ -202,6 +202,14 @@ function autoRun(
     if (found.warning !== undefined) run.events.warning(found.warning);
     run.summary.from = found.spans[0]?.from ?? request.fromDate;
   };
+  // Settled either way, so that a failure while the new days are fetched leaves no promise unwatched.
+  let pending: Promise<{ found: AutoOutcome } | { error: unknown }> | undefined;
+  const answered = async () => {
+    const answer = await pending;
+    if (answer === undefined) return;
+    if ("error" in answer) throw answer.error;
+    if (outcome === undefined) decided(answer.found);
+  };
   const write: AutoWrite = {
     grains: grainsOf(request.request.dimensions),
     restated,
@@ -211,17 +219,16 @@ function autoRun(
         for (const span of outcome?.spans ?? []) yield spanPlan(span);
         return;
       }
-      // Settled either way, so that a failure while the new days are fetched leaves no promise unwatched.
-      const pending = decide(session).then(
+      pending = decide(session).then(
         (found) => ({ found }),
         (error: unknown) => ({ error }),
       );
       yield spanPlan({ from: planned.newFrom, to: planned.end });
-      const answer = await pending;
-      if ("error" in answer) throw answer.error;
-      decided(answer.found);
-      for (const span of answer.found.spans) if (span.from < planned.newFrom) yield spanPlan(span);
+      await answered();
+      for (const span of outcome?.spans ?? []) if (span.from < planned.newFrom) yield spanPlan(span);
     },
+    // The new days wait for the totals before they are put in place: one write of the state holds both.
+    beforeCommit: answered,
   };
   return {
     earliest,

@@ -39,6 +39,8 @@ export interface AutoWrite {
   grains: readonly CheckGrain[];
   /** Filled: the days found restated when written (their totals or, for files, their bytes changed). */
   restated: string[];
+  /** Waited for before a unit's days are put in place: the decision, so the ledger written with them holds it. */
+  beforeCommit(): Promise<void>;
 }
 
 export async function writeUnits(run: DayWriteRun): Promise<void> {
@@ -144,6 +146,7 @@ async function writeUnit(
     const record = records.get(day) as DayRecord;
     return { day, rows: record.rows, sums: record.sums, requests };
   });
+  await run.auto?.beforeCommit();
   committed.started = true;
   await target.commit(put, loads);
   // For every target: written = new or changed content, unchanged = as the last run left it (docs/service.md §9).
