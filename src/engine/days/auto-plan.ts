@@ -68,10 +68,12 @@ export function planAuto(input: {
     for (let n = from; n < (dayOfText(newFrom) as number); n += 1) checked.push(dayText(n));
   }
   const perDay = (grain: CheckGrain) => (grain === "date" ? 1 : (auto.checkRowsPerDay[grain] ?? 1));
-  // The finest dimension whose totals fit one page per 90 days; the deep check always the finest, whatever it costs.
+  // The finest dimension whose totals fit one page per 90 days. The deeper check asks at least by campaign
+  // (ad, campaign jobs), whatever pages that takes, so rows moved between campaigns are caught within a week.
   const fits = (grain: CheckGrain) =>
     pagesOver(checked, () => perDay(grain), pageSize) <= Math.ceil(checked.length / WINDOW_DAYS);
-  const grain = (horizon.deep ? grains[0] : grains.find(fits)) ?? "date";
+  const entities = grains.filter((g) => g !== "date");
+  const grain = grains.find(fits) ?? (horizon.deep ? entities.at(-1) : undefined) ?? "date";
   const rowsOf = rowsEstimate(state);
   const fresh: string[] = [];
   for (let n = dayOfText(newFrom) as number; n <= endN; n += 1) fresh.push(dayText(n));
