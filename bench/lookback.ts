@@ -10,6 +10,8 @@
  */
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { createServer, request } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { run as runCli } from "../src/cli/main";
 import { systemContext } from "../src/cli/system-context";
@@ -64,6 +66,8 @@ async function runAt(args: string[], now: Date, env: Record<string, string>, cwd
 interface Lane {
   job: JobName;
   lookback: Lookback;
+  /** Requests go through a service of another make, which refuses the totals request (400). */
+  otherMake?: boolean;
   folder: string;
   env: Record<string, string>;
   requests: number[];
@@ -166,6 +170,14 @@ async function simulated(root: string): Promise<void> {
   const server = await startServe(db);
   try {
     const lanes: Lane[] = [];
+    const other = await otherMake(server.url);
+    {
+      const folder = join(root, "ad-date-hourly-auto-other-make");
+      mkdirSync(join(folder, "out"), { recursive: true });
+      const env = { ADREPORT_CONFIG_DIR: join(folder, "config"), ADREPORT_API_KEY: key, ADREPORT_BASE_URL: other.url };
+      const empty = { requests: [], rows: [], checkedDays: [], olderPages: [], olderDays: [] };
+      lanes.push({ job: "ad,date hourly", lookback: "auto", otherMake: true, folder, env, ...empty });
+    }
     for (const job of Object.keys(JOBS) as JobName[]) {
       for (const lookback of LOOKBACKS) {
         const folder = join(root, `${job.replace(/[^a-z]+/g, "-")}-${lookback}`);
@@ -222,7 +234,8 @@ async function simulated(root: string): Promise<void> {
     const sum = (list: number[]) => list.reduce((a, b) => a + b, 0);
     console.log(`  90 daily runs against the restatement model (horizon 30 days, seed 7); requests and rows fetched:`);
     for (const job of Object.keys(JOBS) as JobName[]) {
-      const of = (lookback: Lookback) => lanes.find((l) => l.job === job && l.lookback === lookback) as Lane;
+      const of = (lookback: Lookback) =>
+        lanes.find((l) => l.job === job && l.lookback === lookback && !l.otherMake) as Lane;
       const auto = of("auto");
       const thirty = of("30d");
       const three = of("3d");
@@ -268,15 +281,64 @@ async function simulated(root: string): Promise<void> {
         );
       }
     }
+    const lane = lanes.find((l) => l.otherMake) as Lane;
+    const verified = await verifyAgainstService(lane, after, server.url);
+    const stale = await staleFiles(lane, after, root);
+    figure(
+      "ad,date hourly, auto, a service of another make (totals refused)",
+      `${sum(lane.requests)} requests; verify: ${verified} days differ, ${stale} day files`,
+    );
+    await other.close();
   } finally {
     await server.stop();
   }
 }
 
-async function verifyAgainstService(lane: Lane, now: Date): Promise<number> {
+/** A service of another make in front of serve: the totals request (by day for an hourly job) is a 400. */
+async function otherMake(target: string): Promise<{ url: string; close(): Promise<void> }> {
+  const up = new URL(target);
+  const server = createServer((req, res) => {
+    const params = new URL(req.url ?? "/", "http://x").searchParams;
+    if (params.get("granularity") === "day") {
+      res.writeHead(400, { "content-type": "application/json" });
+      res.end('{"error":{"message":"this account reports by the hour"}}');
+      return;
+    }
+    const upstream = request(
+      { host: up.hostname, port: up.port, path: req.url, method: req.method, headers: req.headers },
+      (reply) => {
+        res.writeHead(reply.statusCode ?? 502, reply.headers);
+        reply.pipe(res);
+      },
+    );
+    upstream.on("error", () => res.destroy());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function verifyAgainstService(lane: Lane, now: Date, baseUrl?: string): Promise<number> {
   const out = join(lane.folder, "verify.json");
   const code = await runAt(
-    ["verify", jobIdOf(lane), "--against-service", "-f", "json", "-o", out],
+    [
+      "verify",
+      jobIdOf(lane),
+      "--against-service",
+      "-f",
+      "json",
+      "-o",
+      out,
+      ...(baseUrl ? ["--base-url", baseUrl] : []),
+    ],
     now,
     lane.env,
     lane.folder,
