@@ -344,12 +344,8 @@ async function verifyAgainstService(lane: Lane, now: Date, baseUrl?: string): Pr
     lane.folder,
   );
   if (code !== 0 && code !== 7) throw new Error(`verify exited ${code}`);
-  const result = JSON.parse(readFileSync(out, "utf8")) as {
-    days?: Array<{ service?: unknown }>;
-    differences?: unknown[];
-  };
-  const list = (result.days ?? result.differences ?? []) as Array<Record<string, unknown>>;
-  return list.filter((d) => d.service !== undefined || d.source === "service").length;
+  const result = JSON.parse(readFileSync(out, "utf8")) as { differences: Array<{ kind: string }> };
+  return result.differences.filter((d) => d.kind === "service").length;
 }
 
 /** Day files that differ from the same days exported afresh now (one plain run into other {date} files). */

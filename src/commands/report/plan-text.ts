@@ -49,7 +49,7 @@ function autoLines(auto: AutoDescription): string[] {
     auto.learnedHorizonDays === null
       ? "nothing learned yet"
       : `learned horizon ${auto.learnedHorizonDays} days, settled through ${auto.settledThrough}`;
-  const lines = [`lookback: auto (${learned}); this run looks ${auto.horizonDays} days back: ${auto.why}`];
+  const lines = [`lookback: auto (${learned}); this run covers the last ${auto.horizonDays} days: ${auto.why}`];
   const checked = auto.checked;
   if (checked === undefined) {
     lines.push("checked:  no day the state records: the new days only");

@@ -38,7 +38,7 @@ export function normalHorizon(learned: number): number {
 }
 
 export interface Horizon {
-  /** Days before the run's last day whose totals are checked. */
+  /** The days back from the run's last day (itself included) that are covered: checked, or new. */
   days: number;
   deep: boolean;
   /** Why this many, in words (dry run, ledger). */

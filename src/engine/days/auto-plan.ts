@@ -27,6 +27,8 @@ export interface AutoPlan {
   pages: { check: number; full: number };
   /** The fixed lookback a run uses when the service does not answer the totals request. */
   fallbackDays: number;
+  /** The first day the state records (a fallback never fetches before it); undefined on a first run. */
+  firstDay: string | undefined;
 }
 
 const WINDOW_DAYS = 90;
@@ -64,7 +66,8 @@ export function planAuto(input: {
   const checked: string[] = [];
   if (state !== undefined) {
     const first = Object.keys(state.days)[0];
-    const from = Math.max(endN - horizon.days, first === undefined ? endN : (dayOfText(first) as number));
+    // The horizon counts the run's last day: a deeper check and its new day go in one 90-day request.
+    const from = Math.max(endN - horizon.days + 1, first === undefined ? endN : (dayOfText(first) as number));
     for (let n = from; n < (dayOfText(newFrom) as number); n += 1) checked.push(dayText(n));
   }
   const perDay = (grain: CheckGrain) => (grain === "date" ? 1 : (auto.checkRowsPerDay[grain] ?? 1));
@@ -90,5 +93,6 @@ export function planAuto(input: {
     mode: checked.length > 0 && full > check + alone ? "check" : "fetched in full",
     pages: { check, full },
     fallbackDays: fallbackLookback(auto),
+    firstDay: state === undefined ? undefined : Object.keys(state.days)[0],
   };
 }

@@ -196,7 +196,9 @@ function fallback(
         ? error.message
         : String(error);
   const days = plan.fallbackDays;
-  const from = daysBefore(plan.newFrom, days);
+  const back = daysBefore(plan.newFrom, days);
+  // Never before the job's first day: those days were never this job's.
+  const from = plan.firstDay !== undefined && back < plan.firstDay ? plan.firstDay : back;
   const warning =
     `the service did not answer the totals --lookback auto asks for (${reason}); ` +
     `this run fetches again the last ${days} days instead (--lookback ${days}d)`;

@@ -172,7 +172,8 @@ function autoRun(
     dimensions: request.request.dimensions,
     pageSize: plan.paging.pageSize,
   });
-  const fallbackFrom = daysBefore(planned.newFrom, planned.fallbackDays);
+  const back = daysBefore(planned.newFrom, planned.fallbackDays);
+  const fallbackFrom = planned.firstDay !== undefined && back < planned.firstDay ? planned.firstDay : back;
   const earliest = [planned.checked[0] ?? planned.newFrom, fallbackFrom].sort()[0] as string;
   const last = planned.auto.decisions.at(-1);
   const quiet = planned.mode === "check" && last?.mode === "checked" && last.refetched.length === 0;

@@ -4,7 +4,7 @@
  * fetch the fixed lookback instead, with one warning line, and the job's files are as a plain export's.
  * And `--dry-run` of an auto job: the plan from the ledger, no request made.
  */
-import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { request } from "node:http";
 import { join } from "node:path";
@@ -155,6 +155,24 @@ describe("report --lookback auto against a service that does not answer the tota
     });
   });
 
+  it("a fallback never reaches before the job's first day, however far its learned horizon goes", async () => {
+    refuse = () => "pass";
+    const { dir, run } = await started();
+    expect((await run([...JOB, "--start", "2026-10-18"], at("2026-10-26"))).code).toBe(0);
+    const folder = join(dir, "config", "state");
+    const path = join(folder, readdirSync(folder).find((n) => /^[0-9a-f]{8}\.json$/.test(n)) as string);
+    const state = JSON.parse(readFileSync(path, "utf8"));
+    writeFileSync(path, JSON.stringify({ ...state, autoLookback: { ...state.autoLookback, learnedHorizonDays: 30 } }), {
+      mode: 0o600,
+    });
+    refuse = (p) => (isTotals(p) ? { status: 400, body: "{}" } : "pass");
+    const again = await run([...JOB, "--summary", "json"], at("2026-10-27"));
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/this run fetches again the last 45 days instead \(--lookback 45d\)$/m);
+    expect(summaryOf(again.stderr)).toMatchObject({ from: "2026-10-18", to: "2026-10-26" });
+    expect(readdirSync(join(dir, "out")).filter((n) => n < "2026-10-18")).toEqual([]);
+  });
+
   it("--dry-run describes the checked days, the check and the fallback, and asks nothing", async () => {
     refuse = () => "pass";
     const { run, make } = await started();
@@ -168,10 +186,10 @@ describe("report --lookback auto against a service that does not answer the tota
       "range:    2026-10-27..2026-10-27 (UTC; the days after 2026-10-26, the last day exported, and --lookback auto's days that moved)\n",
     );
     expect(plan.stdout).toContain(
-      "lookback: auto (learned horizon 0 days, settled through 2026-10-25); this run looks 7 days back: learned horizon 0 days + 7 days of margin\n",
+      "lookback: auto (learned horizon 0 days, settled through 2026-10-25); this run covers the last 7 days: learned horizon 0 days + 7 days of margin\n",
     );
     expect(plan.stdout).toMatch(
-      /^checked: {2}2026-10-20\.\.2026-10-26 \(7 days\): their totals by ad,date are asked first \(1 request; a dry run asks nothing\)/m,
+      /^checked: {2}2026-10-21\.\.2026-10-26 \(6 days\): their totals by ad,date are asked first \(1 request; a dry run asks nothing\)/m,
     );
     expect(plan.stdout).toContain(
       "fallback: a service that does not answer the totals: --lookback 7d, with a warning\n",
@@ -182,7 +200,7 @@ describe("report --lookback auto against a service that does not answer the tota
       lookback: "auto",
       auto: {
         learned_horizon_days: 0,
-        checked_from: "2026-10-20",
+        checked_from: "2026-10-21",
         mode: "check",
         check_by: "ad,date",
         check_requests: 1,

@@ -169,8 +169,8 @@ describe("planAuto: which days are checked, by what, and whether fetching them w
       pageSize: 1000,
     });
     expect(plan).toMatchObject({ mode: "check", grain: "ad", pages: { check: 1 } });
-    // Learned 2 days, a margin of 7.
-    expect(plan.checked).toEqual(days.slice(-9));
+    // Learned 2 days, a margin of 7: the last 9 days, the new one included.
+    expect(plan.checked).toEqual(days.slice(-8));
   });
   it("a job of a few rows a day: fetching the checked days whole is no dearer than their totals and the new day", () => {
     const plan = planAuto({
