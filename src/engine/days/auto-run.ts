@@ -247,14 +247,17 @@ function newDayCount(plan: AutoPlan): number {
  */
 export function nextAutoState(plan: AutoPlan, outcome: AutoOutcome, written: readonly string[]): AutoLookbackState {
   const { auto } = plan;
-  const ages = written.map((day) => ageOf(plan.end, day)).filter((age) => age > 0);
+  // A fallback's own days teach nothing: its lookback comes from the horizon, and learning from what it
+  // fetched would widen it run after run against a service that never answers the totals.
+  const fellBack = outcome.decision.mode === "fallback";
+  const ages = fellBack ? [] : written.map((day) => ageOf(plan.end, day)).filter((age) => age > 0);
   const oldest = Math.max(outcome.oldest ?? -1, ...ages);
   const restated = keepRestated(auto.restated, plan.end, oldest >= 0 ? oldest : undefined);
   const looked = outcome.decision.checked !== null || auto.learnedHorizonDays !== null;
   const rows = { ...auto.checkRowsPerDay };
   if (outcome.checkRows !== undefined) rows[outcome.checkRows.grain] = outcome.checkRows.rows;
   return {
-    learnedHorizonDays: looked || restated.length > 0 ? learnHorizon(restated, plan.end) : null,
+    learnedHorizonDays: looked ? learnHorizon(restated, plan.end) : null,
     runs: auto.runs + 1,
     checkRowsPerDay: rows,
     restated,

@@ -149,6 +149,12 @@ describe("the horizon: learned from the restatements of the last 90 days, a marg
     expect(nextAutoState(plan, outcome(undefined), ["2026-10-25"]).learnedHorizonDays).toBe(6);
     expect(nextAutoState(plan, outcome(undefined), []).learnedHorizonDays).toBe(0);
     expect(grown.decisions).toHaveLength(1);
+    // A fallback's own fetches teach nothing: against a service that never answers, it stays the default.
+    const fresh = { ...plan, auto: emptyAutoLookback() };
+    const fallback = outcome(undefined);
+    fallback.decision = { ...fallback.decision, mode: "fallback", checked: null };
+    expect(nextAutoState(fresh, fallback, ["2026-10-20"]).learnedHorizonDays).toBeNull();
+    expect(nextAutoState(plan, fallback, ["2026-10-20"]).learnedHorizonDays).toBe(0);
   });
 });
 
