@@ -14,18 +14,22 @@ export interface CheckedDay {
 }
 
 /**
- * Why `day` must be fetched again, or undefined when its totals (and their spread over the grain's
- * entities) are as the ledger recorded them. A day whose record has no digest at this grain yet is taken
- * on its totals alone (its digest is recorded from now on).
+ * Why `day` must be fetched again, or undefined when the service's totals for it are as the last check (or
+ * the day's own rows) left them. The digest at this grain is compared first: totals to totals, so a service
+ * whose totals round otherwise than its rows costs a day one fetch, not one every run. A day whose record
+ * has no digest at this grain yet (a state kept by a fixed lookback) is taken on its sums alone.
  */
 export function whyMoved(before: DayRecord | undefined, now: CheckedDay, grain: CheckGrain): string | undefined {
   if (before === undefined) return "not in the ledger";
   const sums = Object.fromEntries(Object.keys(before.sums).map((m) => [m, now.sums[m] ?? 0]));
   const totals = totalDifferences({ rows: 0, sums: before.sums }, { rows: 0, sums });
-  if (totals.length > 0) return `totals moved: ${totals.join(", ")}`;
   const recorded = before.checks?.[grain];
-  if (recorded === undefined || now.digest === undefined || grain === "date") return undefined;
-  return recorded === now.digest ? undefined : `rows moved between ${grain}s, totals the same`;
+  if (recorded === undefined || now.digest === undefined) {
+    return totals.length > 0 ? `totals moved: ${totals.join(", ")}` : undefined;
+  }
+  if (recorded === now.digest) return undefined;
+  if (totals.length > 0) return `totals moved: ${totals.join(", ")}`;
+  return grain === "date" ? "totals moved since the last check" : `rows moved between ${grain}s, totals the same`;
 }
 
 /** Every day from `from` to `to` the ledger or the check knows, compared: the days that moved, oldest first. */

@@ -73,14 +73,15 @@ export function planAuto(input: {
   const perDay = (grain: CheckGrain) => (grain === "date" ? 1 : (auto.checkRowsPerDay[grain] ?? 1));
   // The finest dimension whose totals fit one page per 90 days. The deeper check asks at least by campaign
   // (ad, campaign jobs), whatever pages that takes, so rows moved between campaigns are caught within a week.
+  const asked = checked.length + Math.max(0, endN - (dayOfText(newFrom) as number) + 1);
   const fits = (grain: CheckGrain) =>
-    pagesOver(checked, () => perDay(grain), pageSize) <= Math.ceil(checked.length / WINDOW_DAYS);
+    Math.max(1, Math.ceil((perDay(grain) * asked) / pageSize)) <= Math.ceil(asked / WINDOW_DAYS);
   const entities = grains.filter((g) => g !== "date");
   const grain = grains.find(fits) ?? (horizon.deep ? entities.at(-1) : undefined) ?? "date";
   const rowsOf = rowsEstimate(state);
   const fresh: string[] = [];
   for (let n = dayOfText(newFrom) as number; n <= endN; n += 1) fresh.push(dayText(n));
-  const check = checked.length === 0 ? 0 : pagesOver(checked, () => perDay(grain), pageSize);
+  const check = checked.length === 0 ? 0 : pagesOver([...checked, ...fresh], () => perDay(grain), pageSize);
   const full = checked.length === 0 ? 0 : pagesOver([...checked, ...fresh], rowsOf, pageSize);
   const alone = pagesOver(fresh, rowsOf, pageSize);
   return {

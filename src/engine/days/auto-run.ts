@@ -20,7 +20,7 @@ export interface AutoOutcome {
   /** The spans to fetch in full, oldest first; the last ends on the run's last day. */
   spans: Array<{ from: string; to: string }>;
   decision: AutoDecision;
-  /** Check digests of days compared and found as recorded (kept in their ledger entries). */
+  /** The totals' digests of the checked days (kept in their ledger entries, over those of their rows). */
   checks: Map<string, Record<string, string>>;
   /** The oldest age at which this run found a restated day, if it found one. */
   oldest: number | undefined;
@@ -34,14 +34,18 @@ class OtherShape extends Error {}
 
 const at = (day: string, end: boolean) => `${day}T${end ? "23:59:59" : "00:00:00"}Z`;
 
-/** The totals of the checked days by the plan's grain, in windows of 90 days. */
+/**
+ * The totals by the plan's grain of the checked days and the new ones (whose digests are then the totals',
+ * as the next check compares them), in windows of 90 days.
+ */
 async function askTotals(
   api: ReportApi,
   request: ReportRequest,
   plan: AutoPlan,
   paging: { pageSize: number; concurrency: number; signal: AbortSignal },
 ): Promise<{ days: Map<string, CheckedDay>; perDay: number; requests: number }> {
-  const { checked, grain } = plan;
+  const { grain } = plan;
+  const checked = [...plan.checked, ...newDays(plan)];
   const metrics = [...request.metrics];
   const tally = new CheckTally(grain, metrics);
   const totals: ReportRequest = {
@@ -134,7 +138,7 @@ export async function decideAuto(
     return fallback(plan, base, fresh, error, run.fetchingNewDays === true);
   }
   const moved = movedDays(plan.checked, ledger, answer.days, plan.grain);
-  for (const day of plan.checked) {
+  for (const day of [...plan.checked, ...newDays(plan)]) {
     const digest = answer.days.has(day) ? answer.days.get(day)?.digest : NO_ROWS_DIGEST;
     if (digest !== undefined) checks.set(day, { [plan.grain]: digest });
   }

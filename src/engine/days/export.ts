@@ -183,10 +183,8 @@ function autoRun(
     planRequest({ ...plan.words, from: span.from, to: span.to }, plan.now, plan.paging.pageSize);
   const ledger = () => {
     if (outcome === undefined) return undefined;
-    const fetched = new Set<string>();
-    for (const span of outcome.spans) for (let d = span.from; d <= span.to; d = daysBefore(d, -1)) fetched.add(d);
-    const checks = new Map([...outcome.checks].filter(([day]) => !fetched.has(day)));
-    return { auto: nextAutoState(planned, outcome, restated), checks };
+    // The totals' digests win over those of the days' rows: the next check compares totals with totals.
+    return { auto: nextAutoState(planned, outcome, restated), checks: outcome.checks };
   };
   job.withAuto(ledger);
   const decide = (session: Session) =>

@@ -27,7 +27,7 @@ const JOB = [
   "100",
 ];
 
-type Answer = "pass" | { status: number; body: string };
+type Answer = "pass" | { status: number; body: string } | { rewrite(body: string): string };
 
 /** Forwards to `target`; `answer` may answer a request itself. Records each request's query. */
 async function otherMake(target: string, answer: (params: URLSearchParams) => Answer) {
@@ -37,7 +37,7 @@ async function otherMake(target: string, answer: (params: URLSearchParams) => An
     const params = new URL(req.url ?? "/", "http://x").searchParams;
     seen.push(params);
     const own = answer(params);
-    if (own !== "pass") {
+    if (own !== "pass" && "status" in own) {
       res.writeHead(own.status, { "content-type": "application/json" });
       res.end(own.body);
       return;
@@ -45,8 +45,17 @@ async function otherMake(target: string, answer: (params: URLSearchParams) => An
     const upstream = request(
       { host: up.hostname, port: up.port, path: req.url, method: req.method, headers: req.headers },
       (reply) => {
-        res.writeHead(reply.statusCode ?? 502, reply.headers);
-        reply.pipe(res);
+        if (own === "pass") {
+          res.writeHead(reply.statusCode ?? 502, reply.headers);
+          reply.pipe(res);
+          return;
+        }
+        const chunks: Buffer[] = [];
+        reply.on("data", (chunk: Buffer) => chunks.push(chunk));
+        reply.on("end", () => {
+          res.writeHead(reply.statusCode ?? 502, { "content-type": "application/json" });
+          res.end(own.rewrite(Buffer.concat(chunks).toString("utf8")));
+        });
       },
     );
     upstream.on("error", () => res.destroy());
@@ -171,6 +180,31 @@ describe("report --lookback auto against a service that does not answer the tota
     expect(again.stderr).toMatch(/this run fetches again the last 45 days instead \(--lookback 45d\)$/m);
     expect(summaryOf(again.stderr)).toMatchObject({ from: "2026-10-18", to: "2026-10-26" });
     expect(readdirSync(join(dir, "out")).filter((n) => n < "2026-10-18")).toEqual([]);
+  });
+
+  it("a service whose totals round spending otherwise than its rows: each day fetched once more, then left alone", async () => {
+    refuse = () => "pass";
+    const { dir, run } = await started();
+    expect((await run([...JOB, "--start", "2026-10-18"], at("2026-10-26"))).code).toBe(0);
+    const rounded = (body: string) => {
+      const answer = JSON.parse(body) as { data: Array<{ metrics: { spending?: number } }> };
+      for (const row of answer.data) {
+        if (row.metrics.spending !== undefined) row.metrics.spending = Math.round(row.metrics.spending * 100) / 100;
+      }
+      return JSON.stringify(answer);
+    };
+    refuse = (p) => (isTotals(p) ? { rewrite: rounded } : "pass");
+    const second = await run([...JOB, "--summary", "json"], at("2026-10-27"));
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).not.toMatch(/warning/);
+    expect(stateOf(dir).autoLookback.decisions.at(-1).refetched.length).toBeGreaterThan(0);
+    // Its new day's digest was the totals' too: nothing is fetched again from now on.
+    for (const day of ["2026-10-28", "2026-10-29"]) {
+      const next = await run([...JOB, "--summary", "json"], at(day));
+      expect(next.code, next.stderr).toBe(0);
+      expect(stateOf(dir).autoLookback.decisions.at(-1).refetched).toEqual([]);
+      expect(summaryOf(next.stderr).days_written).toBe(1);
+    }
   });
 
   it("--dry-run describes the checked days, the check and the fallback, and asks nothing", async () => {

@@ -70,15 +70,17 @@ describe("whyMoved and movedDays: the service's totals against the ledger", () =
   it("totals moved, rows moved between entities, a first digest taken on its totals, a day the ledger lacks", () => {
     const now = { sums: { views: 10, spending: 1_000_000 }, digest: "aaaa" };
     expect(whyMoved(record(10, { campaign: "aaaa" }), now, "campaign")).toBeUndefined();
-    expect(whyMoved(record(9, { campaign: "aaaa" }), now, "campaign")).toBe("totals moved: views 9 -> 10");
+    expect(whyMoved(record(9, { campaign: "cccc" }), now, "campaign")).toBe("totals moved: views 9 -> 10");
+    // The same totals as the last check, whatever the rows summed to (a service that rounds its totals).
+    expect(whyMoved(record(9, { campaign: "aaaa" }), now, "campaign")).toBeUndefined();
+    expect(whyMoved(record(9), now, "campaign")).toBe("totals moved: views 9 -> 10");
     expect(whyMoved(record(10, { campaign: "bbbb" }), now, "campaign")).toBe(
       "rows moved between campaigns, totals the same",
     );
     expect(whyMoved(record(10, { ad: "bbbb" }), now, "campaign")).toBeUndefined();
     expect(whyMoved(record(10), now, "campaign")).toBeUndefined();
     expect(whyMoved(undefined, now, "campaign")).toBe("not in the ledger");
-    // A day's totals by date carry no spread: only the sums count.
-    expect(whyMoved(record(10, { date: "bbbb" }), now, "date")).toBeUndefined();
+    expect(whyMoved(record(10, { date: "bbbb" }), now, "date")).toBe("totals moved since the last check");
   });
 
   it("a day the service no longer has rows for (an ad deleted) moved to zero", () => {
