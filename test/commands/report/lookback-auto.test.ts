@@ -6,6 +6,7 @@
  */
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { at, newService } from "../../helpers/incremental";
 import type { RefLine } from "../../helpers/reference";
@@ -149,5 +150,50 @@ describe("report --incremental --lookback auto against serve, rows restated with
     // Nothing moved since: the next run checks and fetches the new day only.
     const fourth = await run([...AD_HOURLY, "--summary", "json"], at("2026-10-29"));
     expect(summaryOf(fourth.stderr)).toMatchObject({ from: "2026-10-28", to: "2026-10-28", days_written: 1 });
+  });
+
+  it("into a SQLite table: the moved day replaced, the table as a plain export of the same days", async () => {
+    const { dir, run, restate, anHourOf } = await newService();
+    const table = (file: string) => {
+      const db = new Database(join(dir, file), { readonly: true });
+      try {
+        return db
+          .prepare(
+            'SELECT campaign_id, "date", views, spending, clicks, conversions FROM adreport_campaign_date ORDER BY 1, 2',
+          )
+          .raw()
+          .all();
+      } finally {
+        db.close();
+      }
+    };
+    // 2 rows a page: the days' totals by date cost fewer pages than the days themselves.
+    const job = [
+      "report",
+      "--dims",
+      "campaign,date",
+      "-o",
+      "sqlite:ads.db",
+      "--incremental",
+      "--lookback",
+      "auto",
+      "--page-size",
+      "2",
+    ];
+    expect((await run([...job, "--start", "2026-10-20"], at("2026-10-26"))).code).toBe(0);
+    expect((await run(job, at("2026-10-27"))).code).toBe(0);
+    await restate(anHourOf("2026-10-22"));
+    const third = await run([...job, "--summary", "json"], at("2026-10-28"));
+    expect(third.code, third.stderr).toBe(0);
+    expect(third.stderr).toMatch(/^adreport: 2026-10-22: spending .* -> /m);
+    const decision = stateOf(dir).autoLookback.decisions.at(-1);
+    expect(decision).toMatchObject({ mode: "checked", checked: { by: "date" } });
+    expect(decision.refetched.map((r: { day: string }) => r.day)).toEqual(["2026-10-22"]);
+    const plain = await run(
+      ["report", "--dims", "campaign,date", "--from", "2026-10-20", "--to", "2026-10-27", "-o", "sqlite:plain.db"],
+      at("2026-10-28"),
+    );
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(table("ads.db")).toEqual(table("plain.db"));
   });
 });
