@@ -70,7 +70,13 @@ export function planAuto(input: {
     const from = Math.max(endN - horizon.days + 1, first === undefined ? endN : (dayOfText(first) as number));
     for (let n = from; n < (dayOfText(newFrom) as number); n += 1) checked.push(dayText(n));
   }
-  const perDay = (grain: CheckGrain) => (grain === "date" ? 1 : (auto.checkRowsPerDay[grain] ?? 1));
+  // Rows a day of totals takes: as the last check by that dimension found; for the job's own entity before
+  // any, its rows a day in the ledger (exact for a daily job, at most 24 times too many for an hourly one:
+  // a coarser check is chosen rather than hundreds of pages of an entity never measured).
+  const recent = Object.values(state?.days ?? {}).slice(-7);
+  const ledgerRows = recent.length === 0 ? 1 : Math.max(1, ...recent.map((r) => r.rows));
+  const perDay = (grain: CheckGrain) =>
+    grain === "date" ? 1 : (auto.checkRowsPerDay[grain] ?? (grain === grains[0] ? ledgerRows : 1));
   // The finest dimension whose totals fit one page per 90 days. The deeper check asks at least by campaign
   // (ad, campaign jobs), whatever pages that takes, so rows moved between campaigns are caught within a week.
   const asked = checked.length + Math.max(0, endN - (dayOfText(newFrom) as number) + 1);

@@ -121,21 +121,21 @@ describe("report --lookback auto against a service that does not answer the tota
             body: JSON.stringify({
               meta: {
                 granularity: "daily",
-                dimensions: ["ad", "date"],
+                dimensions: (p.get("dimensions") ?? "").split(","),
                 metrics: ["views"],
                 total: 1,
                 page: 1,
                 limit: 100,
                 has_more: false,
               },
-              data: [{ dimensions: { ad_id: 1, day: "2026-10-20" }, metrics: { views: 3 } }],
+              data: [{ dimensions: { ad_id: 1, campaign_id: 1, day: "2026-10-20" }, metrics: { views: 3 } }],
             }),
           }
         : "pass";
     const again = await run([...JOB, "--summary", "json"], at("2026-10-27"));
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toMatch(
-      /^adreport: warning: .*another shape \(a row without a day, an id or a number per metric\)/m,
+      /^adreport: warning: .*it answered in another shape \(a row without a day, an id or a number per metric\)/m,
     );
     expect(summaryOf(again.stderr)).toMatchObject({ from: "2026-10-23", to: "2026-10-26" });
   });
@@ -223,7 +223,7 @@ describe("report --lookback auto against a service that does not answer the tota
       "lookback: auto (learned horizon 0 days, settled through 2026-10-25); this run covers the last 7 days: learned horizon 0 days + 7 days of margin\n",
     );
     expect(plan.stdout).toMatch(
-      /^checked: {2}2026-10-21\.\.2026-10-26 \(6 days\): their totals by ad,date are asked first \(1 request; a dry run asks nothing\)/m,
+      /^checked: {2}2026-10-21\.\.2026-10-26 \(6 days\): their totals by campaign,date are asked first \(1 request; a dry run asks nothing\)/m,
     );
     expect(plan.stdout).toContain(
       "fallback: a service that does not answer the totals: --lookback 7d, with a warning\n",
@@ -236,7 +236,7 @@ describe("report --lookback auto against a service that does not answer the tota
         learned_horizon_days: 0,
         checked_from: "2026-10-21",
         mode: "check",
-        check_by: "ad,date",
+        check_by: "campaign,date",
         check_requests: 1,
       },
     });

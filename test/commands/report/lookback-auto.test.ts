@@ -72,10 +72,11 @@ describe("report --incremental --lookback auto against serve, rows restated with
     const state = stateOf(dir);
     const decision = state.autoLookback.decisions.at(-1);
     expect(decision).toMatchObject({ mode: "checked", newDays: 1, end: "2026-10-26" });
-    expect(decision.checked).toMatchObject({ from: "2026-10-18", to: "2026-10-25", by: "ad,date", requests: 1 });
+    // By campaign: the ads' totals (its ledger's rows a day at most, before any check) would take pages.
+    expect(decision.checked).toMatchObject({ from: "2026-10-18", to: "2026-10-25", by: "campaign,date", requests: 1 });
     const refetched = Object.fromEntries(decision.refetched.map((r: { day: string; why: string }) => [r.day, r.why]));
     expect(refetched["2026-10-20"]).toMatch(/^totals moved: .*spending/);
-    expect(refetched["2026-10-22"]).toBe("rows moved between ads, totals the same");
+    expect(refetched["2026-10-22"]).toBe("rows moved between campaigns, totals the same");
     for (const day of ["2026-10-18", "2026-10-19", "2026-10-23", "2026-10-24", "2026-10-25"]) {
       expect(refetched[day], day).toBeUndefined();
     }

@@ -202,6 +202,18 @@ describe("planAuto: which days are checked, by what, and whether fetching them w
     });
     expect(plan.grain).toBe("campaign");
   });
+  it("before any check by ad, its ledger's rows a day stand for the ads: a big hourly job is checked by campaign", () => {
+    const state = ledger(days, 960);
+    (state.autoLookback as { checkRowsPerDay: Record<string, number> }).checkRowsPerDay = {};
+    const plan = planAuto({
+      state,
+      newFrom: "2026-10-31",
+      end: "2026-10-31",
+      dimensions: ["ad", "date"],
+      pageSize: 1000,
+    });
+    expect(plan).toMatchObject({ grain: "campaign", mode: "check" });
+  });
   it("a first run checks nothing", () => {
     const plan = planAuto({
       state: undefined,
