@@ -7,13 +7,11 @@
  */
 import { openWindows, type ReportApi } from "../../api";
 import type { ReportRequest } from "../../contract";
-import type { AutoDecision, AutoLookbackState, Refetch } from "../../state/auto-lookback";
-import { DECISIONS_KEPT } from "../../state/auto-lookback";
+import { type AutoDecision, type AutoLookbackState, DECISIONS_KEPT, type Refetch } from "../../state/auto-lookback";
 import type { JobState } from "../../state/store";
 import { type CheckedDay, movedDays, spansToFetch } from "./auto-compare";
 import { daysBefore, keepRestated, learnHorizon } from "./auto-horizon";
-import type { AutoPlan } from "./auto-plan";
-import { rowsEstimate } from "./auto-plan";
+import { type AutoPlan, rowsEstimate } from "./auto-plan";
 import { CheckTally, NO_ROWS_DIGEST } from "./check-digest";
 
 export interface AutoOutcome {
