@@ -8,6 +8,7 @@ import { benchPictures } from "./pictures";
 import { benchRateLimits } from "./rate-limits";
 import { benchReport } from "./report";
 import { benchReportTop } from "./report-top";
+import { benchRestate } from "./restate";
 import { benchServe } from "./serve";
 import { benchServeAbuse } from "./serve-abuse";
 import { benchServePostgres } from "./serve-postgres";
@@ -34,6 +35,7 @@ const benchmarks: Record<string, () => void | Promise<void>> = {
   verify: () => benchVerify(),
   guard: () => benchGuard(),
   lookback: () => benchLookback(),
+  restate: () => benchRestate(),
 };
 
 const wanted = process.argv.slice(2);

@@ -19,6 +19,18 @@ export { canonicalEntry } from "./model/ip";
 export { formatLoadLine } from "./model/load-format";
 export { RecordingError } from "./replay/read-recording";
 export { type RunningReplay, startReplay } from "./replay/replay-server";
+export {
+  defaultDeletions,
+  MAX_HORIZON_DAYS,
+  type RestateModel,
+} from "./restate/model";
+export {
+  type ClockMove,
+  type ClockTarget,
+  type ModelStatus,
+  RestateError,
+  type SeedRequest,
+} from "./restate/restate-rules";
 export { SCHEMA_VERSION } from "./sql/schema-version";
 export { type Db, openForWriting } from "./sqlite/open";
 export { addIps, issueKey, listKeys, removeIps, revokeKey, rotateKey } from "./sqlite/operator";

@@ -154,7 +154,7 @@ describe("the rest of the surface", () => {
     expect(result.stderr).toBe('adreport: unknown command "adreport serve kee"\nhint: adreport help serve key\n');
     const far = await runInProcess(["help", "serve", "nonsense"]);
     expect(far.stderr).toBe(
-      'adreport: unknown command "adreport serve nonsense"\nhint: the commands of adreport serve are: start, init, upgrade, load, demo, openapi, replay, key, ip\n',
+      'adreport: unknown command "adreport serve nonsense"\nhint: the commands of adreport serve are: start, init, upgrade, load, demo, restate, clock, openapi, replay, key, ip\n',
     );
   });
 

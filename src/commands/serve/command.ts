@@ -147,9 +147,56 @@ A session:
       .option("--ads <n>", "ads per campaign", integerOption(1, 10_000), 3)
       .option("--keywords <n>", "keywords per ad", integerOption(0, 100), 2)
       .option("--activity <share>", "share of hours that carry data, 0..1", fractionOption, 0.7)
-      .option("--ndjson <file>", "write the data as NDJSON (- for stdout) instead of into the database"),
+      .option("--ndjson <file>", "write the data as NDJSON (- for stdout) instead of into the database")
+      .option(
+        "--restate-seed <n>",
+        "also seed the restatement model with this seed: days keep changing after they end, as `serve restate` makes them",
+        integerOption(0, 2 ** 32 - 1),
+      )
+      .option(
+        "--restate-horizon <days>",
+        "with --restate-seed: days after its end a day may still change (default 30d)",
+      )
+      .option(
+        "--restate-deletions <n>",
+        "with --restate-seed: ads deleted within the data's last 90 days (default: one in 20 ads, at least one)",
+        integerOption(0, 1_000_000),
+      )
+      .option(
+        "--clock <date-time>",
+        "with --restate-seed: the service's clock to start at (YYYY-MM-DD or a date-time; default --end): later hours do not exist yet",
+      ),
     ctx,
   ).action(async (options) => (await import("./demo")).runDemo(ctx, options));
+
+  dbOption(
+    serve
+      .command("restate")
+      .description(
+        "seed the restatement model on a database: each day's counts keep changing up to a horizon after it, a few ads are deleted, and a clock says when it is (docs/serve.md)",
+      )
+      .option("--seed <n>", "random seed of the model (default 1)", integerOption(0, 2 ** 32 - 1))
+      .option("--horizon <days>", "days after its end a day may still change, 1d to 365d (default 30d)")
+      .option("--clock <date-time>", "the clock to start at (default: midnight after the data's last hour)")
+      .option(
+        "--deletions <n>",
+        "ads deleted within the data's last 90 days (default: one in 20 ads, at least one)",
+        integerOption(0, 1_000_000),
+      )
+      .option("--off", "take the model off: the data as loaded again, every hour of it"),
+    ctx,
+  ).action(async (options) => (await import("./restate")).runRestate(ctx, options));
+
+  dbOption(
+    serve
+      .command("clock")
+      .description(
+        "show, set or advance the restatement model's clock; every serve of the database answers at it within 0.25 s",
+      )
+      .option("--set <date-time>", "set the clock (YYYY-MM-DD for its midnight UTC, or a date-time), back or forward")
+      .option("--advance <step>", "move the clock forward by 1d, 6h, 30m, ..."),
+    ctx,
+  ).action(async (options) => (await import("./clock")).runClock(ctx, options));
 
   serve
     .command("openapi")

@@ -4,9 +4,18 @@ import { BARE_DATE, dayOfInstant, formatDateTime, SECONDS_PER_DAY, SECONDS_PER_H
 import { InterruptedError, UsageError } from "../../core/errors";
 import { openOutput, outputError } from "../../engine/run/output";
 import { writeChunk } from "../../io/write";
-import { databaseLabel, demoFacts, FACT_BATCH, formatLoadLine, type LoadLine, type NumberedLine } from "../../server";
+import {
+  databaseLabel,
+  demoFacts,
+  FACT_BATCH,
+  formatLoadLine,
+  type LoadLine,
+  type NumberedLine,
+  type SeedRequest,
+} from "../../server";
 import type { Context } from "../context";
 import { type DbOptions, withStore } from "./operator";
+import { DEFAULT_HORIZON, modelLine, parseClock, parseHorizon } from "./restate-options";
 
 export interface DemoCommandOptions extends DbOptions {
   seed: number;
@@ -19,6 +28,10 @@ export interface DemoCommandOptions extends DbOptions {
   keywords: number;
   activity: number;
   ndjson?: string | undefined;
+  restateSeed?: number | undefined;
+  restateHorizon?: string | undefined;
+  restateDeletions?: number | undefined;
+  clock?: string | undefined;
 }
 
 /** Lines are written in batches of about this many characters: one write per line would cost a system call each. */
@@ -79,8 +92,35 @@ function endOf(ctx: Context, text: string | undefined): number {
   return end.sec;
 }
 
+/** The model --restate-seed asks for, or undefined; its other flags without it are a mistake. */
+function restateRequest(options: DemoCommandOptions, end: number): SeedRequest | undefined {
+  if (options.restateSeed === undefined) {
+    const flag = (
+      [
+        ["restateHorizon", "--restate-horizon"],
+        ["restateDeletions", "--restate-deletions"],
+        ["clock", "--clock"],
+      ] as const
+    ).find(([key]) => options[key] !== undefined)?.[1];
+    if (flag) throw new UsageError(`${flag} goes with --restate-seed N`);
+    return undefined;
+  }
+  if (options.ndjson !== undefined) {
+    throw new UsageError("--restate-seed restates a database; --ndjson writes the data as generated", {
+      hint: "leave out --ndjson, or seed the model after loading: adreport serve restate --seed N",
+    });
+  }
+  return {
+    seed: options.restateSeed,
+    horizonDays: parseHorizon("--restate-horizon", options.restateHorizon ?? DEFAULT_HORIZON),
+    clock: options.clock === undefined ? end : parseClock("--clock", options.clock),
+    deletions: options.restateDeletions,
+  };
+}
+
 export async function runDemo(ctx: Context, options: DemoCommandOptions): Promise<void> {
   const end = { sec: endOf(ctx, options.end) };
+  const restate = restateRequest(options, end.sec);
   const facts = demoFacts({
     seed: options.seed,
     days: options.days,
@@ -102,5 +142,8 @@ export async function runDemo(ctx: Context, options: DemoCommandOptions): Promis
     ctx.io.err.write(
       `adreport serve: demo data in ${databaseLabel(options.db)}: ${count} hourly rows from ${first} to ${formatDateTime(end.sec - SECONDS_PER_HOUR)}\n`,
     );
+    if (restate === undefined) return;
+    const move = await store.restate(restate);
+    ctx.io.err.write(`adreport serve: ${modelLine(move.status)}\n`);
   });
 }

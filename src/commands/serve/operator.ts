@@ -1,15 +1,19 @@
 /** What every operator verb of `serve` shares: its error mapping, the database it opens, and the clock. */
 import { UnavailableError, UsageError } from "../../core/errors";
+import { shellWord } from "../../core/shell-word";
 import {
   ConflictError,
   DatabaseError,
   DatabaseUnreachableError,
   type Db,
+  databaseLabel,
+  isPostgresUrl,
   KeyAdminError,
   LoadError,
   type OperatorStore,
   openForWriting,
   openOperatorStore,
+  RestateError,
 } from "../../server";
 import type { Context } from "../context";
 
@@ -63,6 +67,12 @@ export function withStore<T>(
     const store = await openOperatorStore(db, { create, nativeBinding: ctx.sqliteAddon() });
     try {
       return await work(store);
+    } catch (error) {
+      if (!(error instanceof RestateError)) throw error;
+      // A URL's password is never printed: the hint then names the database as its label does.
+      const where = isPostgresUrl(db) ? databaseLabel(db) : db;
+      const hint = error.advice === undefined ? undefined : `${error.advice} --db ${shellWord(where)}`;
+      throw new UsageError(error.message, { hint });
     } finally {
       await store.close();
     }

@@ -60,8 +60,8 @@ export function recomputeRollupsSql(dialect: SqlDialect): string {
       JOIN campaign_hours h ON h.campaign_id = t.campaign_id AND ${inDay("h.hour", "t.day")});
     INSERT INTO campaign_hours (campaign_id, hour, ${counterColumns(CAMPAIGN_HOURS)})
       SELECT t.campaign_id, h.hour, ${rollupSums(CAMPAIGN_HOURS, AD_HOURS, "h")}
-      FROM touched_campaign_days t JOIN ads a ON a.campaign_id = t.campaign_id
-        JOIN ad_hours h ON h.ad_id = a.id AND ${inDay("h.hour", "t.day")}
+      FROM touched_campaign_days t CROSS JOIN ads a CROSS JOIN ad_hours h
+      WHERE a.campaign_id = t.campaign_id AND h.ad_id = a.id AND ${inDay("h.hour", "t.day")}
       GROUP BY t.campaign_id, h.hour;
 
     DELETE FROM keyword_days WHERE (keyword_id, day) IN (SELECT keyword_id, day FROM touched_keyword_days);

@@ -76,7 +76,9 @@ async function writeFacts(db: Db, batches: FactBatches): Promise<WriteResult> {
 export function sqliteOperator(db: Db, label: string): OperatorStore {
   const backend: OperatorBackend = {
     label,
-    write: async (steps) => inTransaction(db, steps),
+    // BEGIN IMMEDIATE: a second writer waits for the first (the busy timeout) instead of failing as a
+    // deferred transaction does when both read first and then both want to write ("database is locked").
+    write: async (steps) => db.transaction(() => runSync(steps(runner(db)))).immediate(),
     read: async (steps) => inTransaction(db, steps),
     writeFacts: (batches) => writeFacts(db, batches),
     close: async () => {

@@ -1,4 +1,5 @@
 /** The operator verbs on either backend: the key rules (keys.ts) each in one transaction, and the facts. */
+import { modelStatus, moveClock, refuseWhileRestating, removeModel, seedModel } from "../restate/restate-rules";
 import type { IssueRequest } from "./key-rules";
 import { addIps, issueKey, listKeys, removeIps, revokeKey, rotateKey, type SqlRunner } from "./keys";
 import type { Steps } from "./steps";
@@ -24,7 +25,15 @@ export function operatorStore(backend: OperatorBackend): OperatorStore {
     addIps: (id, ips) => backend.write((db) => addIps(db, id, ips)),
     removeIps: (id, ips) => backend.write((db) => removeIps(db, id, ips)),
     listKeys: (now) => backend.read((db) => listKeys(db, now)),
-    writeFacts: (batches) => backend.writeFacts(batches),
+    // Checked before the load's own transaction: a model seeded in between is the operator racing themself.
+    writeFacts: async (batches) => {
+      await backend.read((db) => refuseWhileRestating(db));
+      return backend.writeFacts(batches);
+    },
+    restate: (request) => backend.write((db) => seedModel(db, request)),
+    moveClock: (clock) => backend.write((db) => moveClock(db, clock)),
+    removeRestatement: () => backend.write((db) => removeModel(db)),
+    restateStatus: () => backend.read((db) => modelStatus(db)),
     close: () => backend.close(),
   };
 }

@@ -7,6 +7,7 @@
 import type { ReportQuery } from "../../contract";
 import type { LoadLine } from "../model/facts";
 import type { Whitelist } from "../model/ip";
+import type { ClockMove, ClockTarget, ModelStatus, SeedRequest } from "../restate/restate-rules";
 import type { IssuedKey, IssueRequest, KeyListing } from "./key-rules";
 import type { Awaitable } from "./steps";
 
@@ -103,5 +104,12 @@ export interface OperatorStore {
    * passed on (after a contradiction in an earlier fact, which is reported first).
    */
   writeFacts(batches: FactBatches): Promise<WriteResult>;
+  /** Seeds the restatement model (restate/model.ts) and sets its clock; seeded again, it replaces the model. */
+  restate(request: SeedRequest): Promise<ClockMove>;
+  /** Moves the model's clock (RestateError without a model). */
+  moveClock(target: ClockTarget): Promise<ClockMove>;
+  /** Takes the model off: the data as loaded again. */
+  removeRestatement(): Promise<ModelStatus>;
+  restateStatus(): Promise<ModelStatus | undefined>;
   close(): Promise<void>;
 }
