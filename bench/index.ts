@@ -4,6 +4,7 @@ import { benchAccounts } from "./accounts";
 import { benchColumnar } from "./columnar";
 import { benchDuckdb } from "./duckdb";
 import { benchGuard } from "./guard";
+import { benchLookback } from "./lookback";
 import { benchPace } from "./pace";
 import { benchPictures } from "./pictures";
 import { benchRateLimits } from "./rate-limits";
@@ -40,6 +41,7 @@ const benchmarks: Record<string, () => void | Promise<void>> = {
   verify: () => benchVerify(),
   telemetry: () => benchTelemetry(),
   guard: () => benchGuard(),
+  lookback: () => benchLookback(),
   restate: () => benchRestate(),
   "state-db": () => benchStateDb(),
 };

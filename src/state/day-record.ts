@@ -13,6 +13,11 @@ export interface DayRecord {
   sums: Record<string, number>;
   /** SHA-256 (hex) of the day's file; absent for tables (every day is replaced) and in earlier states. */
   digest?: string;
+  /**
+   * --lookback auto: per check dimension (`campaign`, `ad`, `date`), a digest of the day's totals per entity,
+   * from the day's rows or the service's totals (engine/days/check-digest.ts). Moved rows change it.
+   */
+  checks?: Record<string, string>;
   /** The ledger: the run that wrote the day, the requests of the window that fetched it, and when. */
   run?: string;
   requests?: number;
@@ -74,6 +79,10 @@ export function totalDifferences(
   return changes;
 }
 
+function isTextRecord(value: unknown): boolean {
+  return typeof value === "object" && value !== null && Object.values(value).every((t) => typeof t === "string");
+}
+
 export function isDayRecord(value: unknown): value is DayRecord {
   if (typeof value !== "object" || value === null) return false;
   const v = value as Record<string, unknown>;
@@ -82,5 +91,6 @@ export function isDayRecord(value: unknown): value is DayRecord {
   if (v.run !== undefined && typeof v.run !== "string") return false;
   if (v.at !== undefined && typeof v.at !== "string") return false;
   if (v.requests !== undefined && typeof v.requests !== "number") return false;
+  if (v.checks !== undefined && !isTextRecord(v.checks)) return false;
   return Object.values(v.sums).every((n) => typeof n === "number" && Number.isFinite(n));
 }

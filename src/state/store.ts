@@ -13,6 +13,7 @@ import { OutputError, UsageError } from "../core/errors";
 import { DAY_FILE_FORMATS, type DayFileFormat } from "../core/formats";
 import { reasonInWords } from "../io/errno-words";
 import { readOptionalFile, writePrivateFile } from "../io/private-file";
+import { type AutoLookbackState, isAutoLookback } from "./auto-lookback";
 import { type DayRecord, isDayRecord } from "./day-record";
 import { isJobIdentity, type JobIdentity, type TargetReader } from "./job";
 
@@ -25,6 +26,8 @@ export interface JobState {
   days: Record<string, DayRecord>;
   /** {date} files: how each day's file is written, so `verify` can read them and `verify --repair` write them. */
   write?: DayFileWrite;
+  /** --lookback auto: the learned horizon and the decisions of the last runs (auto-lookback.ts). */
+  autoLookback?: AutoLookbackState;
 }
 
 /**
@@ -147,7 +150,8 @@ export function stateOfValue(value: unknown, named: string, readTarget: TargetRe
     typeof v.days === "object" &&
     v.days !== null &&
     Object.values(v.days).every((record) => isDayRecord(record)) &&
-    (v.write === undefined || isDayFileWrite(v.write));
+    (v.write === undefined || isDayFileWrite(v.write)) &&
+    (v.autoLookback === undefined || isAutoLookback(v.autoLookback));
   if (!valid) {
     throw new UsageError(`${named} is not in adreport's shape`, {
       hint: "remove it to start the job again from --start",
@@ -156,8 +160,16 @@ export function stateOfValue(value: unknown, named: string, readTarget: TargetRe
   // An earlier adreport's text read back here, once; edited by hand into no target adreport writes: refused
   // here, not as an internal error later.
   const target = readTarget(v.job?.target);
-  const { version, id, lastDay, days, write } = v as JobState;
-  const state = { version, id, job: { ...v.job, target }, lastDay, days, ...(write ? { write } : {}) } as JobState;
+  const { version, id, lastDay, days, write, autoLookback } = v as JobState;
+  const state = {
+    version,
+    id,
+    job: { ...v.job, target },
+    lastDay,
+    days,
+    ...(write ? { write } : {}),
+    ...(autoLookback ? { autoLookback } : {}),
+  } as JobState;
   if (target === undefined) {
     throw new UsageError(`${named} is not in adreport's shape: its output is neither {date} files nor a table`, {
       hint: "remove it to start the job again from --start",

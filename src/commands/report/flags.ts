@@ -83,7 +83,7 @@ export function declareReport(program: Command) {
     )
     .option(
       "--lookback <days>",
-      "with --incremental: days fetched again each run for restated data: 3d, 0d (default 3d)",
+      "with --incremental: days fetched again each run for restated data: 3d, 0d (default 3d), or auto: first ask the service's totals over the horizon this job's restatements were seen to reach, and fetch again only the days whose totals moved (adreport help cron)",
     )
     .option("--start <date>", "with --incremental: the first day of the first run (YYYY-MM-DD, UTC)")
     .option(

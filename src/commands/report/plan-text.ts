@@ -1,6 +1,7 @@
 /** A described plan (engine/plan/description.ts) as `report --dry-run` shows it: lines for a person, JSON for a machine. */
 import { printable } from "../../core/printable";
 import type {
+  AutoDescription,
   IncrementalDescription,
   OutputDescription,
   PlanDescription,
@@ -24,19 +25,47 @@ function outputText(output: OutputDescription, format: string | undefined): stri
 /** Where the range of an incremental run comes from. */
 function rangeReason(inc: IncrementalDescription): string {
   if (inc.lastDay === undefined) return `; from --start ${inc.start}, a first run`;
+  if (inc.auto) return `; the days after ${inc.lastDay}, the last day exported, and --lookback auto's days that moved`;
   return `; the days after ${inc.lastDay}, the last day exported, and --lookback ${inc.lookbackDays}d before them`;
 }
 
 function incrementalLines(inc: IncrementalDescription): string[] {
   const state = inc.stateExists ? `exists, last day ${inc.lastDay}` : "none yet: this is the job's first run";
   const lines = [`state:    ${printable(inc.stateFile)} (${state})`, `lock:     ${printable(inc.lockFile)}`];
-  if (inc.stateExists && inc.nothing === undefined) {
+  if (inc.auto) {
+    lines.push(...autoLines(inc.auto));
+  } else if (inc.stateExists && inc.nothing === undefined) {
     lines.push(
       inc.again.length === 0
         ? "again:    no day the state records"
         : `again:    ${inc.again.length} day${inc.again.length === 1 ? "" : "s"} the state records, compared and rewritten only when changed: ${inc.again.join(", ")}`,
     );
   }
+  return lines;
+}
+
+function autoLines(auto: AutoDescription): string[] {
+  const learned =
+    auto.learnedHorizonDays === null
+      ? "nothing learned yet"
+      : `learned horizon ${auto.learnedHorizonDays} days, settled through ${auto.settledThrough}`;
+  const lines = [`lookback: auto (${learned}); this run covers the last ${auto.horizonDays} days: ${auto.why}`];
+  const checked = auto.checked;
+  if (checked === undefined) {
+    lines.push("checked:  no day the state records: the new days only");
+  } else if (auto.mode === "check") {
+    lines.push(
+      `checked:  ${checked.from}..${checked.to} (${checked.days} days): their totals by ${auto.by} are asked first ` +
+        `(${auto.pages.check} request${auto.pages.check === 1 ? "" : "s"}; a dry run asks nothing) and compared with the state; ` +
+        "only the days whose totals or spread moved are fetched again, with the new days",
+    );
+  } else {
+    lines.push(
+      `checked:  ${checked.from}..${checked.to} (${checked.days} days): fetched whole with the new days ` +
+        `(about ${auto.pages.full} request${auto.pages.full === 1 ? "" : "s"}, no more than their totals and the new days), compared and rewritten only when changed`,
+    );
+  }
+  lines.push(`fallback: a service that does not answer the totals: --lookback ${auto.fallbackDays}d, with a warning`);
   return lines;
 }
 
@@ -66,7 +95,7 @@ export function planText(plan: PlanDescription): string {
   lines.push(
     plan.requests === 0
       ? "requests: none"
-      : `requests: at least ${plan.requests} (one per window${plan.compared ? ", of both periods" : ""})`,
+      : `requests: at least ${plan.requests} (one per window${plan.compared ? ", of both periods" : ""}${inc?.auto?.mode === "check" ? ", and the totals" : ""})`,
   );
   return lines.map((line) => `${line}\n`).join("");
 }
@@ -112,11 +141,28 @@ export function planObject(plan: PlanDescription): Record<string, unknown> {
             last_day: inc.lastDay ?? null,
             lookback_days: inc.lookbackDays,
             start: inc.start ?? null,
-            again_days: inc.again,
+            again_days: inc.auto ? [] : inc.again,
+            ...(inc.auto ? { lookback: "auto", auto: autoObject(inc.auto) } : {}),
             nothing_to_do: inc.nothing ?? null,
           },
         }
       : {}),
     requests_at_least: plan.requests,
+  };
+}
+
+function autoObject(auto: AutoDescription): Record<string, unknown> {
+  return {
+    learned_horizon_days: auto.learnedHorizonDays,
+    settled_through: auto.settledThrough ?? null,
+    horizon_days: auto.horizonDays,
+    deep: auto.deep,
+    checked_from: auto.checked?.from ?? null,
+    checked_to: auto.checked?.to ?? null,
+    checked_days: auto.checked?.days ?? 0,
+    mode: auto.mode,
+    check_by: auto.by,
+    check_requests: auto.mode === "check" ? auto.pages.check : 0,
+    fallback_lookback_days: auto.fallbackDays,
   };
 }

@@ -15,8 +15,12 @@ import type { DayPlan } from "../plan/plan";
 import { planRequest, type RequestPlan } from "../plan/request";
 import { withCliHints } from "../run/hints";
 import { outputError } from "../run/output";
-import { reportFailure } from "../run/session";
+import { reportFailure, type Session } from "../run/session";
 import { type DaySummary, summaryObject } from "../run/summary";
+import { daysBefore } from "./auto-horizon";
+import { planAuto } from "./auto-plan";
+import { type AutoOutcome, decideAuto, nextAutoState } from "./auto-run";
+import { grainsOf } from "./check-digest";
 import { type IncrementalJob, jobIdentity, openIncrementalJob } from "./incremental-job";
 import { earlierJobId, jobId } from "./job-id";
 import { refuseOtherOwner } from "./job-state";
@@ -24,7 +28,7 @@ import { jobStore, jobStoreFor } from "./job-stores";
 import { countingWaits, runFigures, type WaitTally } from "./run-record";
 import { bucketDays } from "./span";
 import { openDayTarget } from "./target";
-import { writeUnits } from "./write";
+import { type AutoWrite, writeUnits } from "./write";
 
 export interface DayRunOptions {
   /** Re-export exactly these days through the job (`verify --repair`): its last day stays where it is. */
@@ -128,9 +132,25 @@ export async function runDayExport(
       summary.from = request.fromDate;
       summary.to = request.toDate;
     }
-    await target.prepare(bucketDays(request.fromDate, request.toDate, plan.granularity));
     const counted = countingWaits(events, tally);
-    await writeUnits({ ctx, plan, events: counted, request, target, job, summary, runId, checkpoints: !repair });
+    const auto =
+      job && incremental?.auto && !repair
+        ? autoRun(ctx, plan, job, request, { runId, summary, events: counted })
+        : undefined;
+    await target.prepare(bucketDays(auto?.earliest ?? request.fromDate, request.toDate, plan.granularity));
+    await writeUnits({
+      ctx,
+      plan,
+      events: counted,
+      request,
+      target,
+      job,
+      summary,
+      runId,
+      checkpoints: !repair,
+      auto: auto?.write,
+    });
+    await auto?.record();
     await job?.finished({ outcome: "ok", from: request.fromDate, to: request.toDate, ...figures() });
     await events.summary(summaryObject(summary, job?.id));
     return { rows: summary.rows };
@@ -150,4 +170,92 @@ function fileWrite(plan: DayPlan) {
   if (format === undefined) return undefined;
   const { delimiter, bom, spreadsheet } = plan.write.options;
   return { format, delimiter, bom, spreadsheet };
+}
+
+/**
+ * --lookback auto: the plan from the job's ledger, the decision made in the session (the totals request),
+ * and what the ledger keeps of it, written with the days (and once more at the end when no day followed).
+ * A job whose last check found nothing moved fetches its new days while the totals are asked (a run where
+ * nothing changed then takes about as long as one of the new days alone); any other job waits for the
+ * totals, so that moved days next to the new ones go in the same requests.
+ */
+function autoRun(
+  ctx: EngineContext,
+  plan: DayPlan,
+  job: IncrementalJob,
+  request: RequestPlan,
+  run: { runId: string; summary: DaySummary; events: EngineEvents },
+) {
+  const state = job.state();
+  const planned = planAuto({
+    state,
+    newFrom: request.fromDate,
+    end: request.toDate,
+    dimensions: request.request.dimensions,
+    pageSize: plan.paging.pageSize,
+  });
+  const back = daysBefore(planned.newFrom, planned.fallbackDays);
+  const fallbackFrom = planned.firstDay !== undefined && back < planned.firstDay ? planned.firstDay : back;
+  const earliest = [planned.checked[0] ?? planned.newFrom, fallbackFrom].sort()[0] as string;
+  const last = planned.auto.decisions.at(-1);
+  const quiet = planned.mode === "check" && last?.mode === "checked" && last.refetched.length === 0;
+  let outcome: AutoOutcome | undefined;
+  const restated: string[] = [];
+  const spanPlan = (span: { from: string; to: string }) =>
+    planRequest({ ...plan.words, from: span.from, to: span.to }, plan.now, plan.paging.pageSize);
+  const ledger = () => {
+    if (outcome === undefined) return undefined;
+    // The totals' digests win over those of the days' rows: the next check compares totals with totals.
+    return { auto: nextAutoState(planned, outcome, restated), checks: outcome.checks };
+  };
+  job.withAuto(ledger);
+  const decide = (session: Session) =>
+    decideAuto(session.api, request.request, planned, state, {
+      id: run.runId,
+      at: ctx.now().toISOString(),
+      pageSize: plan.paging.pageSize,
+      concurrency: plan.paging.concurrency,
+      signal: session.signal,
+      ...(quiet ? { fetchingNewDays: true } : {}),
+    });
+  const decided = (found: AutoOutcome) => {
+    outcome = found;
+    if (found.warning !== undefined) run.events.warning(found.warning);
+    run.summary.from = found.spans[0]?.from ?? request.fromDate;
+  };
+  // Settled either way, so that a failure while the new days are fetched leaves no promise unwatched.
+  let pending: Promise<{ found: AutoOutcome } | { error: unknown }> | undefined;
+  const answered = async () => {
+    const answer = await pending;
+    if (answer === undefined) return;
+    if ("error" in answer) throw answer.error;
+    if (outcome === undefined) decided(answer.found);
+  };
+  const write: AutoWrite = {
+    grains: grainsOf(request.request.dimensions),
+    restated,
+    async *plans(session) {
+      if (!quiet) {
+        decided(await decide(session));
+        for (const span of outcome?.spans ?? []) yield spanPlan(span);
+        return;
+      }
+      pending = decide(session).then(
+        (found) => ({ found }),
+        (error: unknown) => ({ error }),
+      );
+      yield spanPlan({ from: planned.newFrom, to: planned.end });
+      await answered();
+      for (const span of outcome?.spans ?? []) if (span.from < planned.newFrom) yield spanPlan(span);
+    },
+    // The new days wait for the totals before they are put in place: one write of the state holds both.
+    beforeCommit: answered,
+  };
+  return {
+    earliest,
+    write,
+    async record() {
+      await job.recordAuto();
+    },
+  };
 }

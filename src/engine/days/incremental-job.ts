@@ -8,6 +8,7 @@ import type { ResolvedSettings } from "../../config/resolve";
 import type { ReportRequest } from "../../contract";
 import { BusyError } from "../../core/busy-error";
 import { bucketUnitOf, dayOfInstant, dayText } from "../../core/calendar";
+import type { AutoLookbackState } from "../../state/auto-lookback";
 import type { DayRecord } from "../../state/day-record";
 import { identityDifferences, type JobIdentity } from "../../state/job";
 import type { JobStore } from "../../state/job-store";
@@ -22,6 +23,11 @@ import { findJobState, jobStatePaths, refuseOtherOwner } from "./job-state";
 import { jobStoreFor, rememberStore } from "./job-stores";
 import { isRestated, nextRunRecord } from "./run-record";
 
+export interface AutoLedger {
+  auto: AutoLookbackState;
+  checks: ReadonlyMap<string, Record<string, string>>;
+}
+
 export interface IncrementalJob {
   readonly id: string;
   range(granularity: string): IncrementalRange;
@@ -31,6 +37,15 @@ export interface IncrementalJob {
    * records after it are forgotten. Without it (a repair of days in the middle) the last day stays.
    */
   recordDays(records: ReadonlyMap<string, DayRecord>, lastDay: string | undefined): Promise<void>;
+  /** The state as read at the start or last written (undefined before the job's first run). */
+  state(): JobState | undefined;
+  /**
+   * --lookback auto: its part of the state after this run, and the check digests of days it did not write,
+   * as far as they are known when the state is written (each recordDays, and recordAuto at the end).
+   */
+  withAuto(ledger: () => AutoLedger | undefined): void;
+  /** Writes the auto ledger once more when the last recordDays did not hold it as it is now. */
+  recordAuto(): Promise<void>;
   /** Records how the run ended, with the days it found restated and its shape's changes (run-record.ts). */
   finished(run: Omit<LastRun, "at">): Promise<void>;
   release(): Promise<void>;
@@ -111,6 +126,21 @@ export async function openIncrementalJob(
     await release();
     throw error;
   }
+  // The state as this run found it: what --lookback auto compares with and learns from.
+  const readState = state;
+  let autoLedger: (() => AutoLedger | undefined) | undefined;
+  /** The state with the auto ledger as it is now; `state` becomes it. */
+  const withAutoLedger = (current: JobState): JobState => {
+    const ledger = autoLedger?.();
+    if (ledger === undefined) return current;
+    const days = { ...current.days };
+    for (const [day, digests] of ledger.checks) {
+      const record = days[day];
+      if (record) days[day] = { ...record, checks: { ...record.checks, ...digests } };
+    }
+    state = { ...current, days, autoLookback: ledger.auto };
+    return state;
+  };
   // A database job's metrics may grow under one id: what its shape was before this run is said in its run record.
   const schemaChanges = state === undefined ? [] : identityDifferences(state.job, identity);
   const restated = new Set<string>();
@@ -144,8 +174,26 @@ export async function openIncrementalJob(
         if (day <= lastDay) days[day] = record;
       }
       const sorted = Object.fromEntries(Object.entries(days).sort(([a], [b]) => (a < b ? -1 : 1)));
-      state = { version: 1, id, job: identity, lastDay, days: sorted, ...(plan.write ? { write: plan.write } : {}) };
-      await store.write(paths, state);
+      state = {
+        version: 1,
+        id,
+        job: identity,
+        lastDay,
+        days: sorted,
+        ...(plan.write ? { write: plan.write } : {}),
+        ...(state?.autoLookback ? { autoLookback: state.autoLookback } : {}),
+      };
+      await store.write(paths, withAutoLedger(state));
+    },
+    state: () => readState,
+    withAuto(ledger) {
+      autoLedger = ledger;
+    },
+    async recordAuto() {
+      if (state === undefined || autoLedger === undefined) return;
+      const written = JSON.stringify(state);
+      const next = withAutoLedger(state);
+      if (JSON.stringify(next) !== written) await store.write(paths, next);
     },
     async finished(run) {
       const previous = await store.readLastRun(paths).catch(() => undefined);

@@ -4,6 +4,7 @@
  * per day (the run, the requests of its window, when) in the job's state and in the table's adreport_loads.
  */
 import { openWindows } from "../../api";
+import type { PagedReport } from "../../api/paginate";
 import { type DayRecord, differences } from "../../state/day-record";
 import type { EngineContext } from "../context";
 import type { EngineEvents } from "../events";
@@ -11,6 +12,7 @@ import type { DayPlan } from "../plan/plan";
 import type { RequestPlan } from "../plan/request";
 import { type Session, withSession } from "../run/session";
 import type { DaySummary } from "../run/summary";
+import { type CheckGrain, CheckTally, NO_ROWS_DIGEST } from "./check-digest";
 import type { IncrementalJob } from "./incremental-job";
 import type { OpenTarget } from "./target";
 import { type DayUnit, unitsOf } from "./units";
@@ -26,6 +28,19 @@ export interface DayWriteRun {
   runId: string;
   /** Commit and record each window as it is in (an incremental job's ordinary run). */
   checkpoints: boolean;
+  /** --lookback auto: what to fetch is decided in the session (a totals request first). */
+  auto?: AutoWrite | undefined;
+}
+
+export interface AutoWrite {
+  /** The spans to fetch, one after the other, decided with the session's client (a totals request). */
+  plans(session: Session): AsyncIterable<RequestPlan>;
+  /** The check digests each fetched day gets, from its rows. */
+  grains: readonly CheckGrain[];
+  /** Filled: the days found restated when written (their totals or, for files, their bytes changed). */
+  restated: string[];
+  /** Waited for before a unit's days are put in place: the decision, so the ledger written with them holds it. */
+  beforeCommit(): Promise<void>;
 }
 
 export async function writeUnits(run: DayWriteRun): Promise<void> {
@@ -51,8 +66,11 @@ export async function writeUnits(run: DayWriteRun): Promise<void> {
         abortOnDeadline: true,
       },
       async (session) => {
-        for (const unit of unitsOf(run.request, plan.granularity, run.checkpoints)) {
-          await writeUnit(run, session, unit, changed, committed);
+        const requests = run.auto ? run.auto.plans(session) : [run.request];
+        for await (const request of requests) {
+          for (const unit of unitsOf(request, plan.granularity, run.checkpoints)) {
+            await writeUnit({ ...run, request }, session, unit, changed, committed);
+          }
         }
         session.view.stop();
       },
@@ -76,9 +94,17 @@ async function writeUnit(
   await session.withRestart(
     async () => {
       records.clear();
+      const tallies = (run.auto?.grains ?? []).map((grain) => new CheckTally(grain, request.request.metrics));
       for (const pass of unit.passes) {
-        const opened = await openWindows(session.api, request.request, pass.windows, paging);
+        const opened = tapped(await openWindows(session.api, request.request, pass.windows, paging), tallies);
         for (const [day, record] of await target.stage(opened, pass.span)) records.set(day, record);
+      }
+      for (const tally of tallies) {
+        const digests = tally.digests();
+        for (const [day, record] of records) {
+          const digest = digests.get(day) ?? (tally.sums().has(day) ? undefined : NO_ROWS_DIGEST);
+          if (digest !== undefined) record.checks = { ...record.checks, [tally.grain]: digest };
+        }
       }
     },
     { canRestart: () => true, restart: () => target.restart() },
@@ -91,6 +117,7 @@ async function writeUnit(
     // Only a day the state knows is compared with its output: every other day is written anyway.
     const found = before ? await target.found(day) : "missing";
     if (before && changes.length > 0) {
+      if (!changes[0]?.startsWith("written again once")) run.auto?.restated.push(day);
       changed.push([day, changes.join(", ")]);
       summary.days_changed += 1;
     } else if (before && found === "missing") {
@@ -112,16 +139,30 @@ async function writeUnit(
   for (const [day, record] of records) {
     // A day left as it was keeps the entry of the run that wrote it.
     const kept = put.has(day) ? undefined : job?.recordOf(day);
-    ledger.set(day, kept ?? { ...record, run: run.runId, requests, at });
+    const checks = record.checks && { checks: { ...kept?.checks, ...record.checks } };
+    ledger.set(day, kept ? { ...kept, ...checks } : { ...record, run: run.runId, requests, at });
   }
   const loads = [...put].sort().map((day) => {
     const record = records.get(day) as DayRecord;
     return { day, rows: record.rows, sums: record.sums, requests };
   });
+  await run.auto?.beforeCommit();
   committed.started = true;
   await target.commit(put, loads);
   for (const [day, record] of records) run.events.dayInPlace?.(day, record.rows);
   // For every target: written = new or changed content, unchanged = as the last run left it (docs/service.md §9).
   summary.days_written += write.size;
   await job?.recordDays(ledger, run.checkpoints ? unit.lastDay : undefined);
+}
+
+/** The report as it was, its rows tallied on their way to the target. */
+function tapped(report: PagedReport, tallies: readonly CheckTally[]): PagedReport {
+  if (tallies.length === 0) return report;
+  async function* pages() {
+    for await (const page of report.pages) {
+      for (const row of page.rows) for (const tally of tallies) tally.add(row);
+      yield page;
+    }
+  }
+  return { ...report, pages: pages() };
 }

@@ -8,6 +8,7 @@ import { ceilSeconds, type Instant, parseInstant } from "../../contract";
 import { formatDateTime } from "../../core/calendar";
 import { TimeZone } from "../../core/time-zone";
 import { kindOf } from "../../targets/registry";
+import { planAuto, settledThrough } from "../days/auto-plan";
 import { jobIdentity } from "../days/incremental-job";
 import { earlierJobId, jobId } from "../days/job-id";
 import { findJobState, refuseOtherOwner } from "../days/job-state";
@@ -43,6 +44,26 @@ export interface IncrementalDescription {
   again: string[];
   /** A state whose last day is after yesterday (a clock that ran ahead). */
   warning: string | undefined;
+  /** --lookback auto: what the run would check, and how (a dry run makes no request, so not what moved). */
+  auto: AutoDescription | undefined;
+}
+
+export interface AutoDescription {
+  learnedHorizonDays: number | null;
+  settledThrough: string | undefined;
+  horizonDays: number;
+  deep: boolean;
+  why: string;
+  /** The days the state records that the run compares with the service's totals (or fetches whole). */
+  checked: { from: string; to: string; days: number } | undefined;
+  /** `check`: a totals request first; `fetched in full`: the checked days fetched whole, no dearer. */
+  mode: "check" | "fetched in full";
+  /** What the totals are asked by (`ad,date`, `campaign,date`, `date`). */
+  by: string;
+  /** Estimated requests of the totals (check) or of the checked days fetched whole. */
+  pages: { check: number; full: number };
+  /** The fixed lookback the run uses when the service does not answer the totals request. */
+  fallbackDays: number;
 }
 
 export interface PlanDescription {
@@ -122,6 +143,7 @@ async function incrementalOf(
   const again = Object.keys(state?.days ?? {})
     .filter((day) => fetched !== undefined && day >= fetched.from && day <= fetched.to)
     .sort();
+  const auto = incremental.auto && fetched ? autoOf(plan, state, fetched) : undefined;
   return {
     described: {
       // A job its database (or a folder beside its files) keeps and this host has no copy of: named there.
@@ -134,8 +156,39 @@ async function incrementalOf(
       nothing: "nothing" in range ? range.nothing : undefined,
       again,
       warning: fetched?.warning,
+      auto,
     },
     request,
+  };
+}
+
+function autoOf(
+  plan: DayPlan,
+  state: Parameters<typeof planAuto>[0]["state"],
+  fetched: { from: string; to: string },
+): AutoDescription {
+  const auto = planAuto({
+    state,
+    newFrom: fetched.from,
+    end: fetched.to,
+    dimensions: plan.request.request.dimensions,
+    pageSize: plan.paging.pageSize,
+  });
+  const { checked } = auto;
+  return {
+    learnedHorizonDays: auto.auto.learnedHorizonDays,
+    settledThrough: state && settledThrough(state),
+    horizonDays: auto.horizon.days,
+    deep: auto.horizon.deep,
+    why: auto.horizon.why,
+    checked:
+      checked.length === 0
+        ? undefined
+        : { from: checked[0] as string, to: checked.at(-1) as string, days: checked.length },
+    mode: auto.mode,
+    by: auto.grain === "date" ? "date" : `${auto.grain},date`,
+    pages: auto.pages,
+    fallbackDays: auto.fallbackDays,
   };
 }
 
@@ -210,6 +263,6 @@ export async function describePlan(ctx: DescribeContext, plan: Readonly<ReportPl
     compared: undefined,
     job,
     incremental: found?.described,
-    requests: windows.length,
+    requests: windows.length + (found?.described.auto?.mode === "check" ? found.described.auto.pages.check : 0),
   };
 }

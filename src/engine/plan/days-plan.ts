@@ -9,7 +9,7 @@ import { isDerivedMetric } from "../../core/derived-metrics";
 import { UsageError } from "../../core/errors";
 import { TimeZone } from "../../core/time-zone";
 import { commonPlan, type PlanPlace, warningsOf } from "./common";
-import { parseLookback } from "./incremental";
+import { parseLookbackChoice } from "./incremental";
 import { folderRefusal } from "./output-folder";
 import { chooseOutputFormat, dayFileFormatsInWords, isPicture } from "./output-format";
 import type { DayTargetSpec } from "./output-spec";
@@ -136,7 +136,7 @@ export async function planDays(
     stateFolder: place.stateFolder,
     incremental: incremental
       ? {
-          lookbackDays: parseLookback(flags.lookback ?? "3d"),
+          ...lookbackOf(flags.lookback ?? "3d", request.request.granularity ?? "day"),
           start: flags.start,
           stateFile: flags.stateFile,
           stateFolder: place.stateFolder,
@@ -144,4 +144,9 @@ export async function planDays(
       : undefined,
     warnings: warnings.list,
   };
+}
+
+function lookbackOf(text: string, granularity: string): { lookbackDays: number; auto?: boolean } {
+  const { days, auto } = parseLookbackChoice(text, granularity);
+  return auto ? { lookbackDays: days, auto } : { lookbackDays: days };
 }

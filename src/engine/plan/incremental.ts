@@ -14,7 +14,7 @@ const MAX_LOOKBACK_DAYS = 366;
 /** What --lookback is when not given (days-plan.ts), and what `adreport status` assumes for a run that did not record it. */
 export const DEFAULT_LOOKBACK_DAYS = 3;
 
-/** `3d`, `0d`: a whole number of days. */
+/** `3d`, `0d`: a whole number of days; `auto`: the days whose totals moved (see parseLookbackChoice). */
 export function parseLookback(text: string): number {
   const match = /^(\d+)d$/.exec(text.trim());
   const days = match ? readWholeNumber(match[1] as string) : undefined;
@@ -22,11 +22,24 @@ export function parseLookback(text: string): number {
     throw new UsageError(
       `--lookback: ${JSON.stringify(text)} is not a number of days from 0d to ${MAX_LOOKBACK_DAYS}d`,
       {
-        hint: "for example --lookback 3d (the default), or 0d to fetch each day once",
+        hint: "for example --lookback 3d (the default), 0d to fetch each day once, or auto to fetch again only the days whose totals moved",
       },
     );
   }
   return days;
+}
+
+/** --lookback as given: `auto`, or a fixed number of days. */
+export function parseLookbackChoice(text: string, granularity: string): { days: number; auto: boolean } {
+  if (text.trim().toLowerCase() !== "auto") return { days: parseLookback(text), auto: false };
+  const unit = bucketUnitOf(granularity) ?? "day";
+  if (unit !== "day" && unit !== "hour") {
+    // A week's or month's totals move with any of its days: the days cannot be told apart by them.
+    throw new UsageError(`--lookback auto: checks daily and hourly jobs, not --granularity ${granularity}`, {
+      hint: "give a fixed lookback that covers a bucket: --lookback 31d",
+    });
+  }
+  return { days: 0, auto: true };
 }
 
 /** Days since 1970-01-01 of a YYYY-MM-DD text, or undefined when it is not a real date from 1970 on. */

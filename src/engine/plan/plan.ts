@@ -21,7 +21,10 @@ export interface FormatPlan {
 }
 
 export interface IncrementalPlan {
+  /** The fixed lookback; 0 with `auto` (the new days: the days fetched again are found by the totals). */
   readonly lookbackDays: number;
+  /** --lookback auto: the days fetched again are those whose totals moved (engine/days/auto-run.ts). */
+  readonly auto?: boolean;
   readonly start: string | undefined;
   /** The state file given (--state-file, resolved), else the folder the job's state goes in. */
   readonly stateFile: string | undefined;

@@ -41,7 +41,7 @@ export const JOB_STATUS = z.object({
   rows_lag_days: z.number().int().nullable(),
   settled_through: day.nullable(),
   settled_lag_days: z.number().int().nullable(),
-  settled_by: z.enum(["restatements", "lookback"]),
+  settled_by: z.enum(["learned", "restatements", "lookback"]),
   horizon_days: z.number().int(),
   last_run: LAST_RUN.nullable(),
   runs_recorded: z.number().int(),

@@ -5,6 +5,7 @@
  */
 import { dayOfInstant, dayOfText, dayText } from "../../core/calendar";
 import type { LockHolder } from "../../io/lock-file";
+import { LEARNING_DAYS } from "../../state/auto-lookback";
 import type { JobState, LastRun } from "../../state/store";
 import { DEFAULT_LOOKBACK_DAYS } from "../plan/incremental";
 import type { Alert, JobStatus, LastRunStatus, NotStartedStatus } from "./document";
@@ -126,8 +127,16 @@ export function jobStatus(facts: JobFacts, now: Date): JobStatus {
   const ledgerDays = Object.keys(state.days).sort();
   const first = ledgerDays[0] === undefined ? newest : Math.min(dayOfText(ledgerDays[0]) as number, newest);
   const restatements = restatementsOf(runs);
-  const lookbackDays = runs.find((run) => run.lookbackDays !== undefined)?.lookbackDays ?? DEFAULT_LOOKBACK_DAYS;
-  const settled = settledThrough(newest, first, { restatedLagDays: restatedLagDays(restatements), lookbackDays });
+  // A --lookback auto job checks at least 90 days until it has learned how far back the service restates.
+  const lookbackDays =
+    state.autoLookback !== undefined
+      ? LEARNING_DAYS
+      : (runs.find((run) => run.lookbackDays !== undefined)?.lookbackDays ?? DEFAULT_LOOKBACK_DAYS);
+  const settled = settledThrough(newest, first, {
+    restatedLagDays: restatedLagDays(restatements),
+    lookbackDays,
+    learnedHorizonDays: state.autoLookback?.learnedHorizonDays,
+  });
   const lag = yesterday - newest;
   // The days after it came back empty: the service's data late, or the account's pipeline stopped.
   const withRows = ledgerDays.findLast((day) => (state.days[day]?.rows ?? 0) > 0 && day <= state.lastDay) ?? null;

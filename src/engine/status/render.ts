@@ -75,6 +75,9 @@ function lockText(job: JobStatus): string {
 
 /** What the settled day comes from, in words. */
 function settledBasis(job: JobStatus): string {
+  if (job.settled_by === "learned") {
+    return `--lookback auto learned the service restates days up to ${days(job.horizon_days - 1)} back`;
+  }
   if (job.settled_by === "restatements") return `the service restated days up to ${days(job.horizon_days - 1)} back`;
   if (job.horizon_days === 0) return "--lookback 0d fetches no day again: a restatement is never seen";
   if (job.restated.length > 0) {

@@ -11,6 +11,8 @@ export interface Horizon {
   restatedLagDays: number | undefined;
   /** The job's lookback in days (its last run's, else report's default). */
   lookbackDays: number;
+  /** The oldest age of a restatement `--lookback auto` learned from the job's ledger (state/auto-lookback.ts). */
+  learnedHorizonDays?: number | null | undefined;
 }
 
 export interface Settled {
@@ -19,11 +21,17 @@ export interface Settled {
   /** How many of the newest days may still change. */
   horizonDays: number;
   /** What the horizon comes from. */
-  basis: "restatements" | "lookback";
+  basis: "learned" | "restatements" | "lookback";
 }
 
 /** `newestDay`: the job's newest exported day, as a day number (core/calendar.ts). `firstDay`: its oldest. */
 export function settledThrough(newestDay: number, firstDay: number, horizon: Horizon): Settled {
+  const learned = horizon.learnedHorizonDays;
+  // As state/auto-lookback.ts settledThrough says it: what the job's own checks decide from.
+  if (typeof learned === "number") {
+    const day = newestDay - learned - 1;
+    return { day: day < firstDay ? null : dayText(day), horizonDays: learned + 1, basis: "learned" };
+  }
   const seen = horizon.restatedLagDays;
   const basis = seen === undefined ? "lookback" : "restatements";
   const horizonDays = seen === undefined ? horizon.lookbackDays : seen + 1;
