@@ -195,6 +195,29 @@ describe.each([
     expect(await engine.sql(output, "SELECT id FROM adreport_jobs WHERE state IS NOT NULL")).toEqual([]);
   }, 60_000);
 
+  it.each([
+    ["not in adreport's shape", () => ({ version: 1 })],
+    ["a last day that is no date", (state: object) => ({ ...state, lastDay: "2099-13-45" })],
+  ])("a row edited by hand into a state %s: its hint, run as printed from a fresh container, forgets it", async (_what, edited, context) => {
+    const output = await engine.output(context);
+    const { service, key } = await startDemoService();
+    expect((await newHost({ url: service.url, key }).run([...JOB, ...START, "-o", output])).code).toBe(0);
+    const [{ state }] = (await engine.sql(output, "SELECT state FROM adreport_jobs")) as [{ state: unknown }];
+    const value = JSON.stringify(edited(typeof state === "string" ? JSON.parse(state) : (state as object)));
+    await engine.sql(output, `UPDATE adreport_jobs SET state = '${value.replaceAll("'", "''")}'`);
+    const container = newHost({ url: service.url, key });
+    const refused = await container.run([...JOB, ...START, "-o", output]);
+    expect(refused.code, refused.stderr).toBe(2);
+    const hint = /^hint: .*adreport (state reset \S+ --target \S+)/m.exec(refused.stderr);
+    expect(hint, refused.stderr).not.toBeNull();
+    const reset = await newHost({ url: service.url, key }).run((hint?.[1] as string).split(" "));
+    expect(reset.code, reset.stderr).toBe(0);
+    expect(reset.stderr).toMatch(/forgotten/);
+    expect(await engine.sql(output, "SELECT id FROM adreport_jobs WHERE state IS NOT NULL")).toEqual([]);
+    const again = await container.run([...JOB, ...START, "-o", output]);
+    expect(again.code, again.stderr).toBe(0);
+  }, 60_000);
+
   it("a state table altered by hand: refused, exit 2, the data and the table as they were, no request", async (context) => {
     const output = await engine.output(context);
     const { service, key } = await startDemoService();
