@@ -418,4 +418,28 @@ describe("{date} files whose root holds .adreport/", () => {
     expect(existsSync(join(plain, ".adreport"))).toBe(false);
     expect(readdirSync(other.stateFolder).filter((n) => /^[0-9a-f]{8}\.json$/.test(n))).toHaveLength(1);
   }, 60_000);
+
+  it("a pod killed -9 (another host name) lets go of the job's lock in .adreport/: the next pod continues, not 75", async () => {
+    const demo = await startDemoService();
+    const { service, key } = demo;
+    const volume = tempDir("adreport-volume-");
+    mkdirSync(join(volume, ".adreport"));
+    const files = join(volume, "{date}.csv");
+    await demo.reopen("hang:1");
+    const holder = newHost({ url: service.url, key }, podNamed("pod-a")).start([...JOB, ...START, "-o", files]);
+    await waitFor("the first pod's lock", () =>
+      readdirSync(join(volume, ".adreport")).some((n) => /^[0-9a-f]{8}\.lock$/.test(n)),
+    );
+    const refused = await newHost({ url: service.url, key }, podNamed("pod-b")).run([...JOB, ...START, "-o", files]);
+    expect(refused.code, refused.stderr).toBe(75);
+    expect(refused.stderr).toMatch(
+      new RegExp(`^adreport: another run of this job .* pid ${holder.pid} on "pod-a"`, "m"),
+    );
+    holder.kill("SIGKILL");
+    await holder.output;
+    await demo.reopen();
+    const next = await newHost({ url: service.url, key }, podNamed("pod-b")).run([...JOB, ...START, "-o", files]);
+    expect(next.code, next.stderr).toBe(0);
+    expect(readdirSync(volume).filter((n) => n.endsWith(".csv")).length).toBeGreaterThan(50);
+  }, 60_000);
 });
