@@ -61,6 +61,7 @@ export function databaseJobStore(
   return {
     name: "database",
     where,
+    target: database.database,
     paths: (_place, id) => pathsOf(id),
     pathsInFolder: (_folder, id) => pathsOf(id),
     async read(paths) {

@@ -221,6 +221,23 @@ describe.each([
       expect(again.code, again.stderr).toBe(0);
     }, 60_000);
 
+  it("another job starting on a job's table in a fresh container: refused, and its hint, run as printed there, forgets the owner", async (context) => {
+    const output = await engine.output(context);
+    const { service, key } = await startDemoService();
+    expect((await newHost({ url: service.url, key }).run([...JOB, ...START, "-o", output])).code).toBe(0);
+    const container = newHost({ url: service.url, key });
+    const other = [...JOB, ...START, "--campaign", "1", "-o", output];
+    const refused = await container.run(other);
+    expect(refused.code, refused.stderr).toBe(2);
+    const hint =
+      /^hint: if job [0-9a-f]{8} is done with it, forget it first: adreport (state reset .*?) \(this job/m.exec(
+        refused.stderr,
+      );
+    expect(hint, refused.stderr).not.toBeNull();
+    const reset = await container.run(String(hint?.[1]).split(" "));
+    expect(reset.code, reset.stderr).toBe(0);
+  }, 60_000);
+
   it("a state table altered by hand: refused, exit 2, the data and the table as they were, no request", async (context) => {
     const output = await engine.output(context);
     const { service, key } = await startDemoService();
