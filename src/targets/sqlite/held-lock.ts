@@ -6,6 +6,7 @@
  * readers are not kept out by the writer). The file stays: removing it would let two runs lock two files.
  */
 import { readFile } from "node:fs/promises";
+import { printable } from "../../core/printable";
 import { shellWord } from "../../core/shell-word";
 import { holderText, type LockResult, thisProcess } from "../../state/job-lock";
 import { holderWords } from "../table/jobs";
@@ -35,7 +36,15 @@ export async function holdLock(file: string, addon?: object): Promise<HeldLockRe
     held.close();
     return {
       ok: false,
-      holder: row ? holderWords({ by: row.held_by, since: row.held_since }) : "a run that is starting",
+      // The row is the file's, which anyone writing the folder may have written: no control character printed.
+      holder: row
+        ? printable(
+            holderWords({
+              by: String(row.held_by),
+              since: Number.isNaN(Date.parse(String(row.held_since))) ? null : String(row.held_since),
+            }),
+          )
+        : "a run that is starting",
       hint: BUSY_HINT,
     };
   };

@@ -329,6 +329,29 @@ describe("SQLite only", () => {
   }, 60_000);
 });
 
+describe("SQLite's lock file written by another program", () => {
+  it("a holder row with control characters and no date: refused, 75, the row's words escaped", async () => {
+    const output = await sqlite.output({ skip: () => undefined as never });
+    const { service, key } = await startDemoService();
+    const host = newHost({ url: service.url, key });
+    expect((await host.run([...JOB, ...START, "-o", output])).code).toBe(0);
+    const folder = join(output.slice("sqlite:".length), "..");
+    const lock = join(folder, readdirSync(folder).find((n) => n.endsWith(".lock")) as string);
+    const other = new Database(lock);
+    try {
+      other.exec("DELETE FROM holder");
+      other.prepare("INSERT INTO holder VALUES (?, ?)").run("evil\u001b[31m\nline", "not a time");
+      other.exec("BEGIN IMMEDIATE");
+      const refused = await host.run([...JOB, "-o", output]);
+      expect(refused.code, refused.stderr).toBe(75);
+      expect(refused.stderr).toContain("is under way: pid evil\\x1b[31m\\nline holds ");
+      expect(refused.stderr.split("\n")).toHaveLength(3);
+    } finally {
+      other.close();
+    }
+  }, 60_000);
+});
+
 describe("PostgreSQL only", () => {
   it("a role that may not create adreport_jobs is told the grants; nothing is written", async (context) => {
     const url = await postgres.database(context);
