@@ -2,8 +2,10 @@
  * A lock the kernel holds for this process: a write transaction kept open on a small SQLite file (its
  * locks are the system's, released when the process ends however it ends). Unlike a pid file, a lock left
  * by a process killed -9 under another host name (a container gone, on a shared volume) is no lock: the
- * next run takes it. Who holds it (pid, host, since) is a row committed first, read by a run refused (WAL:
- * readers are not kept out by the writer). The file stays: removing it would let two runs lock two files.
+ * next run takes it. Who holds it (pid, host, since) is a row committed first, read by a run refused: the
+ * transaction held writes nothing, so its lock is SQLite's RESERVED, which lets readers in (a rollback
+ * journal, not WAL, whose shared memory no network volume shares). The file stays: removing it would let
+ * two runs lock two files.
  */
 import { readFile } from "node:fs/promises";
 import { printable } from "../../core/printable";
@@ -44,7 +46,7 @@ export async function holdLock(file: string, addon?: object): Promise<HeldLockRe
               since: Number.isNaN(Date.parse(String(row.held_since))) ? null : String(row.held_since),
             }),
           )
-        : "a run that is starting",
+        : "unknown yet (the other run is starting)",
       hint: BUSY_HINT,
     };
   };
@@ -58,14 +60,16 @@ export async function holdLock(file: string, addon?: object): Promise<HeldLockRe
     }
   };
   try {
-    held.pragma("journal_mode = WAL");
     held.exec("CREATE TABLE IF NOT EXISTS holder (held_by TEXT NOT NULL, held_since TEXT NOT NULL)");
     if (!begin()) return refused();
     held.exec("DELETE FROM holder");
     held
       .prepare("INSERT INTO holder (held_by, held_since) VALUES (?, ?)")
       .run(holderText(thisProcess()), new Date().toISOString());
+    // The commit waits for a refused run still reading the row (a moment), rather than refusing this one.
+    held.pragma("busy_timeout = 5000");
     held.exec("COMMIT");
+    held.pragma("busy_timeout = 0");
     // Held from here on; a run that came in between the commit and this holds it instead.
     if (!begin()) return refused();
   } catch (error) {
