@@ -32,10 +32,18 @@ export function databaseJobStore(
     if (paths.job === undefined) throw new Error(`a database job store asked for ${paths.state}`);
     return paths.job;
   };
-  const stateOf = (row: JobRow): JobState | undefined =>
-    row.state === null || row.state === undefined
-      ? undefined
-      : stateOfValue(row.state, named(row.id), kinds.readTarget);
+  const resetHint = (id: string) =>
+    `forget it to start the job again from --start: adreport state reset ${id} --target ${shellWord(database.database)}`;
+  const stateOf = (row: JobRow): JobState | undefined => {
+    if (row.state === null || row.state === undefined) return undefined;
+    try {
+      return stateOfValue(row.state, named(row.id), kinds.readTarget);
+    } catch (error) {
+      // A row edited by hand: the files' hint (state reset JOB) finds nothing from a host that does not know the database.
+      if (!(error instanceof UsageError)) throw error;
+      throw new UsageError(error.message, { hint: `fix it by hand, or ${resetHint(row.id)}` });
+    }
+  };
   const usable = async (unreadable: (error: Error) => void, target?: JobTarget): Promise<JobState[]> => {
     const states: JobState[] = [];
     const rows = await (await table()).all(target === undefined ? undefined : kinds.targetText(target));
@@ -53,6 +61,7 @@ export function databaseJobStore(
   return {
     name: "database",
     where,
+    target: database.database,
     paths: (_place, id) => pathsOf(id),
     pathsInFolder: (_folder, id) => pathsOf(id),
     async read(paths) {
@@ -61,7 +70,7 @@ export function databaseJobStore(
       const state = row && stateOf(row);
       if (state !== undefined && state.id !== id) {
         throw new UsageError(`${named(id)} holds job ${state.id}: edited by hand or by another program`, {
-          hint: `forget it to start the job again from --start: adreport state reset ${id} --target ${shellWord(database.database)}`,
+          hint: resetHint(id),
         });
       }
       return state;

@@ -7,7 +7,7 @@
 import { readdir, readFile, rename, unlink } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { UsageError } from "../core/errors";
-import { lockHolder, takeLock } from "../io/lock-file";
+import { type LockResult, lockHolder, takeLock } from "../io/lock-file";
 import type { TargetReader } from "./job";
 import type { JobStore } from "./job-store";
 import { type JobState, pathsInFolder, pathsOfFile, readLastRun, readState, writeLastRun, writeState } from "./store";
@@ -16,7 +16,15 @@ const STATE_NAME = /^[0-9a-f]{8}\.json$/;
 const RUN_NAME = /^([0-9a-f]{8})\.run\.json$/;
 
 /** `readTarget`: targets/registry.ts's, which reads a state's target (state/ knows no target kind). */
-export function fileJobStore(readTarget: TargetReader, fixed?: string): JobStore {
+/** A lock the kernel holds for the process (targets/held-lock.ts), or says who holds it. */
+export type HeldLock = (path: string) => Promise<LockResult & { hint?: string }>;
+
+/**
+ * `fixed`: a folder of its own (`.adreport/` on a volume other hosts and containers mount), locked with
+ * `held` (the kernel's lock) so that a run killed -9 under another host name leaves none behind; the config
+ * folder's locks are pid files, as before.
+ */
+export function fileJobStore(readTarget: TargetReader, fixed?: string, held?: HeldLock): JobStore {
   const folderOf = (folder: string) => fixed ?? folder;
   const store: JobStore = {
     name: fixed === undefined ? "files" : "files beside",
@@ -40,9 +48,10 @@ export function fileJobStore(readTarget: TargetReader, fixed?: string): JobStore
     },
     async lock(paths, beside) {
       const path = beside === undefined ? paths.lock : join(dirname(paths.lock), `${beside}.lock`);
-      return { ...(await takeLock(path)), path };
+      return { ...(await (held === undefined ? takeLock(path) : held(path))), path };
     },
-    lockHolder: (paths) => lockHolder(paths.lock),
+    // A kernel's lock is known only by trying it, which would refuse a run starting then.
+    lockHolder: async (paths) => (held === undefined ? lockHolder(paths.lock) : undefined),
     async writing(given, user, target, same) {
       const folder = folderOf(given);
       // Read in full only when its text names every field of the target (its kind's, or an earlier text): a folder of many jobs with long

@@ -24,6 +24,11 @@ export interface JobStore {
   readonly name: string;
   /** Where it keeps its jobs, in the words of a message (`/home/u/.config/adreport/state`, `the table adreport_jobs in sqlite:/d/ads.db`). */
   readonly where: string;
+  /**
+   * The words `state --target` finds it by, for a hint (a database's, without its password); undefined for
+   * files, whose --target is their {date} template (or none: the config folder's).
+   */
+  readonly target?: string;
   /** The job's state, last run and lock, by the names a person is shown (`--dry-run`, messages). */
   paths(place: JobPlace, id: string): StatePaths;
   /** Where the store keeps job `id` of `folder` whatever --state-file says (an earlier id's state, taken over). */

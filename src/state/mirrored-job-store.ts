@@ -18,6 +18,7 @@ export function mirroredJobStore(database: JobStore, files: JobStore): JobStore 
   return {
     name: database.name,
     where: database.where,
+    ...(database.target === undefined ? {} : { target: database.target }),
     paths: (place, id) => ({ ...files.paths(place, id), job: id }),
     pathsInFolder: (folder, id) => ({ ...files.pathsInFolder(folder, id), job: id }),
     async read(paths, user) {

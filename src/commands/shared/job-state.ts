@@ -79,6 +79,7 @@ export async function pathsOf(
   const { stores, named } = await storesToSearch(ctx, target);
   let found: JobState | undefined;
   let failure: unknown;
+  let unreadable: KeptPaths | undefined;
   for (const store of stores) {
     if (found === undefined && store !== jobStore()) {
       // A database that cannot be read is passed over for the others; if none has the job, its failure is the answer.
@@ -86,12 +87,18 @@ export async function pathsOf(
       found = await store.read(paths, ctx.user).catch((error: unknown) => {
         if (store === named) failure = error;
         else failure ??= error;
+        // A row there that is not a state (edited by hand): `state reset` may still forget it, so it is the job's place.
+        if (error instanceof UsageError && store.name === "database") unreadable ??= { ...paths, store };
         return undefined;
       });
     }
-    await store.close();
+    if (unreadable?.store !== store) await store.close();
   }
-  if (found !== undefined) return keptBy(ctx, found.job.target, id, target);
+  if (found !== undefined) {
+    await unreadable?.store.close();
+    return keptBy(ctx, found.job.target, id, target);
+  }
+  if (unreadable !== undefined) return unreadable;
   if (failure !== undefined) throw failure;
   return files;
 }

@@ -4,6 +4,7 @@
  * lock). `store`: the job's (engine/days/job-stores.ts jobStoreFor); the config folder's files by default.
  */
 import { UsageError } from "../../core/errors";
+import { shellWord } from "../../core/shell-word";
 import { identityDifferences, type JobIdentity } from "../../state/job";
 import type { JobStore } from "../../state/job-store";
 import type { JobState, StatePaths } from "../../state/store";
@@ -96,12 +97,14 @@ export async function refuseOtherOwner(
   const text = targetText(identity.target);
   const what = perProfile ? `${rows} of ${text}` : text;
   const differs = identityDifferences(owner.job, identity);
+  // A job kept beside its data is found from a host that does not know it (a fresh container) by naming where.
+  const named = store === jobStore() ? "" : ` --target ${shellWord(store.target ?? text)}`;
   throw new UsageError(
     `job ${id} would ${incremental ? "start on" : "write"} ${what}, which job ${owner.id} writes (last day ${owner.lastDay})${differs.length > 0 ? `: it differs in ${differs.join(", ")}` : ""}`,
     {
       hint: incremental
-        ? `if job ${owner.id} is done with it, forget it first: adreport state reset ${owner.id} (this job then starts at --start); else give this job its own -o`
-        : `run it with job ${owner.id}'s query, or give this run its own -o; if job ${owner.id} is done with it: adreport state reset ${owner.id}`,
+        ? `if job ${owner.id} is done with it, forget it first: adreport state reset ${owner.id}${named} (this job then starts at --start); else give this job its own -o`
+        : `run it with job ${owner.id}'s query, or give this run its own -o; if job ${owner.id} is done with it: adreport state reset ${owner.id}${named}`,
     },
   );
 }

@@ -17,6 +17,7 @@ import type { JobTarget } from "../../state/job";
 import type { JobStore } from "../../state/job-store";
 import { knownDatabases, rememberDatabase } from "../../state/known-databases";
 import { mirroredJobStore } from "../../state/mirrored-job-store";
+import { holdLock } from "../../targets/held-lock";
 import type { JobDatabasePlace } from "../../targets/kind";
 import { kindOf, kindOfOutput, readTarget, sameTarget, targetText } from "../../targets/registry";
 
@@ -40,7 +41,12 @@ export function jobStoreFor(where: JobWhere): JobStore {
   const kind = kindOf(where.target);
   if (kind.jobDatabase !== undefined) return mirroredJobStore(databaseStore(where.target, where), FILES);
   const beside = kind.stateBeside?.(where.target);
-  if (beside !== undefined && existsSync(beside)) return mirroredJobStore(fileJobStore(readTarget, beside), FILES);
+  if (beside !== undefined && existsSync(beside)) {
+    return mirroredJobStore(
+      fileJobStore(readTarget, beside, (path) => holdLock(path, where.sqliteAddon)),
+      FILES,
+    );
+  }
   return FILES;
 }
 
@@ -66,7 +72,9 @@ export function storeOfTarget(target: JobTarget, place: JobDatabasePlace): JobSt
   const kind = kindOf(target);
   if (kind.jobDatabase !== undefined) return databaseStore(target, place);
   const beside = kind.stateBeside?.(target);
-  return beside === undefined ? undefined : fileJobStore(readTarget, beside);
+  return beside === undefined
+    ? undefined
+    : fileJobStore(readTarget, beside, (path) => holdLock(path, place.sqliteAddon));
 }
 
 /** The database stores whose jobs were run from this config folder (state/databases.json). */

@@ -1,15 +1,16 @@
 /**
- * adreport_jobs in a SQLite file (targets/table/jobs.ts), on a connection of its own. A job's lock is
- * today's lock file (pid and host, io/lock-file.ts) kept beside the database (`ads.db-adreport-<id>.lock`,
- * as SQLite keeps its -wal beside it) rather than in the config folder: every run writing that file, from
- * any config folder or container of the host, meets it. The file is opened only to write: a dry run or
- * `state list` of a file that is not there creates none.
+ * adreport_jobs in a SQLite file (targets/table/jobs.ts), on a connection of its own. A job's lock is a
+ * small SQLite file beside the database (`ads.db-adreport-<id>.lock`, as SQLite keeps its -wal beside it),
+ * held by the kernel for the run (held-lock.ts): it goes with the process, whichever host name it had
+ * (a container killed -9 on a shared volume leaves nothing to remove by hand). Every run writing the
+ * database, from any config folder or container of the host, meets it. The database is opened only to
+ * write: a dry run or `state list` of a file that is not there creates none.
  */
 import { existsSync, statSync } from "node:fs";
 import Database from "better-sqlite3";
-import { takeLock } from "../../state/job-lock";
 import { JOBS_TABLE, type JobColumnUse, type JobSql, sqlJobTable } from "../table/jobs";
 import type { FoundColumn } from "../table/shape";
+import { holdLock } from "./held-lock";
 
 const TYPES: Record<JobColumnUse, string> = { text: "TEXT", json: "TEXT", integer: "INTEGER", time: "TEXT" };
 
@@ -48,9 +49,9 @@ export function sqliteJobTable(path: string, shown: string, addon: object | unde
     },
     json: (value) => (typeof value === "string" ? JSON.parse(value) : value),
     async lock(id) {
-      // The lock file names its holder: no row is written (a write waits for another run's transaction on the file).
+      // No row of adreport_jobs is written to lock (a write waits for another run's transaction on the database).
       const file = jobLockPath(path, id);
-      return { ...(await takeLock(file)), path: file };
+      return { ...(await holdLock(file, addon)), path: file };
     },
     // SQLite has no rights to grant: a file that cannot be written fails as the data's would.
     createRefused: () => undefined,

@@ -8,7 +8,7 @@
  * it is told the grants; PostgreSQL going away mid-run is exit 5, and the next run continues.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
@@ -22,10 +22,11 @@ const JOB = ["report", "--dims", "campaign,date", "--incremental", "--lookback",
 const START = ["--start", "2026-10-01"];
 
 /** A host of its own: an empty HOME, config folder and temp folder; the key and URL from the environment. */
-function newHost(service: { url: string; key: string }) {
+function newHost(service: { url: string; key: string }, extra: Record<string, string> = {}) {
   const home = tempDir("adreport-host-");
   for (const sub of [".config", "tmp"]) mkdirSync(join(home, sub));
   const env = {
+    ...extra,
     HOME: home,
     XDG_CONFIG_HOME: join(home, ".config"),
     TMPDIR: join(home, "tmp"),
@@ -200,6 +201,48 @@ describe.each([
     expect(await engine.sql(output, "SELECT id FROM adreport_jobs WHERE state IS NOT NULL")).toEqual([]);
   }, 60_000);
 
+  const edits: Array<[string, (state: object) => object]> = [
+    ["not in adreport's shape", () => ({ version: 1 })],
+    ["a last day that is no date", (state) => ({ ...state, lastDay: "2099-13-45" })],
+  ];
+  for (const [what, edited] of edits)
+    it(`a row edited by hand into a state ${what}: its hint, run as printed from a fresh container, forgets it`, async (context) => {
+      const output = await engine.output(context);
+      const { service, key } = await startDemoService();
+      expect((await newHost({ url: service.url, key }).run([...JOB, ...START, "-o", output])).code).toBe(0);
+      const [{ state }] = (await engine.sql(output, "SELECT state FROM adreport_jobs")) as [{ state: unknown }];
+      const value = JSON.stringify(edited(typeof state === "string" ? JSON.parse(state) : (state as object)));
+      await engine.sql(output, `UPDATE adreport_jobs SET state = '${value.replaceAll("'", "''")}'`);
+      const container = newHost({ url: service.url, key });
+      const refused = await container.run([...JOB, ...START, "-o", output]);
+      expect(refused.code, refused.stderr).toBe(2);
+      const hint = /^hint: .*adreport (state reset \S+ --target \S+)/m.exec(refused.stderr);
+      expect(hint, refused.stderr).not.toBeNull();
+      const reset = await newHost({ url: service.url, key }).run(String(hint?.[1]).split(" "));
+      expect(reset.code, reset.stderr).toBe(0);
+      expect(reset.stderr).toMatch(/forgotten/);
+      expect(await engine.sql(output, "SELECT id FROM adreport_jobs WHERE state IS NOT NULL")).toEqual([]);
+      const again = await container.run([...JOB, ...START, "-o", output]);
+      expect(again.code, again.stderr).toBe(0);
+    }, 60_000);
+
+  it("another job starting on a job's table in a fresh container: refused, and its hint, run as printed there, forgets the owner", async (context) => {
+    const output = await engine.output(context);
+    const { service, key } = await startDemoService();
+    expect((await newHost({ url: service.url, key }).run([...JOB, ...START, "-o", output])).code).toBe(0);
+    const container = newHost({ url: service.url, key });
+    const other = [...JOB, ...START, "--campaign", "1", "-o", output];
+    const refused = await container.run(other);
+    expect(refused.code, refused.stderr).toBe(2);
+    const hint =
+      /^hint: if job [0-9a-f]{8} is done with it, forget it first: adreport (state reset .*?) \(this job/m.exec(
+        refused.stderr,
+      );
+    expect(hint, refused.stderr).not.toBeNull();
+    const reset = await container.run(String(hint?.[1]).split(" "));
+    expect(reset.code, reset.stderr).toBe(0);
+  }, 60_000);
+
   it("a state table altered by hand: refused, exit 2, the data and the table as they were, no request", async (context) => {
     const output = await engine.output(context);
     const { service, key } = await startDemoService();
@@ -240,10 +283,8 @@ describe.each([
     await waitFor("the first host's lock", holds);
     const refused = await b.run([...JOB, ...START, "-o", output]);
     expect(refused.code, refused.stderr).toBe(75);
-    const host =
-      engine === pg
-        ? `pid ${holder.pid} on "[^"]+" since \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC`
-        : `pid ${holder.pid}`;
+    // SQLite's lock names its holder as PostgreSQL's does (its host and since when).
+    const host = `pid ${holder.pid} on "[^"]+" since \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC`;
     expect(refused.stderr).toMatch(
       new RegExp(`^adreport: another run of this job \\([0-9a-f]{8}\\) is under way: ${host} holds `, "m"),
     );
@@ -252,6 +293,67 @@ describe.each([
     await demo.reopen();
     const after = await b.run([...JOB, ...START, "-o", output]);
     expect(after.code, after.stderr).toBe(0);
+  }, 60_000);
+});
+
+/** A host of another name (a container's): its process's os.hostname() says `name`. */
+function podNamed(name: string): Record<string, string> {
+  const preload = join(tempDir(), "hostname.cjs");
+  writeFileSync(
+    preload,
+    `const os = require("node:os"); os.hostname = () => ${JSON.stringify(name)}; require("node:module").syncBuiltinESMExports();\n`,
+  );
+  return { NODE_OPTIONS: `--require=${preload}` };
+}
+
+describe("SQLite only", () => {
+  it("a run killed -9 in another container (another host name) lets go of the job's lock: the next container runs, not 75", async () => {
+    const output = await sqlite.output({ skip: () => undefined as never });
+    const demo = await startDemoService();
+    const { service, key } = demo;
+    await demo.reopen("hang:1");
+    const holder = newHost({ url: service.url, key }, podNamed("pod-a")).start([...JOB, ...START, "-o", output]);
+    const folder = join(output.slice("sqlite:".length), "..");
+    await waitFor("the first container's lock", () => readdirSync(folder).some((n) => n.includes(".lock")));
+    const refused = await newHost({ url: service.url, key }, podNamed("pod-b")).run([...JOB, ...START, "-o", output]);
+    expect(refused.code, refused.stderr).toBe(75);
+    expect(refused.stderr).toMatch(
+      new RegExp(
+        `^adreport: another run of this job \\([0-9a-f]{8}\\) is under way: pid ${holder.pid} on "pod-a" `,
+        "m",
+      ),
+    );
+    holder.kill("SIGKILL");
+    await holder.output;
+    await demo.reopen();
+    const next = await newHost({ url: service.url, key }, podNamed("pod-b")).run([...JOB, ...START, "-o", output]);
+    expect(next.code, next.stderr).toBe(0);
+    const clean = await sqlite.output({ skip: () => undefined as never });
+    expect((await newHost({ url: service.url, key }).run([...JOB, ...START, "-o", clean])).code).toBe(0);
+    expect(await sqlite.rows(output)).toEqual(await sqlite.rows(clean));
+  }, 60_000);
+});
+
+describe("SQLite's lock file written by another program", () => {
+  it("a holder row with control characters and no date: refused, 75, the row's words escaped", async () => {
+    const output = await sqlite.output({ skip: () => undefined as never });
+    const { service, key } = await startDemoService();
+    const host = newHost({ url: service.url, key });
+    expect((await host.run([...JOB, ...START, "-o", output])).code).toBe(0);
+    const folder = join(output.slice("sqlite:".length), "..");
+    const lock = join(folder, readdirSync(folder).find((n) => n.endsWith(".lock")) as string);
+    const other = new Database(lock);
+    try {
+      other.exec("DELETE FROM holder");
+      other.prepare("INSERT INTO holder VALUES (?, ?)").run("evil\u001b[31m\nline", "not a time");
+      other.exec("BEGIN IMMEDIATE");
+      const refused = await host.run([...JOB, "-o", output]);
+      expect(refused.code, refused.stderr).toBe(75);
+      expect(refused.stderr).toContain("is under way: pid evil\\x1b[31m\\nline holds ");
+      expect(refused.stderr.split("\n")).toHaveLength(3);
+    } finally {
+      other.close();
+    }
   }, 60_000);
 });
 
@@ -360,5 +462,29 @@ describe("{date} files whose root holds .adreport/", () => {
     expect((await other.run([...JOB, ...START, "-o", join(plain, "{date}.csv")])).code).toBe(0);
     expect(existsSync(join(plain, ".adreport"))).toBe(false);
     expect(readdirSync(other.stateFolder).filter((n) => /^[0-9a-f]{8}\.json$/.test(n))).toHaveLength(1);
+  }, 60_000);
+
+  it("a pod killed -9 (another host name) lets go of the job's lock in .adreport/: the next pod continues, not 75", async () => {
+    const demo = await startDemoService();
+    const { service, key } = demo;
+    const volume = tempDir("adreport-volume-");
+    mkdirSync(join(volume, ".adreport"));
+    const files = join(volume, "{date}.csv");
+    await demo.reopen("hang:1");
+    const holder = newHost({ url: service.url, key }, podNamed("pod-a")).start([...JOB, ...START, "-o", files]);
+    await waitFor("the first pod's lock", () =>
+      readdirSync(join(volume, ".adreport")).some((n) => /^[0-9a-f]{8}\.lock$/.test(n)),
+    );
+    const refused = await newHost({ url: service.url, key }, podNamed("pod-b")).run([...JOB, ...START, "-o", files]);
+    expect(refused.code, refused.stderr).toBe(75);
+    expect(refused.stderr).toMatch(
+      new RegExp(`^adreport: another run of this job .* pid ${holder.pid} on "pod-a"`, "m"),
+    );
+    holder.kill("SIGKILL");
+    await holder.output;
+    await demo.reopen();
+    const next = await newHost({ url: service.url, key }, podNamed("pod-b")).run([...JOB, ...START, "-o", files]);
+    expect(next.code, next.stderr).toBe(0);
+    expect(readdirSync(volume).filter((n) => n.endsWith(".csv")).length).toBeGreaterThan(50);
   }, 60_000);
 });
