@@ -28,4 +28,6 @@ export interface Context {
   readonly dispatcher?: HttpDispatcher | undefined;
   /** Called for SIGINT/SIGTERM handling by long-running commands; returns an unsubscribe function. */
   onSignal(handler: (signal: NodeJS.Signals) => void): () => void;
+  /** A run over several accounts: the round it belongs to (see the engine's context). */
+  readonly round?: { readonly since: Date } | undefined;
 }

@@ -97,6 +97,11 @@ export interface TargetKind<T extends JobTarget = JobTarget> {
   readonly accountsAtOnce?: number;
   /** Its metrics may grow (a table adds a column): they are not part of its job's id. */
   readonly grows: boolean;
+  /**
+   * Its jobs' locks hold across hosts (a server's own locks): several hosts may run one list of accounts
+   * into it at once, a fleet, each account by one of them (engine/days/job-taken.ts).
+   */
+  readonly fleet?: boolean;
   /** `report --dry-run`'s words for it (a format is added by the caller) and its JSON. */
   describe(spec: TargetSpec<T>): { words: string; json: Record<string, unknown> };
   /** The run's writer; a driver is loaded only now. */

@@ -16,6 +16,9 @@ function seconds(ms: number): string {
 }
 
 function outcomeText(result: AccountResult): string {
+  if (result.taken !== undefined) {
+    return `${result.taken.as === "held" ? "taken" : "done"} by pid ${result.taken.by.replace(" on ", " on host ")}`;
+  }
   if (result.outcome === "IP not whitelisted" && result.seenAddress !== undefined) {
     return `IP not whitelisted (the service saw ${result.seenAddress})`;
   }

@@ -49,6 +49,7 @@ export const postgresKind: TargetKind<PostgresTarget> = {
   text: (target) => `${target.where}#${target.table}`,
   writers: "per-profile",
   grows: true,
+  fleet: true,
   describe: (spec) => {
     const database = databaseLabel(spec.given);
     return {
