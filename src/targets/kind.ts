@@ -5,6 +5,7 @@
  * the kind. A kind's module is light; its writer and reader (and their drivers) are loaded when opened.
  */
 import type { ReportRequest } from "../contract";
+import type { PaceLedger } from "../core/pace-slot";
 import type { FormatOptions, Formatter } from "../format/formatter";
 import type { JobTarget } from "../state/job";
 import type { JobDatabase } from "../state/job-table";
@@ -102,6 +103,11 @@ export interface TargetKind<T extends JobTarget = JobTarget> {
    * into it at once, a fleet, each account by one of them (engine/days/job-taken.ts).
    */
   readonly fleet?: boolean;
+  /**
+   * Where the hosts that write it share a key's pace (a fleet's): the ledger of key `fingerprint`
+   * (state/pace-ledger.ts paceFingerprint), `alone` the host's own, what a run paces by when that fails.
+   */
+  paceLedger?(spec: TargetSpec<T>, fingerprint: string, connectTimeoutMs: number, alone: PaceLedger): PaceLedger;
   /** `report --dry-run`'s words for it (a format is added by the caller) and its JSON. */
   describe(spec: TargetSpec<T>): { words: string; json: Record<string, unknown> };
   /** The run's writer; a driver is loaded only now. */
