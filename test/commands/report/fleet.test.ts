@@ -167,4 +167,43 @@ describe("a fleet of hosts sharing one list of accounts on PostgreSQL", () => {
       expect(entries.filter((e) => e.profile === name).map((e) => e.outcome)).not.toContain("failed");
     }
   }, 180_000);
+
+  it("two jobs of one key on two hosts keep one pace (the service's 10/s between them), kept by the key's fingerprint", async (context) => {
+    const database = await postgres.database(context);
+    const keys = [{ advertiser: "Acme Outdoor", ips: ["127.0.0.1"] }];
+    const limited = await startTestService({
+      keys,
+      serve: { rateLimit: { limit: { quota: 10, windowSeconds: 1 }, headers: true } },
+    });
+    const { url, accessLog: log } = limited;
+    const job = (dims: string) => [
+      "report",
+      "--profile",
+      "a01",
+      "--dims",
+      dims,
+      "--incremental",
+      "--start",
+      "2026-10-01",
+      "--page-size",
+      "4",
+      "-q",
+      "-o",
+      database,
+    ];
+    const results = await Promise.all([
+      newHost(url, limited.keys)(job("campaign,date")).output,
+      newHost(url, limited.keys)(job("ad,date")).output,
+    ]);
+    for (const result of results) expect(result.code, result.stderr).toBe(0);
+    const reports = log.filter((line) => line.includes("/v1/report"));
+    expect(reports.length).toBeGreaterThanOrEqual(40);
+    // One schedule for both: the bucket is not overrun (each pacing alone, they would ask at 20/s).
+    const refused = reports.filter((line) => / 429 /.test(line));
+    expect(refused.length, reports.slice(0, 3).join("\n")).toBeLessThanOrEqual(1);
+    const rows = await queryPostgres(database, "SELECT key FROM adreport_pace");
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.key).toMatch(/^[0-9a-f]{24}$/);
+    expect(JSON.stringify(rows)).not.toContain(limited.keys[0] as string);
+  }, 120_000);
 });
