@@ -2,6 +2,7 @@
 
 import { benchAccounts } from "./accounts";
 import { benchColumnar } from "./columnar";
+import { benchFleet } from "./fleet";
 import { benchGuard } from "./guard";
 import { benchPace } from "./pace";
 import { benchPictures } from "./pictures";
@@ -28,6 +29,7 @@ const benchmarks: Record<string, () => void | Promise<void>> = {
   "serve-seek": () => benchServeSeek(),
   pictures: () => benchPictures(),
   accounts: () => benchAccounts(),
+  fleet: () => benchFleet(),
   tz: () => benchTz(),
   targets: () => benchTargets(),
   columnar: () => benchColumnar(),
