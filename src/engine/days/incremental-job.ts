@@ -21,7 +21,7 @@ import type { IncrementalPlan } from "../plan/plan";
 import { earlierJobId, jobId } from "./job-id";
 import { findJobState, jobStatePaths, refuseOtherOwner } from "./job-state";
 import { jobStoreFor, rememberStore } from "./job-stores";
-import { JobTakenError, ROUND_SKEW_MS } from "./job-taken";
+import { doneElsewhere, doneInRound, JobTakenError } from "./job-taken";
 import { isRestated, nextRunRecord } from "./run-record";
 
 export interface IncrementalJob {
@@ -173,10 +173,8 @@ export async function openIncrementalJob(
  */
 async function refuseDoneInRound(store: JobStore, paths: StatePaths, id: string, round: { since: Date }) {
   const last = await store.readLastRun(paths);
-  if (last === undefined || last.outcome === "failed" || last.started === undefined || last.repair === true) return;
-  if (Date.parse(last.started) < round.since.getTime() - ROUND_SKEW_MS) return;
-  const by = last.by ?? "another run";
-  throw new JobTakenError(`job ${id} was exported in this round by ${by}, ended ${last.at}`, "done", by);
+  const by = doneInRound(last, round);
+  if (by !== undefined && last !== undefined) throw doneElsewhere(id, by, last);
 }
 
 /** The job's store (engine/days/job-stores.ts): its database, a folder beside its files, or the config folder's. */

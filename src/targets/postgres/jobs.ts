@@ -11,7 +11,7 @@ import { type Held, holderWords, JOBS_TABLE, type JobColumnUse, type JobSql, sql
 import { connectPostgres, tableColumns } from "./client";
 
 /** The advisory locks' first key: `adrj`, so adreport's job locks meet no other program's second key alone. */
-const JOB_LOCK_CLASS = 0x6164726a;
+export const JOB_LOCK_CLASS = 0x6164726a;
 const INSUFFICIENT_PRIVILEGE = "42501";
 /** The server's keepalive on the lock's connection: a first probe after 60 s idle, then 6 every 10 s. */
 const KEEPALIVES = [

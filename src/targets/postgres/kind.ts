@@ -53,6 +53,8 @@ export const postgresKind: TargetKind<PostgresTarget> = {
   fleet: true,
   paceLedger: (spec, fingerprint, connectTimeoutMs, alone) =>
     new PostgresPaceLedger(spec.given, fingerprint, connectTimeoutMs, alone),
+  lookAtJob: async (spec, id, connectTimeoutMs) =>
+    (await import("./fleet-peek")).lookAtJob(spec.given, id, connectTimeoutMs),
   describe: (spec) => {
     const database = databaseLabel(spec.given);
     return {
