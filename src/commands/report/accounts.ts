@@ -4,8 +4,9 @@
  * zone: its {from} and {to}), run by the engine's fan-out (engine/accounts/fan-out.ts). The run ends with a table on
  * stderr and the exit status of account-outcome.ts.
  */
+
+import { JobTakenError } from "../../core/busy-error";
 import { fanOut } from "../../engine/accounts/fan-out";
-import { JobTakenError } from "../../engine/days/job-taken";
 import { outputError } from "../../engine/run/output";
 import { runPlan } from "../../engine/run/run";
 import type { Context } from "../context";

@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import type { ResolvedSettings } from "../../config/resolve";
 import type { ReportRequest } from "../../contract";
-import { BusyError } from "../../core/busy-error";
+import { BusyError, JobTakenError } from "../../core/busy-error";
 import { bucketUnitOf, dayOfInstant, dayText } from "../../core/calendar";
 import type { DayRecord } from "../../state/day-record";
 import { identityDifferences, type JobIdentity } from "../../state/job";
@@ -21,7 +21,7 @@ import type { IncrementalPlan } from "../plan/plan";
 import { earlierJobId, jobId } from "./job-id";
 import { findJobState, jobStatePaths, refuseOtherOwner } from "./job-state";
 import { jobStoreFor, rememberStore } from "./job-stores";
-import { doneElsewhere, doneInRound, JobTakenError } from "./job-taken";
+import { doneElsewhere, doneInRound } from "./job-taken";
 import { isRestated, nextRunRecord } from "./run-record";
 
 export interface IncrementalJob {

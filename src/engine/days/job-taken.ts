@@ -1,26 +1,12 @@
 /**
- * An account of a fleet (the same run over several accounts started on several hosts at once) that another
- * run has: its job's lock is held by a live session (`held`), or a run of this round has already exported it
- * (`done`). The run over accounts counts it as taken, not failed; a run of one account is refused (exit 75)
- * as before.
+ * A fleet: the same run over several accounts started on several hosts at once. An account whose job
+ * another run has (its lock held by a live session, or exported in this round) is taken (core/busy-error.ts
+ * JobTakenError), not exported again; the round is told by when runs began.
  */
-import { BusyError } from "../../core/busy-error";
+import { JobTakenError } from "../../core/busy-error";
 import type { LastRun } from "../../state/store";
 import { kindOf } from "../../targets/registry";
 import type { DayPlan } from "../plan/plan";
-
-export class JobTakenError extends BusyError {
-  constructor(
-    message: string,
-    /** `held`: its lock is held now; `done`: a run of this round ended it. */
-    readonly taken: "held" | "done",
-    /** Who: `4242 on "build-2"` (and `since ...` for a lock). */
-    readonly by: string,
-    options?: { hint?: string | undefined },
-  ) {
-    super(message, options);
-  }
-}
 
 /**
  * How long before this run another may have begun and still be of the same round: hosts of one fleet are
