@@ -19,6 +19,8 @@ import { startServe } from "./serve-process";
 
 /** FLEET_ACCOUNTS=40 for a quick look; the figures are of 200. */
 const ACCOUNTS = Number(process.env.FLEET_ACCOUNTS ?? 200);
+/** 42 rows an account: 9 pages of 5 (FLEET_PAGE_SIZE=10: 5 pages), each answered after 50 ms. */
+const PAGE_SIZE = process.env.FLEET_PAGE_SIZE ?? "5";
 const CONCURRENCY = 4;
 const HOSTS = 4;
 const RUNS = 3;
@@ -83,7 +85,7 @@ export async function benchFleet(): Promise<void> {
     "--start",
     dayText(today - 14),
     "--page-size",
-    "10",
+    PAGE_SIZE,
     "--account-concurrency",
     String(CONCURRENCY),
     "--table",
@@ -185,7 +187,7 @@ export async function benchFleet(): Promise<void> {
     }
     const ratio = median(four) / median(one);
     figure(
-      `${ACCOUNTS} accounts, 1 host, --account-concurrency ${CONCURRENCY} (median of ${RUNS})`,
+      `${ACCOUNTS} accounts x ${PAGE_SIZE}-row pages, 1 host, --account-concurrency ${CONCURRENCY} (median of ${RUNS})`,
       `${(median(one) / 1000).toFixed(2)} s`,
     );
     figure(
