@@ -133,28 +133,29 @@ describe("a fleet of hosts sharing one list of accounts on PostgreSQL", () => {
     expect(single.code, single.stderr).toBe(0);
     const hosts = [0, 1, 2].map(() => newHost(url, keys));
     const started = hosts.map((host) => host([...LINE, "-o", fleet]));
-    const victim = started[0] as ChildProcess & { output: Promise<CliResult> };
-    // Killed once it holds a job and has committed a window of it (a state row that names its pid).
+    // Killed: the first host found holding a job of which it has committed a window (a state row naming it).
     const until = Date.now() + 60_000;
-    for (;;) {
-      const held = await queryPostgres(
+    let victim: (ChildProcess & { output: Promise<CliResult> }) | undefined;
+    while (victim === undefined) {
+      const table = await queryPostgres(
         fleet,
         "SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name = 'adreport_jobs'",
       );
-      if ((held[0]?.n as number) > 0) {
-        const mine = await queryPostgres(
+      if ((table[0]?.n as number) > 0) {
+        const holders = await queryPostgres(
           fleet,
-          `SELECT count(*)::int AS n FROM adreport_jobs WHERE held_by LIKE '${victim.pid} on %' AND state IS NOT NULL`,
+          "SELECT held_by FROM adreport_jobs WHERE held_by IS NOT NULL AND state IS NOT NULL",
         );
-        if ((mine[0]?.n as number) > 0) break;
+        const pids = holders.map((row) => Number.parseInt(String(row.held_by), 10));
+        victim = started.find((host) => pids.includes(host.pid as number) && host.exitCode === null);
       }
-      if (Date.now() > until) throw new Error("the first host never held a job");
-      await new Promise((r) => setTimeout(r, 20));
+      if (victim === undefined && Date.now() > until) throw new Error("no host was seen holding a job");
+      if (victim === undefined) await new Promise((r) => setTimeout(r, 10));
     }
     victim.kill("SIGKILL");
     const killed = await victim.output;
     expect(killed.signal).toBe("SIGKILL");
-    const others = await Promise.all(started.slice(1).map((host) => host.output));
+    const others = await Promise.all(started.filter((host) => host !== victim).map((host) => host.output));
     for (const result of others) expect(result.code, result.stderr).toBe(0);
     const rerun = await newHost(url, keys)([...LINE, "-o", fleet]).output;
     expect(rerun.code, rerun.stderr).toBe(0);

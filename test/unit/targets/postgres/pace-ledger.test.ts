@@ -37,9 +37,11 @@ describe("PostgresPaceLedger", () => {
     expect(await Promise.all(exits)).toEqual([0, 0]);
     const times = outputs.flatMap((o) => JSON.parse(o.text.slice("ready\n".length)) as number[]).sort((x, y) => x - y);
     expect(times).toHaveLength(40);
-    // One clock (this machine's) for both: turns one schedule apart, a millisecond of rounding allowed.
+    // Turns one schedule apart: the schedule is in the server's clock, each turn said in this machine's by
+    // a difference measured over the round trip, a few milliseconds off on a loaded machine. Two schedules
+    // of their own would meet at any gap.
     for (let i = 1; i < times.length; i += 1) {
-      expect((times[i] as number) - (times[i - 1] as number)).toBeGreaterThanOrEqual(19);
+      expect((times[i] as number) - (times[i - 1] as number)).toBeGreaterThanOrEqual(14);
     }
     const rows = await queryPostgres(url, "SELECT * FROM adreport_pace");
     expect(rows.map((row) => row.key)).toEqual([fingerprint]);
