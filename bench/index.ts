@@ -3,6 +3,7 @@
 import { benchAccounts } from "./accounts";
 import { benchColumnar } from "./columnar";
 import { benchDuckdb } from "./duckdb";
+import { benchFleet } from "./fleet";
 import { benchGuard } from "./guard";
 import { benchLookback } from "./lookback";
 import { benchPace } from "./pace";
@@ -31,6 +32,7 @@ const benchmarks: Record<string, () => void | Promise<void>> = {
   "serve-seek": () => benchServeSeek(),
   pictures: () => benchPictures(),
   accounts: () => benchAccounts(),
+  fleet: () => benchFleet(),
   tz: () => benchTz(),
   targets: () => benchTargets(),
   columnar: () => benchColumnar(),

@@ -31,4 +31,6 @@ export interface Context {
   onSignal(handler: (signal: NodeJS.Signals) => void): () => void;
   /** What the run tells --metrics-file and OpenTelemetry, when either is asked for. */
   readonly observer?: RunObserver | undefined;
+  /** A run over several accounts: the round it belongs to (see the engine's context). */
+  readonly round?: { readonly since: Date } | undefined;
 }

@@ -18,4 +18,9 @@ export interface EngineContext {
   sqliteAddon(): object | undefined;
   readonly dispatcher?: HttpDispatcher | undefined;
   onSignal(handler: (signal: NodeJS.Signals) => void): () => void;
+  /**
+   * A run over several accounts: the round it belongs to (engine/days/job-taken.ts). Its accounts whose
+   * job another live run holds, or a run of this round ended, are taken, not exported again.
+   */
+  readonly round?: { readonly since: Date } | undefined;
 }

@@ -38,10 +38,14 @@ import {
 } from "../core/pace-slot";
 import { timerDelay } from "../core/wait";
 
+/** A key at a service in 24 hex digits: what its pace is kept by (a file's name, a row's key), never the key. */
+export function paceFingerprint(baseUrl: string, apiKey: string): string {
+  return createHash("sha256").update(`adreport pace\0${baseUrl}\0${apiKey}`).digest("hex").slice(0, 24);
+}
+
 /** The ledger file of a key at a service, in `folder` (the config folder's state/pace). */
 export function paceLedgerPath(folder: string, baseUrl: string, apiKey: string): string {
-  const digest = createHash("sha256").update(`adreport pace\0${baseUrl}\0${apiKey}`).digest("hex");
-  return join(folder, `${digest.slice(0, 24)}.json`);
+  return join(folder, `${paceFingerprint(baseUrl, apiKey)}.json`);
 }
 
 /** How long a request waits for the lock before pacing alone. */

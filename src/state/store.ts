@@ -62,6 +62,8 @@ export interface LastRun {
   to?: string;
   /** The figures below: absent in the record of an earlier adreport, which kept none of them. */
   run?: string;
+  /** Who ran it: `4242 on "build-2"` (a fleet's run over accounts names it for an account another host did). */
+  by?: string;
   started?: string;
   rows?: number;
   requests?: number;

@@ -5,6 +5,7 @@
  * the kind. A kind's module is light; its writer and reader (and their drivers) are loaded when opened.
  */
 import type { ReportRequest } from "../contract";
+import type { PaceLedger } from "../core/pace-slot";
 import type { FormatOptions, Formatter } from "../format/formatter";
 import type { JobTarget } from "../state/job";
 import type { JobDatabase } from "../state/job-table";
@@ -70,6 +71,14 @@ export interface JobDatabasePlace {
 /** How `verify` reads a target back: day files listed and read (engine/verify/target.ts), or a table summed. */
 export type TargetReading = { reads: "day files"; template: string } | { reads: "table"; open(): Promise<TableReader> };
 
+/** What a fleet's host sees of a job before it opens it (targets/postgres/fleet-peek.ts). */
+export interface JobLook {
+  /** Who holds the job's lock now (`4242 on "build-2" since ...`), undefined when nobody. */
+  readonly holder: string | undefined;
+  /** The job's last run as its database keeps it (JSON), undefined when none. */
+  readonly lastRun: unknown;
+}
+
 export interface TargetKind<T extends JobTarget = JobTarget> {
   /** `kind` of its targets in a job's state. */
   readonly name: string;
@@ -97,6 +106,18 @@ export interface TargetKind<T extends JobTarget = JobTarget> {
   readonly accountsAtOnce?: number;
   /** Its metrics may grow (a table adds a column): they are not part of its job's id. */
   readonly grows: boolean;
+  /**
+   * Its jobs' locks hold across hosts (a server's own locks): several hosts may run one list of accounts
+   * into it at once, a fleet, each account by one of them (engine/days/job-taken.ts).
+   */
+  readonly fleet?: boolean;
+  /**
+   * Where the hosts that write it share a key's pace (a fleet's): the ledger of key `fingerprint`
+   * (state/pace-ledger.ts paceFingerprint), `alone` the host's own, what a run paces by when that fails.
+   */
+  paceLedger?(spec: TargetSpec<T>, fingerprint: string, connectTimeoutMs: number, alone: PaceLedger): PaceLedger;
+  /** A fleet's quick look at job `id` before a run opens anything for it; undefined when it cannot be had. */
+  lookAtJob?(spec: TargetSpec<T>, id: string, connectTimeoutMs: number): Promise<JobLook | undefined>;
   /** `report --dry-run`'s words for it (a format is added by the caller) and its JSON. */
   describe(spec: TargetSpec<T>): { words: string; json: Record<string, unknown> };
   /** The run's writer; a driver is loaded only now. */

@@ -18,6 +18,12 @@ function seconds(ms: number): string {
 }
 
 function outcomeText(result: AccountResult): string {
+  if (result.taken !== undefined) {
+    const { as, by } = result.taken;
+    // `4242 on "build-2"` is adreport's; anything else (another program's session) is said as it is.
+    const who = /^\d+ on /.test(by) ? `pid ${by.replace(" on ", " on host ")}` : by;
+    return `${as === "held" ? "taken" : "done"} by ${who}`;
+  }
   if (result.outcome === "IP not whitelisted" && result.seenAddress !== undefined) {
     return `IP not whitelisted (the service saw ${result.seenAddress})`;
   }

@@ -4,11 +4,20 @@
  * zone: its {from} and {to}), run by the engine's fan-out (engine/accounts/fan-out.ts). The run ends with a table on
  * stderr and the exit status of account-outcome.ts.
  */
+
+import { JobTakenError } from "../../core/busy-error";
 import { fanOut } from "../../engine/accounts/fan-out";
 import { outputError } from "../../engine/run/output";
 import { runPlan } from "../../engine/run/run";
 import type { Context } from "../context";
-import { type AccountResult, failedAccount, okAccount, runVerdict } from "../shared/account-outcome";
+import {
+  type AccountResult,
+  failedAccount,
+  okAccount,
+  runVerdict,
+  settled,
+  takenAccount,
+} from "../shared/account-outcome";
 import { stderrEvents } from "../shared/stderr-events";
 import { writeSummaryObject } from "../shared/summary-out";
 import { accountStreams } from "./account-io";
@@ -25,6 +34,8 @@ export async function runAccounts(ctx: Context, base: AccountsPlan): Promise<voi
     results
       .map((r, index) => (r === undefined ? undefined : accountSummary(r, runSummaries[index])))
       .filter((entry) => entry !== undefined);
+  // Runs of other hosts begun with this one (a fleet) are of its round: what they exported is not again.
+  const round = { since: base.base.now };
   const stopped = await fanOut(ctx, base.fanOut, stderrEvents(ctx, {}), async (index, spoolFile, onSignal) => {
     const profile = base.names[index] as string;
     const accountCtx: Context = {
@@ -33,6 +44,7 @@ export async function runAccounts(ctx: Context, base: AccountsPlan): Promise<voi
       io: accountStreams(ctx.io, profile),
       onSignal,
       observer: ctx.observer?.account(profile),
+      round,
     };
     const started = performance.now();
     try {
@@ -50,6 +62,10 @@ export async function runAccounts(ctx: Context, base: AccountsPlan): Promise<voi
       results[index] = okAccount(profile, done.rows, performance.now() - started);
       return true;
     } catch (error) {
+      if (error instanceof JobTakenError) {
+        results[index] = takenAccount(profile, error.by, error.taken, performance.now() - started);
+        return "taken";
+      }
       results[index] = failedAccount(profile, error, performance.now() - started);
       return false;
     }
@@ -65,11 +81,11 @@ export async function runAccounts(ctx: Context, base: AccountsPlan): Promise<voi
     );
     throw stopped;
   }
-  const failed = results.some((r) => r.outcome !== "ok");
+  const failed = results.some((r) => r.outcome !== "ok" && r.outcome !== "taken");
   if (failed || !base.quiet) writeAccountTable(ctx.io.err, results);
   const verdict = runVerdict(results);
   const summary = writeSummaryObject(ctx, base.summary, {
-    outcome: verdict === undefined ? "ok" : results.some((r) => r.outcome === "ok") ? "partial" : "failed",
+    outcome: verdict === undefined ? "ok" : results.some((r) => settled(r)) ? "partial" : "failed",
     accounts: accountsOf(),
   });
   await summary.catch((error: unknown) => {

@@ -106,7 +106,10 @@ export function declareReport(program: Command) {
       "run the report for each of these profiles (comma list, repeatable); rows carry the profile, {profile} in --output makes a file each",
       collect,
     )
-    .option("--all-profiles", "run the report for every profile in the config file")
+    .option(
+      "--all-profiles",
+      "run the report for every profile in the config file; --incremental into postgres://: several hosts may run the same line at once, each account by one of them",
+    )
     .option(
       "--account-concurrency <n>",
       "with --profiles/--all-profiles: accounts fetched at once (default 2)",

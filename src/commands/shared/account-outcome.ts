@@ -25,6 +25,7 @@ const OUTCOMES = [
   "service failed",
   "data changed",
   "failed",
+  "taken",
 ] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
@@ -43,6 +44,11 @@ export interface AccountResult {
   seenAddress?: string;
   /** The code a run of this account alone would have ended with (0 when ok). */
   exitCode: ExitCodeValue;
+  /**
+   * Taken (a fleet: several hosts running one list of accounts): by whom (`4242 on "build-2"`), and whether
+   * that run held the account's lock when this one last tried (`held`) or had exported it in this round (`done`).
+   */
+  taken?: { by: string; as: "held" | "done" };
 }
 
 function causes(error: unknown): unknown[] {
@@ -78,6 +84,16 @@ export function failedAccount(profile: string, error: unknown, ms: number): Acco
   return { ...base, outcome: "failed" };
 }
 
+/** An account another host of a fleet holds, or did in this round: not this run's, and not a failure. */
+export function takenAccount(profile: string, by: string, as: "held" | "done", ms: number): AccountResult {
+  return { profile, outcome: "taken", rows: 0, ms, exitCode: ExitCode.ok, taken: { by, as } };
+}
+
+/** Whether the account needs nothing more of this run: it did it, or another live run has it. */
+export function settled(result: AccountResult): boolean {
+  return result.outcome === "ok" || result.outcome === "taken";
+}
+
 export function okAccount(profile: string, rows: number, ms: number): AccountResult {
   return { profile, outcome: "ok", rows, ms, exitCode: ExitCode.ok };
 }
@@ -87,7 +103,7 @@ export function okAccount(profile: string, rows: number, ms: number): AccountRes
  * did not; when all failed, the code they share (all 3 when every key was refused), or 1 when they differ.
  */
 export function runVerdict(results: readonly AccountResult[]): Error | undefined {
-  const failed = results.filter((r) => r.outcome !== "ok");
+  const failed = results.filter((r) => !settled(r));
   if (failed.length === 0) return undefined;
   const names = failed.map((r) => r.profile).join(", ");
   if (failed.length < results.length) {

@@ -2,7 +2,9 @@
  * One report over several accounts, several at once: each account's own plan run by the normal export
  * (run/run.ts). With a file per account each writes its own; otherwise every account's export is spooled to a
  * temporary file and the spools are written, in account order, into the one output (engine/accounts/merged-output.ts).
- * One account failing does not stop the others; a signal or a failed output stops them all.
+ * One account failing does not stop the others; a signal or a failed output stops them all. An account
+ * another host of a fleet has (engine/days/job-taken.ts) is passed over, and tried once more at the end:
+ * a host killed while it had it lets go of it, and the account is done in this round all the same.
  */
 import { InterruptedError, OutputError } from "../../core/errors";
 import { runPool } from "../../core/pool";
@@ -55,13 +57,15 @@ export interface FanOutPlan {
 
 /**
  * Runs account `index`: into its own output, or into `spoolFile` (JSON) for the shared one. Resolves true
- * when it succeeded; `onSignal` is where the run's stop reaches it.
+ * when it succeeded, `taken` when another run has it; `onSignal` is where the run's stop reaches it.
+ * `again`: the end's second try of an account that was taken.
  */
 export type AccountRun = (
   index: number,
   spoolFile: string | undefined,
   onSignal: EngineContext["onSignal"],
-) => Promise<boolean>;
+  again: boolean,
+) => Promise<boolean | "taken">;
 
 export async function fanOut(ctx: EngineContext, plan: FanOutPlan, events: EngineEvents, run: AccountRun) {
   const stopper = new Stopper();
@@ -79,11 +83,26 @@ export async function fanOut(ctx: EngineContext, plan: FanOutPlan, events: Engin
   const { names } = plan;
   try {
     if (plan.perProfile) {
+      const taken: number[] = [];
       await runPool(
         names.length,
         plan.concurrency,
         async (index) => {
-          ok[index] = await run(index, undefined, stopper.onSignal);
+          const result = await run(index, undefined, stopper.onSignal, false);
+          if (result === "taken") taken.push(index);
+          ok[index] = result === true;
+        },
+        () => stopper.stopped,
+      );
+      // One more pass over the accounts that were taken, in their order: one whose host finished is found
+      // done; one whose host died is free again, and continues from its last committed window.
+      taken.sort((a, b) => a - b);
+      await runPool(
+        taken.length,
+        plan.concurrency,
+        async (at) => {
+          const index = taken[at] as number;
+          ok[index] = (await run(index, undefined, stopper.onSignal, true)) === true;
         },
         () => stopper.stopped,
       );
@@ -109,7 +128,7 @@ export async function fanOut(ctx: EngineContext, plan: FanOutPlan, events: Engin
         plan.concurrency,
         async (index) => {
           const file = folder.fileFor(index);
-          ok[index] = await run(index, file, stopper.onSignal);
+          ok[index] = (await run(index, file, stopper.onSignal, false)) === true;
           ends[index]?.resolve(ok[index] ? file : undefined);
         },
         () => stopper.stopped,

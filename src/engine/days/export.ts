@@ -25,6 +25,7 @@ import { type IncrementalJob, jobIdentity, openIncrementalJob } from "./incremen
 import { earlierJobId, jobId } from "./job-id";
 import { refuseOtherOwner } from "./job-state";
 import { jobStore, jobStoreFor } from "./job-stores";
+import { refuseTakenJob } from "./job-taken";
 import { countingWaits, runFigures, type WaitTally } from "./run-record";
 import { bucketDays } from "./span";
 import { openDayTarget } from "./target";
@@ -87,6 +88,12 @@ export async function runDayExport(
   const owner = { identity, id, earlier: earlierJobId(identity), incremental: false };
   if (!incremental && !repair) {
     await refuseOtherOwner(plan.stateFolder, ctx.user, owner).catch(async (error: unknown) => {
+      throw await failed(error);
+    });
+  }
+  // A fleet's account another host has: taken before its table and job are opened (engine/days/job-taken.ts).
+  if (!repair) {
+    await refuseTakenJob(ctx.round, plan, id).catch(async (error: unknown) => {
       throw await failed(error);
     });
   }

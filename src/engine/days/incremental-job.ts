@@ -6,11 +6,12 @@
 import { createHash } from "node:crypto";
 import type { ResolvedSettings } from "../../config/resolve";
 import type { ReportRequest } from "../../contract";
-import { BusyError } from "../../core/busy-error";
+import { BusyError, JobTakenError } from "../../core/busy-error";
 import { bucketUnitOf, dayOfInstant, dayText } from "../../core/calendar";
 import type { AutoLookbackState } from "../../state/auto-lookback";
 import type { DayRecord } from "../../state/day-record";
 import { identityDifferences, type JobIdentity } from "../../state/job";
+import { holderText, thisProcess } from "../../state/job-lock";
 import type { JobStore } from "../../state/job-store";
 import type { DayFileWrite, JobState, LastRun, StatePaths } from "../../state/store";
 import { kindOf, targetText } from "../../targets/registry";
@@ -21,6 +22,7 @@ import type { IncrementalPlan } from "../plan/plan";
 import { earlierJobId, jobId } from "./job-id";
 import { findJobState, jobStatePaths, refuseOtherOwner } from "./job-state";
 import { jobStoreFor, rememberStore } from "./job-stores";
+import { doneElsewhere, doneInRound } from "./job-taken";
 import { isRestated, nextRunRecord } from "./run-record";
 
 export interface AutoLedger {
@@ -100,11 +102,16 @@ export async function openIncrementalJob(
     await store.read(paths, ctx.user); // a state adreport cannot use is refused before its lock is made
     const lock = await store.lock(paths);
     if (!lock.ok) {
-      throw new BusyError(`another run of this job (${id}) is under way: pid ${lock.holder} holds ${lock.path}`, {
-        hint:
-          lock.hint ??
-          "this run did nothing; if that process is not adreport (or, on another host, no longer runs), remove the lock file",
-      });
+      throw new JobTakenError(
+        `another run of this job (${id}) is under way: pid ${lock.holder} holds ${lock.path}`,
+        "held",
+        lock.holder,
+        {
+          hint:
+            lock.hint ??
+            "this run did nothing; if that process is not adreport (or, on another host, no longer runs), remove the lock file",
+        },
+      );
     }
     release = async () => {
       await lock.release();
@@ -121,6 +128,8 @@ export async function openIncrementalJob(
       notes.note(`job ${earlier} is now job ${id}: a database job's metrics may grow, its id leaves them out`);
     }
     await store.settle?.(paths, ctx.user, (text) => notes.note(text));
+    if (ctx.round !== undefined && kindOf(choice.target).fleet === true)
+      await refuseDoneInRound(store, paths, id, ctx.round);
     if (store.name === "database") await rememberStore(incremental.stateFolder, choice.target);
   } catch (error) {
     await release();
@@ -198,10 +207,22 @@ export async function openIncrementalJob(
     async finished(run) {
       const previous = await store.readLastRun(paths).catch(() => undefined);
       const facts = { restated: [...restated].sort(), schemaChanges, lookbackDays };
-      await store.writeLastRun(paths, nextRunRecord(previous, { at: ctx.now().toISOString(), ...run, ...facts }));
+      const by = ctx.round === undefined ? {} : { by: holderText(thisProcess()) };
+      const record = { at: ctx.now().toISOString(), ...run, ...by, ...facts };
+      await store.writeLastRun(paths, nextRunRecord(previous, record));
     },
     release,
   };
+}
+
+/**
+ * A fleet's account another host has already exported in this round (its last run began since the round
+ * did and ended well): taken, so that each host does not export every account the others did.
+ */
+async function refuseDoneInRound(store: JobStore, paths: StatePaths, id: string, round: { since: Date }) {
+  const last = await store.readLastRun(paths);
+  const by = doneInRound(last, round);
+  if (by !== undefined && last !== undefined) throw doneElsewhere(id, by, last);
 }
 
 /** The job's store (engine/days/job-stores.ts): its database, a folder beside its files, or the config folder's. */

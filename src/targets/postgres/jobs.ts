@@ -11,7 +11,7 @@ import { type Held, holderWords, JOBS_TABLE, type JobColumnUse, type JobSql, sql
 import { connectPostgres, tableColumns } from "./client";
 
 /** The advisory locks' first key: `adrj`, so adreport's job locks meet no other program's second key alone. */
-const JOB_LOCK_CLASS = 0x6164726a;
+export const JOB_LOCK_CLASS = 0x6164726a;
 const INSUFFICIENT_PRIVILEGE = "42501";
 /** The server's keepalive on the lock's connection: a first probe after 60 s idle, then 6 every 10 s. */
 const KEEPALIVES = [
@@ -57,8 +57,16 @@ export async function postgresJobTable(url: string, shown: string, connectTimeou
     json: (value) => value,
     async lock(id, record) {
       const key = jobLockKey(id);
-      const taken = await query("SELECT pg_try_advisory_lock($1, $2) AS ok", [JOB_LOCK_CLASS, key]);
       const path = `the lock of job ${id} in the table ${JOBS_TABLE} in ${shown}`;
+      // A holder that lets go between the try and the look at who it is: tried again (a fleet's hosts
+      // finishing and starting one account at the same moment), a few times.
+      let holder: string | undefined;
+      let taken: Array<Record<string, unknown>> = [];
+      for (let tries = 0; tries < 3 && holder === undefined; tries += 1) {
+        taken = await query("SELECT pg_try_advisory_lock($1, $2) AS ok", [JOB_LOCK_CLASS, key]);
+        if (taken[0]?.ok === true) break;
+        holder = await holderOf(id, key);
+      }
       if (taken[0]?.ok === true) {
         const backend = ((await query("SELECT pg_backend_pid() AS pid", []))[0] as { pid: number }).pid;
         await record({
@@ -75,7 +83,7 @@ export async function postgresJobTable(url: string, shown: string, connectTimeou
           },
         };
       }
-      return { ok: false, path, holder: await holderOf(id, key), hint: BUSY_HINT };
+      return { ok: false, path, holder: holder ?? "a session that has just let go of it", hint: BUSY_HINT };
     },
     createRefused(error) {
       if ((error as { code?: unknown }).code !== INSUFFICIENT_PRIVILEGE) return undefined;
@@ -97,7 +105,7 @@ export async function postgresJobTable(url: string, shown: string, connectTimeou
     },
   };
   /** The holder as its row names it, while its backend holds the lock; else the session as PostgreSQL shows it. */
-  async function holderOf(id: string, key: number): Promise<string> {
+  async function holderOf(id: string, key: number): Promise<string | undefined> {
     const holders = await query(
       `SELECT l.pid, a.application_name, a.backend_start, a.client_addr::text AS addr FROM pg_catalog.pg_locks l
          LEFT JOIN pg_catalog.pg_stat_activity a ON a.pid = l.pid
@@ -108,13 +116,16 @@ export async function postgresJobTable(url: string, shown: string, connectTimeou
     const session = holders[0] as
       | { pid: number; application_name: string | null; backend_start: Date | null; addr: string | null }
       | undefined;
-    if (session === undefined) return "a session that has just let go of it";
+    if (session === undefined) return undefined;
     const rows = await query(`SELECT held_by, held_since, held_session FROM ${JOBS_TABLE} WHERE id = $1`, [id]);
     const row = rows[0] as { held_by: string | null; held_since: Date | null; held_session: number | null } | undefined;
     if (row?.held_by && Number(row.held_session) === session.pid)
       return holderWords({ by: row.held_by, since: row.held_since });
-    const by =
-      session.application_name || `PostgreSQL session ${session.pid}${session.addr ? ` from ${session.addr}` : ""}`;
+    // An adreport that has its lock but not yet its row: its session's name says it (`adreport 4242 on build-2`).
+    const named = /^adreport (\d+) on (.+)$/.exec(session.application_name ?? "");
+    const by = named
+      ? holderText({ pid: Number(named[1]), host: named[2] as string })
+      : session.application_name || `PostgreSQL session ${session.pid}${session.addr ? ` from ${session.addr}` : ""}`;
     return holderWords({ by, since: session.backend_start });
   }
   return sqlJobTable(sql);

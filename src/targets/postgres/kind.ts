@@ -10,6 +10,7 @@ import type { JobTarget } from "../../state/job";
 import type { TargetKind } from "../kind";
 import { jobDatabase } from "../table/jobs";
 import { DATABASE_WHAT, splitTableText, tableNameOf } from "../table/name";
+import { PostgresPaceLedger } from "./pace-ledger";
 import { postgresTable } from "./table";
 
 export interface PostgresTarget extends JobTarget {
@@ -49,6 +50,11 @@ export const postgresKind: TargetKind<PostgresTarget> = {
   text: (target) => `${target.where}#${target.table}`,
   writers: "per-profile",
   grows: true,
+  fleet: true,
+  paceLedger: (spec, fingerprint, connectTimeoutMs, alone) =>
+    new PostgresPaceLedger(spec.given, fingerprint, connectTimeoutMs, alone),
+  lookAtJob: async (spec, id, connectTimeoutMs) =>
+    (await import("./fleet-peek")).lookAtJob(spec.given, id, connectTimeoutMs),
   describe: (spec) => {
     const database = databaseLabel(spec.given);
     return {

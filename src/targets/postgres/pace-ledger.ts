@@ -1,0 +1,70 @@
+/**
+ * The pace of a key shared by every host that exports into one PostgreSQL database (a fleet): the shared
+ * schedule of core/pace-slot.ts kept in a row of `adreport_pace`, keyed by the key's fingerprint (a hash
+ * of the service's URL and the key, never the key), as the hosts' processes share it through the pace file
+ * on one host (state/pace-ledger.ts). A turn is read and written in one transaction holding the row's lock
+ * (an upsert), a few milliseconds; its times are the server's clock, so hosts whose clocks differ keep one
+ * schedule. When the database cannot be used for it (unreachable, no right to make the table), the run
+ * keeps the pace of its host alone (the file), rather than failing its export; the driver is loaded only
+ * when a request has something to tell or to ask.
+ */
+import type { PaceLedger, SharedTurn, TurnRequest } from "../../core/pace-slot";
+import type { PaceTable } from "./pace-table";
+
+/** One pool a database URL for every account and job of this process; idle, it lets the process end. */
+const pools = new Map<string, Promise<PaceTable | undefined>>();
+
+export class PostgresPaceLedger implements PaceLedger {
+  private table: Promise<PaceTable | undefined> | undefined;
+  private failed = false;
+
+  constructor(
+    private readonly url: string,
+    private readonly fingerprint: string,
+    private readonly connectTimeoutMs: number,
+    /** The host's own ledger: what this run paces by when the database cannot be used for it. */
+    private readonly alone: PaceLedger,
+  ) {}
+
+  take(request: TurnRequest): Promise<SharedTurn> {
+    return this.apply(request, true);
+  }
+
+  async share(request: TurnRequest): Promise<void> {
+    await this.apply(request, false);
+  }
+
+  private async apply(request: TurnRequest, take: boolean): Promise<SharedTurn> {
+    const alone = () => (take ? this.alone.take(request) : this.alone.share(request).then(() => free(request)));
+    if (this.failed) return alone();
+    this.table ??= tableAt(this.url, this.connectTimeoutMs);
+    const table = await this.table;
+    if (table === undefined) {
+      this.failed = true;
+      return alone();
+    }
+    try {
+      return await table.apply(this.fingerprint, request, take);
+    } catch {
+      // The database went away mid-run: this run paces alone from now on (its export says what failed).
+      this.failed = true;
+      return alone();
+    }
+  }
+}
+
+function free(request: TurnRequest): SharedTurn {
+  return { sendAt: request.now, heldBy: "pace", intervalMs: 0, burst: 1 };
+}
+
+function tableAt(url: string, connectTimeoutMs: number): Promise<PaceTable | undefined> {
+  let table = pools.get(url);
+  if (table === undefined) {
+    table = import("./pace-table").then(
+      (loaded) => loaded.openPaceTable(url, connectTimeoutMs).catch(() => undefined),
+      () => undefined,
+    );
+    pools.set(url, table);
+  }
+  return table;
+}
