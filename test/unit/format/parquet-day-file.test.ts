@@ -244,4 +244,23 @@ describe("the parquet writer", () => {
     );
     await expect(written(row({ spending: 1e13 }))).rejects.toMatchObject({ exitCode: 5 });
   });
+
+  it("an id or count past 2^53 is named as what it is, and the hint sends to NDJSON: CSV would write another number", async () => {
+    // JSON.parse reads 9223372036854775807 as 9223372036854775808: CSV prints 9223372036854776000, another id.
+    const id = [
+      { dimensions: { campaign_id: 9223372036854775807, date: secondOf("2026-03-01") }, metrics: { views: 1 } },
+    ];
+    const refusal = written(id);
+    await expect(refusal).rejects.toThrow(
+      /^the service sent campaign_id past 2\^53 \(about 9223372036854775808\): more digits than adreport reads exactly, and the Parquet column needs them all$/,
+    );
+    await expect(refusal).rejects.toMatchObject({ exitCode: 5, hint: expect.stringMatching(/-f ndjson/) });
+    const sum = [{ dimensions: { campaign_id: 1, date: secondOf("2026-03-01") }, metrics: { views: 2 ** 60 } }];
+    await expect(written(sum)).rejects.toThrow(/^the service sent views past 2\^53 /);
+    const spending = [{ dimensions: { campaign_id: 1, date: secondOf("2026-03-01") }, metrics: { spending: 2.16e11 } }];
+    await expect(written(spending)).rejects.toMatchObject({ hint: expect.stringMatching(/-f ndjson/) });
+    // A value that is no number at all: CSV keeps it as it was sent, so CSV stays the hint.
+    const half = [{ dimensions: { campaign_id: 1, date: secondOf("2026-03-01") }, metrics: { views: 1.5 } }];
+    await expect(written(half)).rejects.toMatchObject({ hint: expect.stringMatching(/-f csv/) });
+  });
 });
