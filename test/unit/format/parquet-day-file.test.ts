@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import fc from "fast-check";
 import { parquetMetadata } from "hyparquet";
+import { ByteWriter, ParquetWriter } from "hyparquet-writer";
 import { describe, expect, it } from "vitest";
 import type { ReportRow } from "../../../src/contract";
 import { parquetFormatter, ROW_GROUP_ROWS } from "../../../src/format/parquet";
@@ -163,6 +164,43 @@ describe("parquet day files read back", () => {
     expect(await readDayFile(file("b.parquet", "PAR1 garbage in between PAR1"), PARQUET, METRICS)).toMatchObject({
       unreadable: "its Parquet footer cannot be read (damaged or cut short)",
     });
+  });
+
+  it("a footer that claims more rows than its pages hold is damaged, told at once, not read into memory", async () => {
+    const dir = tempDir();
+    const lying = (name: string, rows: bigint) => {
+      const writer = new ByteWriter();
+      const int64 = (column: string) => ({ name: column, type: "INT64", repetition_type: "OPTIONAL" }) as const;
+      const spending = {
+        name: "spending",
+        type: "INT64",
+        repetition_type: "OPTIONAL",
+        converted_type: "DECIMAL",
+        precision: 18,
+        scale: 6,
+      } as const;
+      const parquet = new ParquetWriter({
+        writer,
+        schema: [{ name: "schema", num_children: 4 }, int64("views"), int64("clicks"), spending, int64("conversions")],
+      });
+      parquet.write({ columnData: METRICS.map((name) => ({ name, data: [1n, 2n] })) });
+      // What a damaged (or hostile) footer says; the pages still hold two values a column.
+      const group = parquet.row_groups[0];
+      if (group === undefined) throw new Error("no row group written");
+      group.num_rows = rows;
+      for (const chunk of group.columns) if (chunk.meta_data) chunk.meta_data.num_values = rows;
+      parquet.num_rows = rows;
+      parquet.finish();
+      writeFileSync(join(dir, name), writer.getBytes());
+      return join(dir, name);
+    };
+    expect(await readDayFile(lying("three.parquet", 3n), PARQUET, METRICS)).toMatchObject({
+      unreadable: "its row group 1 has too few rows (damaged)",
+    });
+    expect(await readDayFile(lying("huge.parquet", 10n ** 12n), PARQUET, METRICS)).toMatchObject({
+      unreadable: "its row group 1 says it holds 1000000000000 rows, more than a day file does (damaged)",
+    });
+    expect(await readDayFile(lying("two.parquet", 2n), PARQUET, METRICS)).toMatchObject({ rows: 2 });
   });
 });
 
