@@ -286,7 +286,10 @@ describe("the parquet writer", () => {
   it("an id or count past 2^53 is named as what it is, and the hint sends to NDJSON: CSV would write another number", async () => {
     // JSON.parse reads 9223372036854775807 as 9223372036854775808: CSV prints 9223372036854776000, another id.
     const id = [
-      { dimensions: { campaign_id: 9223372036854775807, date: secondOf("2026-03-01") }, metrics: { views: 1 } },
+      {
+        dimensions: { campaign_id: JSON.parse("9223372036854775807") as number, date: secondOf("2026-03-01") },
+        metrics: { views: 1 },
+      },
     ];
     const refusal = written(id);
     await expect(refusal).rejects.toThrow(
