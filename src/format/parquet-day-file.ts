@@ -9,6 +9,7 @@
 import { type FileMetaData, parquetMetadata, parquetRead } from "hyparquet";
 import { type DayFileRows, type RowMetrics, tellingReasons, UnreadableFile } from "./day-file";
 import { metricKind, type SchemaElement, schemaElement } from "./parquet-columns";
+import { checkPages } from "./parquet-pages";
 
 /** A day file larger than this is no day adreport wrote (ten million rows and more); it is not held. */
 export const MAX_PARQUET_DAY_FILE = 256 * 1024 * 1024;
@@ -126,6 +127,10 @@ function parquetRows(metrics: readonly string[], onRow: (metrics: RowMetrics) =>
           throw new UnreadableFile(
             `its row group ${group + 1} says it holds ${rowGroup.num_rows} rows, more than a day file does (damaged)`,
           );
+        }
+        for (const chunk of rowGroup.columns) {
+          const column = chunk.meta_data?.path_in_schema[0];
+          if (column !== undefined && metrics.includes(column)) checkPages(file, chunk, column, group + 1);
         }
         const end = start + Number(rowGroup.num_rows);
         for (const values of await rowGroupRows(file, metadata, metrics, start, end, group)) {

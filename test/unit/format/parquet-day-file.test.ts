@@ -202,6 +202,15 @@ describe("parquet day files read back", () => {
     });
     expect(await readDayFile(lying("two.parquet", 2n), PARQUET, METRICS)).toMatchObject({ rows: 2 });
   });
+
+  it("a page header cut by a byte (found by flipping bytes): damaged, told at once, not read for ever", async () => {
+    // A day file of a real export with one byte of the conversions data page's header changed: the pages no
+    // longer fill their column chunk, and hyparquet's page loop never ended (verify hung at 100% CPU).
+    const path = join(import.meta.dirname, "fixtures", "page-header-shortened.parquet");
+    expect(await readDayFile(path, PARQUET, METRICS)).toMatchObject({
+      unreadable: 'its column "conversions" in row group 1 has a damaged page header',
+    });
+  });
 });
 
 describe("the parquet writer", () => {
