@@ -106,6 +106,25 @@ function refused(column: string, value: unknown, what: string): UnavailableError
   });
 }
 
+/**
+ * A number past what a double holds exactly (a whole number past 2^53, spending's micros past it): JSON
+ * parsing already changed its last digits, so what is shown is about it, and CSV would print the changed
+ * number as if sent; only NDJSON copies the service's digits.
+ */
+function inexact(column: string, value: number, what: string): UnavailableError {
+  const about = Number.isInteger(value) ? BigInt(value).toString() : String(value);
+  const message = `the service sent ${column} ${what} (about ${about}): more digits than adreport reads exactly, and the Parquet column needs them all`;
+  return new UnavailableError(message, {
+    hint: "export this report as NDJSON (-f ndjson), which copies the service's numbers as they were sent",
+  });
+}
+
+/** A whole number (or its digits) too large for a double to hold exactly. */
+function pastSafe(value: unknown): number | undefined {
+  const number = typeof value === "string" && EPOCH_TEXT.test(value) ? Number(value) : value;
+  return typeof number === "number" && Number.isInteger(number) && !Number.isSafeInteger(number) ? number : undefined;
+}
+
 const DATE_TEXT = /^(\d{4})-(\d{2})-(\d{2})/;
 const EPOCH_TEXT = /^-?\d+$/;
 
@@ -162,6 +181,8 @@ export function columnValue(kind: ColumnKind, column: string, value: unknown, zo
     case "id":
     case "count": {
       const whole = wholeNumber(value);
+      const past = pastSafe(value);
+      if (past !== undefined) throw inexact(column, past, "past 2^53");
       if (whole === undefined) throw refused(column, value, "a whole number");
       return whole;
     }
@@ -169,7 +190,7 @@ export function columnValue(kind: ColumnKind, column: string, value: unknown, zo
       if (typeof value !== "number" || !Number.isFinite(value)) throw refused(column, value, "a number");
       // The ledger's micros (a double's): exact below 2^53 micros, 9 billion, far within DECIMAL(18,6).
       const micros = spendingMicros(value);
-      if (!Number.isSafeInteger(micros)) throw refused(column, value, "a sum of under 9 billion");
+      if (!Number.isSafeInteger(micros)) throw inexact(column, value, "of 9 billion or more");
       return micros;
     }
     case "text":

@@ -9,9 +9,17 @@
 import { type FileMetaData, parquetMetadata, parquetRead } from "hyparquet";
 import { type DayFileRows, type RowMetrics, tellingReasons, UnreadableFile } from "./day-file";
 import { metricKind, type SchemaElement, schemaElement } from "./parquet-columns";
+import { checkPages } from "./parquet-pages";
 
 /** A day file larger than this is no day adreport wrote (ten million rows and more); it is not held. */
 export const MAX_PARQUET_DAY_FILE = 256 * 1024 * 1024;
+
+/**
+ * The most rows a row group may say it holds: adreport writes 4,096, other programs up to about a million
+ * (pyarrow's 1,048,576, DuckDB's 122,880). A footer that says more is damaged: read, its rows would be
+ * made before the pages are found to hold fewer (a footer saying 10^12 ran the process out of memory).
+ */
+export const MAX_ROW_GROUP_ROWS = 1 << 20;
 
 const MAGIC = Buffer.from("PAR1");
 
@@ -87,7 +95,10 @@ async function rowGroupRows(
   } catch {
     throw new UnreadableFile(`its row group ${group + 1} cannot be read (damaged)`);
   }
-  if (rows.length !== end - start) throw new UnreadableFile(`its row group ${group + 1} has too few rows (damaged)`);
+  // Rows past what the pages hold come back with undefined values (a NULL is null).
+  if (rows.length !== end - start || rows.some((row) => row.includes(undefined))) {
+    throw new UnreadableFile(`its row group ${group + 1} has too few rows (damaged)`);
+  }
   return rows;
 }
 
@@ -112,6 +123,15 @@ function parquetRows(metrics: readonly string[], onRow: (metrics: RowMetrics) =>
       checkColumns(metadata, metrics);
       let start = 0;
       for (const [group, rowGroup] of metadata.row_groups.entries()) {
+        if (rowGroup.num_rows > BigInt(MAX_ROW_GROUP_ROWS)) {
+          throw new UnreadableFile(
+            `its row group ${group + 1} says it holds ${rowGroup.num_rows} rows, more than a day file does (damaged)`,
+          );
+        }
+        for (const chunk of rowGroup.columns) {
+          const column = chunk.meta_data?.path_in_schema[0];
+          if (column !== undefined && metrics.includes(column)) checkPages(file, chunk, column, group + 1);
+        }
         const end = start + Number(rowGroup.num_rows);
         for (const values of await rowGroupRows(file, metadata, metrics, start, end, group)) {
           const row: RowMetrics = {};

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import fc from "fast-check";
 import { parquetMetadata } from "hyparquet";
+import { ByteWriter, ParquetWriter } from "hyparquet-writer";
 import { describe, expect, it } from "vitest";
 import type { ReportRow } from "../../../src/contract";
 import { parquetFormatter, ROW_GROUP_ROWS } from "../../../src/format/parquet";
@@ -164,6 +165,52 @@ describe("parquet day files read back", () => {
       unreadable: "its Parquet footer cannot be read (damaged or cut short)",
     });
   });
+
+  it("a footer that claims more rows than its pages hold is damaged, told at once, not read into memory", async () => {
+    const dir = tempDir();
+    const lying = (name: string, rows: bigint) => {
+      const writer = new ByteWriter();
+      const int64 = (column: string) => ({ name: column, type: "INT64", repetition_type: "OPTIONAL" }) as const;
+      const spending = {
+        name: "spending",
+        type: "INT64",
+        repetition_type: "OPTIONAL",
+        converted_type: "DECIMAL",
+        precision: 18,
+        scale: 6,
+      } as const;
+      const parquet = new ParquetWriter({
+        writer,
+        schema: [{ name: "schema", num_children: 4 }, int64("views"), int64("clicks"), spending, int64("conversions")],
+      });
+      parquet.write({ columnData: METRICS.map((name) => ({ name, data: [1n, 2n] })) });
+      // What a damaged (or hostile) footer says; the pages still hold two values a column.
+      const group = parquet.row_groups[0];
+      if (group === undefined) throw new Error("no row group written");
+      group.num_rows = rows;
+      for (const chunk of group.columns) if (chunk.meta_data) chunk.meta_data.num_values = rows;
+      parquet.num_rows = rows;
+      parquet.finish();
+      writeFileSync(join(dir, name), writer.getBytes());
+      return join(dir, name);
+    };
+    expect(await readDayFile(lying("three.parquet", 3n), PARQUET, METRICS)).toMatchObject({
+      unreadable: "its row group 1 has too few rows (damaged)",
+    });
+    expect(await readDayFile(lying("huge.parquet", 10n ** 12n), PARQUET, METRICS)).toMatchObject({
+      unreadable: "its row group 1 says it holds 1000000000000 rows, more than a day file does (damaged)",
+    });
+    expect(await readDayFile(lying("two.parquet", 2n), PARQUET, METRICS)).toMatchObject({ rows: 2 });
+  });
+
+  it("a page header cut by a byte (found by flipping bytes): damaged, told at once, not read for ever", async () => {
+    // A day file of a real export with one byte of the conversions data page's header changed: the pages no
+    // longer fill their column chunk, and hyparquet's page loop never ended (verify hung at 100% CPU).
+    const path = join(import.meta.dirname, "fixtures", "page-header-shortened.parquet");
+    expect(await readDayFile(path, PARQUET, METRICS)).toMatchObject({
+      unreadable: 'its column "conversions" in row group 1 has a damaged page header',
+    });
+  });
 });
 
 describe("the parquet writer", () => {
@@ -243,5 +290,27 @@ describe("the parquet writer", () => {
       /^the service sent views 1\.5, not a whole number, which the Parquet column needs$/,
     );
     await expect(written(row({ spending: 1e13 }))).rejects.toMatchObject({ exitCode: 5 });
+  });
+
+  it("an id or count past 2^53 is named as what it is, and the hint sends to NDJSON: CSV would write another number", async () => {
+    // JSON.parse reads 9223372036854775807 as 9223372036854775808: CSV prints 9223372036854776000, another id.
+    const id = [
+      {
+        dimensions: { campaign_id: JSON.parse("9223372036854775807") as number, date: secondOf("2026-03-01") },
+        metrics: { views: 1 },
+      },
+    ];
+    const refusal = written(id);
+    await expect(refusal).rejects.toThrow(
+      /^the service sent campaign_id past 2\^53 \(about 9223372036854775808\): more digits than adreport reads exactly, and the Parquet column needs them all$/,
+    );
+    await expect(refusal).rejects.toMatchObject({ exitCode: 5, hint: expect.stringMatching(/-f ndjson/) });
+    const sum = [{ dimensions: { campaign_id: 1, date: secondOf("2026-03-01") }, metrics: { views: 2 ** 60 } }];
+    await expect(written(sum)).rejects.toThrow(/^the service sent views past 2\^53 /);
+    const spending = [{ dimensions: { campaign_id: 1, date: secondOf("2026-03-01") }, metrics: { spending: 2.16e11 } }];
+    await expect(written(spending)).rejects.toMatchObject({ hint: expect.stringMatching(/-f ndjson/) });
+    // A value that is no number at all: CSV keeps it as it was sent, so CSV stays the hint.
+    const half = [{ dimensions: { campaign_id: 1, date: secondOf("2026-03-01") }, metrics: { views: 1.5 } }];
+    await expect(written(half)).rejects.toMatchObject({ hint: expect.stringMatching(/-f csv/) });
   });
 });
