@@ -159,6 +159,18 @@ describe.concurrent("OpenTelemetry", () => {
     expect(heldMs - plainMs).toBeLessThan(2500);
   });
 
+  it("an https:// endpoint on a plain-HTTP port: one warning line in words, not OpenSSL's text", async () => {
+    const receiver = await startOtlpReceiver();
+    const result = await runCli(["report", ...RANGE, "--format", "csv"], {
+      cwd: demo.dir,
+      env: otelEnv(receiver, "http/protobuf", { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url.replace("http:", "https:") }),
+    });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(
+      "adreport: warning: OpenTelemetry: the run's telemetry was not sent: the endpoint answered in plain HTTP, not TLS (an https:// endpoint on a plain-HTTP port?)\n",
+    );
+  });
+
   it("SIGTERM in the middle of the requests still sends what the run did", async () => {
     const receiver = await startOtlpReceiver();
     const slow = await startDemoService({ faults: "delay:300ms" });

@@ -20,6 +20,7 @@ import { defaultResource, detectResources, envDetector, resourceFromAttributes }
 import { MeterProvider, PeriodicExportingMetricReader, type PushMetricExporter } from "@opentelemetry/sdk-metrics";
 import { BasicTracerProvider, BatchSpanProcessor, type SpanExporter } from "@opentelemetry/sdk-trace-base";
 import type { AccountFigures } from "./figures";
+import { otelFailureWords } from "./otel-failure";
 import type { OtelChoice } from "./otel-wanted";
 import type { RecordedSpan } from "./trace-record";
 
@@ -43,7 +44,7 @@ export async function exportToOtel(
     .merge(detectResources({ detectors: [envDetector] }));
   const failures: string[] = [];
   const noted = (result: { code: ExportResultCode; error?: Error | undefined }) => {
-    if (result.code !== ExportResultCode.SUCCESS) failures.push(result.error?.message ?? "not accepted");
+    if (result.code !== ExportResultCode.SUCCESS) failures.push(otelFailureWords(result.error));
   };
   const exporterConfig = { timeoutMillis: choice.timeoutMs };
   const work: Promise<unknown>[] = [];
