@@ -57,6 +57,25 @@ describe.concurrent("JSON logs", () => {
     ]);
   });
 
+  it("ADREPORT_LOG_FORMAT with a value that is neither text nor json is refused as text (exit 2), not taken for text", async () => {
+    for (const value of ["JSON", "garbage"]) {
+      const result = await runCli(["report", ...RANGE], {
+        cwd: demo.dir,
+        env: { ...demo.env, ADREPORT_LOG_FORMAT: value },
+      });
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe("");
+      expect(result.stderr).toBe(
+        `adreport: ADREPORT_LOG_FORMAT: "${value}" is not a log format; expected text or json\nhint: export ADREPORT_LOG_FORMAT=json\n`,
+      );
+    }
+    const flag = await runCli(["report", ...RANGE, "--log-format", "text"], {
+      cwd: demo.dir,
+      env: { ...demo.env, ADREPORT_LOG_FORMAT: "garbage" },
+    });
+    expect(flag.code, flag.stderr).toBe(0);
+  });
+
   it("a failing run (a key from an address it is not whitelisted for): exit 4, one error and its hint", async () => {
     const result = await runCli(["report", ...RANGE, "--log-format=json"], {
       cwd: demo.dir,
