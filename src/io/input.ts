@@ -1,5 +1,5 @@
 /** Reading from the user: all of stdin, a secret at a prompt that does not echo, or answers at prompts that do. */
-import type { Readable } from "node:stream";
+import type { Readable, Writable } from "node:stream";
 import type { IOStreams } from "./iostreams";
 
 export async function readAll(input: Readable): Promise<string> {
@@ -8,9 +8,9 @@ export async function readAll(input: Readable): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-export async function readHidden(io: IOStreams, prompt: string): Promise<string> {
+export async function readHidden(io: IOStreams, prompt: string, output: Writable = io.err): Promise<string> {
   const { read } = await import("read");
-  return read({ prompt, silent: true, replace: "", input: io.in, output: io.err, terminal: true });
+  return read({ prompt, silent: true, replace: "", input: io.in, output, terminal: true });
 }
 
 /** Each prompt on stderr, then its answer, a line of stdin (undefined once stdin has ended). */
