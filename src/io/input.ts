@@ -14,7 +14,11 @@ export async function readHidden(io: IOStreams, prompt: string, output: Writable
 }
 
 /** Each prompt on stderr, then its answer, a line of stdin (undefined once stdin has ended). */
-export async function askLines(io: IOStreams, prompts: readonly string[]): Promise<Array<string | undefined>> {
+export async function askLines(
+  io: IOStreams,
+  prompts: readonly string[],
+  say: (prompt: string) => void = (prompt) => io.err.write(prompt),
+): Promise<Array<string | undefined>> {
   const { createInterface } = await import("node:readline");
   const reader = createInterface({ input: io.in, terminal: false, crlfDelay: Number.POSITIVE_INFINITY });
   // The iterator keeps lines that arrive before the next prompt; `question` would drop them.
@@ -22,7 +26,7 @@ export async function askLines(io: IOStreams, prompts: readonly string[]): Promi
   const answers: Array<string | undefined> = [];
   try {
     for (const prompt of prompts) {
-      io.err.write(prompt);
+      say(prompt);
       const next = await lines.next();
       answers.push(next.done === true ? undefined : next.value);
     }

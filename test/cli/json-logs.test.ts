@@ -104,6 +104,31 @@ describe.concurrent("JSON logs", () => {
     ]);
   }, 30_000);
 
+  it("the account prompt of keys request on a terminal: a record said at once, not glued to the next line", async () => {
+    const config = configDirWith({ profile: "acme" }, { acme: { "api-key": ACME } });
+    const [command, argv] = cliCommand(["keys", "request", "rotate", "--log-format", "json"]);
+    const { stdout } = await promisify(execFile)(
+      "python3",
+      [
+        join(import.meta.dirname, "..", "helpers", "pty-run.py"),
+        "100",
+        "Acme Outdoor GmbH",
+        "Account name",
+        "--",
+        command,
+        ...argv,
+      ],
+      { encoding: "utf8", env: { ...process.env, ADREPORT_CONFIG_DIR: config } },
+    );
+    const { screen, code } = JSON.parse(stdout) as { screen: string; code: number | null };
+    expect(code, screen).toBe(0);
+    const lines = screen.replaceAll("\r\n", "\n").split("\n");
+    expect(JSON.parse(lines[0] ?? "")).toMatchObject({
+      code: "note",
+      message: "Account name the operator knows for profile acme:",
+    });
+  }, 30_000);
+
   it("a failing run (a key from an address it is not whitelisted for): exit 4, one error and its hint", async () => {
     const result = await runCli(["report", ...RANGE, "--log-format=json"], {
       cwd: demo.dir,
