@@ -23,7 +23,14 @@ export function otelFailureWords(error: Error | undefined): string {
     return "the endpoint answered in plain HTTP, not TLS (an https:// endpoint on a plain-HTTP port?)";
   const certificate = codes.find((c) => /CERT|SIGNATURE|ALTNAME/.test(c));
   if (certificate !== undefined) return `its TLS certificate was refused (${certificate})`;
-  if (codes.includes("ECONNREFUSED")) return "connection refused (is the collector running at that address?)";
+  const refused = chain.find((e) => (e as NodeJS.ErrnoException).code === "ECONNREFUSED") as
+    | (Error & { address?: unknown; port?: unknown })
+    | undefined;
+  if (refused !== undefined) {
+    // The address says where it went: the SDK takes localhost:4318 for an endpoint it cannot read.
+    const where = typeof refused.address === "string" ? ` by ${refused.address}:${String(refused.port)}` : "";
+    return `connection refused${where} (is the collector running there?)`;
+  }
   if (/SSL routines/.test(messages)) return `a TLS failure (${codes[0] ?? "EPROTO"})`;
   return printable(error.message.trim().split("\n")[0]?.slice(0, 200) ?? "");
 }
