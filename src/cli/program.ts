@@ -39,6 +39,15 @@ export async function buildProgram(ctx: Context, words?: readonly string[]): Pro
       "--metrics-file <path>",
       "report: write the run's figures for node_exporter's textfile collector ({job}, {profile} in the name)",
     )
+    // A value left unread would be text without a word, and a log shipper would get lines it cannot parse.
+    .hook("preAction", (command, action) => {
+      const asked = ctx.env.ADREPORT_LOG_FORMAT?.trim() ?? "";
+      if (["", "text", "json"].includes(asked) || command.opts().logFormat !== undefined || action.name() === "help")
+        return;
+      throw new UsageError(`ADREPORT_LOG_FORMAT: ${quote(asked)} is not a log format; expected text or json`, {
+        hint: "export ADREPORT_LOG_FORMAT=json",
+      });
+    })
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({

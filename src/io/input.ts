@@ -1,5 +1,5 @@
 /** Reading from the user: all of stdin, a secret at a prompt that does not echo, or answers at prompts that do. */
-import type { Readable } from "node:stream";
+import type { Readable, Writable } from "node:stream";
 import type { IOStreams } from "./iostreams";
 
 export async function readAll(input: Readable): Promise<string> {
@@ -8,13 +8,17 @@ export async function readAll(input: Readable): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-export async function readHidden(io: IOStreams, prompt: string): Promise<string> {
+export async function readHidden(io: IOStreams, prompt: string, output: Writable = io.err): Promise<string> {
   const { read } = await import("read");
-  return read({ prompt, silent: true, replace: "", input: io.in, output: io.err, terminal: true });
+  return read({ prompt, silent: true, replace: "", input: io.in, output, terminal: true });
 }
 
 /** Each prompt on stderr, then its answer, a line of stdin (undefined once stdin has ended). */
-export async function askLines(io: IOStreams, prompts: readonly string[]): Promise<Array<string | undefined>> {
+export async function askLines(
+  io: IOStreams,
+  prompts: readonly string[],
+  say: (prompt: string) => void = (prompt) => io.err.write(prompt),
+): Promise<Array<string | undefined>> {
   const { createInterface } = await import("node:readline");
   const reader = createInterface({ input: io.in, terminal: false, crlfDelay: Number.POSITIVE_INFINITY });
   // The iterator keeps lines that arrive before the next prompt; `question` would drop them.
@@ -22,7 +26,7 @@ export async function askLines(io: IOStreams, prompts: readonly string[]): Promi
   const answers: Array<string | undefined> = [];
   try {
     for (const prompt of prompts) {
-      io.err.write(prompt);
+      say(prompt);
       const next = await lines.next();
       answers.push(next.done === true ? undefined : next.value);
     }

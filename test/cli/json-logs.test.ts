@@ -3,13 +3,15 @@
  * front's refusals too), is one JSON object with a time, a level, a known code and a message; stdout holds
  * the data alone; the codes are the ones docs/topics/logging.md lists.
  */
+import { execFile } from "node:child_process";
 import { chmodSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { LOG_CODES } from "../../src/core/log-codes";
 import { configDirWith } from "../helpers/config";
 import { ACME_KEY, startDemoService } from "../helpers/demo-service";
-import { runCli } from "../helpers/spawn-cli";
+import { cliCommand, runCli } from "../helpers/spawn-cli";
 import { tempDir } from "../helpers/temp";
 
 const demo = await startDemoService({ keys: [ACME_KEY, { advertiser: "Globex, Inc.", ips: ["192.0.2.1"] }] });
@@ -56,6 +58,76 @@ describe.concurrent("JSON logs", () => {
       ["error.usage", "unknown option '--bogus'"],
     ]);
   });
+
+  it("ADREPORT_LOG_FORMAT with a value that is neither text nor json is refused as text (exit 2), not taken for text", async () => {
+    for (const value of ["JSON", "garbage"]) {
+      const result = await runCli(["report", ...RANGE], {
+        cwd: demo.dir,
+        env: { ...demo.env, ADREPORT_LOG_FORMAT: value },
+      });
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe("");
+      expect(result.stderr).toBe(
+        `adreport: ADREPORT_LOG_FORMAT: "${value}" is not a log format; expected text or json\nhint: export ADREPORT_LOG_FORMAT=json\n`,
+      );
+    }
+    const flag = await runCli(["report", ...RANGE, "--log-format", "text"], {
+      cwd: demo.dir,
+      env: { ...demo.env, ADREPORT_LOG_FORMAT: "garbage" },
+    });
+    expect(flag.code, flag.stderr).toBe(0);
+  });
+
+  it("the hidden key prompt on a terminal: a record said at once (it waited unseen for a line feed), the key never on the screen", async () => {
+    const config = configDirWith({});
+    const [command, argv] = cliCommand(["keys", "add", "acme", "--log-format", "json"]);
+    const { stdout } = await promisify(execFile)(
+      "python3",
+      [
+        join(import.meta.dirname, "..", "helpers", "pty-run.py"),
+        "100",
+        ACME,
+        "input is hidden",
+        "--",
+        command,
+        ...argv,
+      ],
+      { encoding: "utf8", env: { ...process.env, ADREPORT_CONFIG_DIR: config } },
+    );
+    const { screen, code } = JSON.parse(stdout) as { screen: string; code: number | null };
+    expect(code, screen).toBe(0);
+    expect(screen).not.toContain(ACME);
+    const lines = records(screen.replaceAll("\r\n", "\n"));
+    expect(lines.map((line) => [line.code, line.message])).toEqual([
+      ["note", "API key for profile acme (input is hidden):"],
+      ["note", expect.stringMatching(/^added profile acme \(/)],
+    ]);
+  }, 30_000);
+
+  it("the account prompt of keys request on a terminal: a record said at once, not glued to the next line", async () => {
+    const config = configDirWith({ profile: "acme" }, { acme: { "api-key": ACME } });
+    const [command, argv] = cliCommand(["keys", "request", "rotate", "--log-format", "json"]);
+    const { stdout } = await promisify(execFile)(
+      "python3",
+      [
+        join(import.meta.dirname, "..", "helpers", "pty-run.py"),
+        "100",
+        "Acme Outdoor GmbH",
+        "Account name",
+        "--",
+        command,
+        ...argv,
+      ],
+      { encoding: "utf8", env: { ...process.env, ADREPORT_CONFIG_DIR: config } },
+    );
+    const { screen, code } = JSON.parse(stdout) as { screen: string; code: number | null };
+    expect(code, screen).toBe(0);
+    const lines = screen.replaceAll("\r\n", "\n").split("\n");
+    expect(JSON.parse(lines[0] ?? "")).toMatchObject({
+      code: "note",
+      message: "Account name the operator knows for profile acme:",
+    });
+  }, 30_000);
 
   it("a failing run (a key from an address it is not whitelisted for): exit 4, one error and its hint", async () => {
     const result = await runCli(["report", ...RANGE, "--log-format=json"], {

@@ -5,7 +5,7 @@
  * day is checked in the OpenTelemetry it sends as well (test/helpers/otlp-receiver.ts).
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { lstatSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { configDirWith } from "../helpers/config";
@@ -189,4 +189,19 @@ describe("--metrics-file", () => {
     );
     expect(readdirSync(dir)).toEqual([]);
   });
+
+  it("a named pipe: a warning and the run's exit code, neither a run that waits forever on it nor the pipe replaced", async () => {
+    const dir = tempDir();
+    spawnSync("mkfifo", [join(dir, "x.prom")]);
+    const result = await runCli(
+      ["report", "--from", "2026-10-01", "--to", "2026-10-31", "--dims", "campaign", "--metrics-file", "x.prom"],
+      { cwd: dir, env: demo.env },
+    );
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(
+      "adreport: warning: could not write --metrics-file x.prom: it is a named pipe (FIFO), not a file to replace\n",
+    );
+    expect(lstatSync(join(dir, "x.prom")).isFIFO()).toBe(true);
+    expect(readdirSync(dir)).toEqual(["x.prom"]);
+  }, 15_000);
 });

@@ -159,6 +159,32 @@ describe.concurrent("OpenTelemetry", () => {
     expect(heldMs - plainMs).toBeLessThan(2500);
   });
 
+  it("an https:// endpoint on a plain-HTTP port: one warning line in words, not OpenSSL's text", async () => {
+    const receiver = await startOtlpReceiver();
+    const result = await runCli(["report", ...RANGE, "--format", "csv"], {
+      cwd: demo.dir,
+      env: otelEnv(receiver, "http/protobuf", { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url.replace("http:", "https:") }),
+    });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(
+      "adreport: warning: OpenTelemetry: the run's telemetry was not sent: the endpoint answered in plain HTTP, not TLS (an https:// endpoint on a plain-HTTP port?)\n",
+    );
+  });
+
+  it("an endpoint nobody listens on: the warning names the address refused, the run's exit code", async () => {
+    const receiver = await startOtlpReceiver();
+    const url = receiver.url;
+    await receiver.close();
+    const result = await runCli(["report", ...RANGE, "--format", "csv"], {
+      cwd: demo.dir,
+      env: otelEnv(receiver, "http/protobuf", { OTEL_EXPORTER_OTLP_ENDPOINT: url }),
+    });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(
+      `adreport: warning: OpenTelemetry: the run's telemetry was not sent: connection refused by 127.0.0.1:${new URL(url).port} (is the collector running there?)\n`,
+    );
+  });
+
   it("SIGTERM in the middle of the requests still sends what the run did", async () => {
     const receiver = await startOtlpReceiver();
     const slow = await startDemoService({ faults: "delay:300ms" });

@@ -20,6 +20,7 @@ import { defaultResource, detectResources, envDetector, resourceFromAttributes }
 import { MeterProvider, PeriodicExportingMetricReader, type PushMetricExporter } from "@opentelemetry/sdk-metrics";
 import { BasicTracerProvider, BatchSpanProcessor, type SpanExporter } from "@opentelemetry/sdk-trace-base";
 import type { AccountFigures } from "./figures";
+import { otelFailureWords } from "./otel-failure";
 import type { OtelChoice } from "./otel-wanted";
 import type { RecordedSpan } from "./trace-record";
 
@@ -31,24 +32,39 @@ export interface OtelOutcome {
 /** The exporters of one protocol: otlp-proto.ts or otlp-json.ts, loaded beside this module. */
 export type Exporters = typeof import("./otlp-proto");
 
+/** What the export needs, made while the run still fetches (a cold start of the SDK's code is not free). */
+export interface PreparedOtel {
+  readonly resource: ReturnType<typeof defaultResource>;
+  readonly traceExporter: SpanExporter | undefined;
+  readonly metricExporter: PushMetricExporter | undefined;
+}
+
+export function prepareOtel(exporters: Exporters, choice: OtelChoice, version: string): PreparedOtel {
+  const exporterConfig = { timeoutMillis: choice.timeoutMs };
+  return {
+    resource: defaultResource()
+      .merge(resourceFromAttributes({ "service.name": "adreport", "service.version": version }))
+      .merge(detectResources({ detectors: [envDetector] })),
+    traceExporter: choice.traces ? new exporters.TraceExporter(exporterConfig) : undefined,
+    metricExporter: choice.metrics ? new exporters.MetricExporter(exporterConfig) : undefined,
+  };
+}
+
 export async function exportToOtel(
-  exporters: Exporters,
+  prepared: PreparedOtel,
   choice: OtelChoice,
   run: RecordedSpan,
   accounts: readonly AccountFigures[],
   version: string,
 ): Promise<OtelOutcome> {
-  const resource = defaultResource()
-    .merge(resourceFromAttributes({ "service.name": "adreport", "service.version": version }))
-    .merge(detectResources({ detectors: [envDetector] }));
+  const { resource } = prepared;
   const failures: string[] = [];
   const noted = (result: { code: ExportResultCode; error?: Error | undefined }) => {
-    if (result.code !== ExportResultCode.SUCCESS) failures.push(result.error?.message ?? "not accepted");
+    if (result.code !== ExportResultCode.SUCCESS) failures.push(otelFailureWords(result.error));
   };
-  const exporterConfig = { timeoutMillis: choice.timeoutMs };
   const work: Promise<unknown>[] = [];
-  if (choice.traces) {
-    const exporter = watched(new exporters.TraceExporter(exporterConfig), noted);
+  if (prepared.traceExporter) {
+    const exporter = watched(prepared.traceExporter, noted);
     const provider = new BasicTracerProvider({
       resource,
       spanProcessors: [
@@ -62,8 +78,8 @@ export async function exportToOtel(
     replay(provider.getTracer("adreport", version), run, ROOT_CONTEXT);
     work.push(provider.shutdown());
   }
-  if (choice.metrics) {
-    const exporter = watchedMetrics(new exporters.MetricExporter(exporterConfig), noted);
+  if (prepared.metricExporter) {
+    const exporter = watchedMetrics(prepared.metricExporter, noted);
     const reader = new PeriodicExportingMetricReader({
       exporter,
       exportIntervalMillis: 3_600_000,

@@ -7,7 +7,9 @@
  * kept from the file the run replaces, so `time() - adreport_newest_day_timestamp_seconds` keeps rising
  * while runs fail.
  */
+import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
+import { notAFile } from "../../io/output-target";
 import { readOptionalFile } from "../../io/private-file";
 import { replaceFileWith } from "../../io/replace-file";
 import type { AccountFigures } from "./figures";
@@ -101,6 +103,10 @@ export async function writeMetricsFiles(
     files.set(path, [...(files.get(path) ?? []), figures]);
   }
   for (const [path, group] of files) {
+    // A named pipe would hold the run forever at the read below, and a device (as root) would be renamed over.
+    const found = await stat(path).catch(() => undefined);
+    const other = found === undefined ? undefined : notAFile(found);
+    if (other !== undefined) throw new Error(`it is ${other}, not a file to replace`);
     const previous = parseSeries((await readOptionalFile(path).catch(() => undefined)) ?? "");
     // Read by node_exporter, which runs as another user.
     await replaceFileWith(path, metricsText(group, run, previous), 0o644);

@@ -11,7 +11,7 @@ import { printable } from "../../core/printable";
 import { reasonInWords } from "../../io/errno-words";
 import type { IOStreams } from "../../io/iostreams";
 import { type AccountFigures, FiguresObserver } from "./figures";
-import type { Exporters } from "./otel-export";
+import type { Exporters, PreparedOtel } from "./otel-export";
 import type { OtelChoice } from "./otel-wanted";
 import { writeMetricsFiles } from "./prometheus";
 import { recordedSpan, TraceRecorder } from "./trace-record";
@@ -23,6 +23,11 @@ export interface TelemetryOptions {
   readonly cwd: string;
   readonly version: string;
   readonly io: IOStreams;
+}
+
+interface Loaded {
+  readonly exportToOtel: typeof import("./otel-export").exportToOtel;
+  readonly prepared: PreparedOtel;
 }
 
 export interface RunTelemetry {
@@ -37,11 +42,17 @@ export function startTelemetry(options: TelemetryOptions): RunTelemetry {
   const trace = options.otel ? new TraceRecorder(run, undefined, true) : undefined;
   const observer = new FiguresObserver(undefined, accounts, trace);
   // The SDK loads beside the run rather than after it (about 100 ms of its own).
-  const sdk = options.otel
+  const otel = options.otel;
+  const sdk = otel
     ? Promise.all([
         import("./otel-export"),
-        options.otel.protocol === "http/json" ? import("./otlp-json") : import("./otlp-proto"),
-      ]).catch((error: unknown) => error)
+        otel.protocol === "http/json" ? import("./otlp-json") : import("./otlp-proto"),
+      ])
+        .then(([module, exporters]) => ({
+          exportToOtel: module.exportToOtel,
+          prepared: module.prepareOtel(exporters as Exporters, otel, options.version),
+        }))
+        .catch((error: unknown) => error)
     : undefined;
   let finished: Promise<void> | undefined;
   const finish = (exitCode: number) => {
@@ -88,12 +99,12 @@ async function send(
     );
   }
   const loaded = await sdk;
-  if (!Array.isArray(loaded)) {
+  if (loaded instanceof Error || typeof loaded !== "object" || loaded === null || !("prepared" in loaded)) {
     warn(options.io, `OpenTelemetry: not sent: ${reason(loaded)}`);
     return;
   }
-  const [{ exportToOtel }, exporters] = loaded as [typeof import("./otel-export"), Exporters];
-  const outcome = await exportToOtel(exporters, otel, run, accounts, options.version).catch((error: unknown) => ({
+  const { exportToOtel, prepared } = loaded as Loaded;
+  const outcome = await exportToOtel(prepared, otel, run, accounts, options.version).catch((error: unknown) => ({
     failed: reason(error),
   }));
   if (outcome.failed !== undefined)

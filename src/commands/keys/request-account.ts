@@ -7,6 +7,7 @@
 import { profileNamed } from "../../config/profiles";
 import { checkSetting } from "../../config/settings";
 import { UsageError } from "../../core/errors";
+import { tagLine, writesJsonLogs } from "../../core/log-codes";
 import { askLines } from "../../io/input";
 import type { Context } from "../context";
 import { readConfig } from "../shared/settings";
@@ -41,6 +42,13 @@ export async function accountsOf(
     const answers = await askLines(
       ctx.io,
       missing.map((profile) => `Account name the operator knows for profile ${profile}: `),
+      // JSON logs keep a line until its line feed: there each prompt is a record of its own.
+      writesJsonLogs(ctx.io.err)
+        ? (prompt) => {
+            tagLine(ctx.io.err, { code: "note" });
+            ctx.io.err.write(`${prompt.trimEnd()}\n`);
+          }
+        : undefined,
     );
     missing.forEach((profile, index) => {
       const checked = checkSetting("account", answers[index] ?? "");

@@ -1,6 +1,7 @@
 /** The behaviour of `adreport keys`. Keys reach stdout only through `keys show --reveal`. */
 import { checkKeyText, checkProfileName, profileNamed } from "../../config/profiles";
 import { UsageError } from "../../core/errors";
+import { tagLine, writesJsonLogs } from "../../core/log-codes";
 import { maskKey } from "../../core/mask-key";
 import { quote } from "../../core/quote";
 import { readAll, readHidden } from "../../io/input";
@@ -20,7 +21,7 @@ export async function runKeysAdd(ctx: Context, profileName: string, options: Key
   const fromStdin = options.stdin === true || !ctx.io.inIsTTY;
   const raw = fromStdin
     ? await readAll(ctx.io.in)
-    : await readHidden(ctx.io, `API key for profile ${name} (input is hidden): `);
+    : await askKey(ctx, `API key for profile ${name} (input is hidden): `);
   const key = checkKeyText(raw);
   const existed = Object.hasOwn(data.profiles, name);
   const profile = {
@@ -145,4 +146,25 @@ async function requestAccount(ctx: Context, options: KeysRequestOptions): Promis
   }
   const { accountsOf } = await import("./request-account");
   return (await accountsOf(ctx, [profile], config))[0] as string;
+}
+
+/**
+ * JSON logs keep a line until its line feed, and a prompt has none: the prompt is said as a record once
+ * the terminal no longer echoes (at the prompt's first drawing, which itself goes nowhere).
+ */
+async function askKey(ctx: Context, prompt: string): Promise<string> {
+  if (!writesJsonLogs(ctx.io.err)) return readHidden(ctx.io, prompt);
+  const { Writable } = await import("node:stream");
+  let said = false;
+  const drawing = new Writable({
+    write: (_chunk, _encoding, done) => {
+      if (!said) {
+        said = true;
+        tagLine(ctx.io.err, { code: "note" });
+        ctx.io.err.write(`${prompt.trimEnd()}\n`);
+      }
+      done();
+    },
+  });
+  return readHidden(ctx.io, prompt, drawing);
 }
