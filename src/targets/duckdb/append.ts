@@ -1,8 +1,9 @@
 /**
  * One row into DuckDB's Appender: a writer per column of the table as it is (the Appender fills every
- * column, in the table's order), decided once. Numbers go in as doubles, which DuckDB casts to the column's
- * BIGINT or DECIMAL (exact for every whole number up to 2^53 and every amount of 6 decimals below 9 billion,
- * as the service's JSON numbers are); dates as DuckDB's own values, made once per day or hour.
+ * column, in the table's order), decided once. Ids and counts go in as doubles, which DuckDB casts to the
+ * column's BIGINT (exact for every whole number up to 2^53, as the service's JSON numbers are); spending as
+ * the number's text, the CSV export's, which DuckDB casts exactly (its cast of a double to a DECIMAL is a
+ * micro off for amounts above 2^32); dates as DuckDB's own values, made once per day or hour.
  */
 import type { DuckDBAppender } from "@duckdb/node-api";
 import type { TableLayout } from "../table/columns";
@@ -20,6 +21,15 @@ function valueWriter(at: number): Writer {
     if (value === null) appender.appendNull();
     else if (typeof value === "number") appender.appendDouble(value);
     else appender.appendVarchar(value);
+  };
+}
+
+/** Spending: the shortest text of the double is the amount the service sent (6 decimals, below 2^53 micros). */
+function moneyWriter(at: number): Writer {
+  return (appender, row) => {
+    const value = row[at] ?? null;
+    if (value === null) appender.appendNull();
+    else appender.appendVarchar(typeof value === "string" ? value : String(value));
   };
 }
 
@@ -71,6 +81,7 @@ export function rowWriters(
       const kind = layout.columns[at]?.kind;
       if (kind === "date") return dateWriter(api, at, column.type.toUpperCase());
       if (kind === "text") return textWriter(at);
+      if (kind === "money") return moneyWriter(at);
       return valueWriter(at);
     }
     if (column.name === "exported_at" && column.type.toUpperCase() === "TIMESTAMP") {
