@@ -302,6 +302,28 @@ describe("duckdb: table names DuckDB reads without regard to case, or as keyword
   });
 });
 
+describe("duckdb: adreport's own tables under another case", () => {
+  it("--table ADREPORT_LOADS and --table Adreport_Jobs are those tables to DuckDB: refused before any request", async () => {
+    const { run, path } = await newService();
+    expect((await run([...RANGE, "-o", "duckdb:ads.duckdb"])).code).toBe(0);
+    const tables = "SELECT table_name, column_name, data_type FROM duckdb_columns() ORDER BY ALL";
+    const before = await duckdbRows(path, tables);
+    for (const [table, what] of [
+      ["ADREPORT_LOADS", "records every run's days"],
+      ["Adreport_Jobs", "keeps the state of its jobs"],
+    ]) {
+      const result = await run([...RANGE, "-o", "duckdb:ads.duckdb", "--table", table as string, "-v"]);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toMatch(
+        new RegExp(`^adreport: --table ${table}: that table is where adreport ${what}`, "m"),
+      );
+      expect(result.stderr).not.toMatch(/GET /);
+      expectOwnWords(result.stderr);
+    }
+    expect(await duckdbRows(path, tables)).toEqual(before);
+  });
+});
+
 describe("duckdb: several accounts and --dry-run", () => {
   it("--profiles a,b fill one table, each account its own rows; --dry-run names the table and writes nothing", async () => {
     const service = await startTestService({
