@@ -48,6 +48,14 @@ async function checkMagic(path: string, size: number): Promise<void> {
  * database file (DuckDB would block on a FIFO, or leave a .wal beside /dev/null).
  */
 export async function checkDatabasePath(path: string, given: string): Promise<"file" | "none"> {
+  // DuckDB reads a ? as the start of a query: its .wal for what?/ads.duckdb is what.wal?/ads.duckdb, which
+  // fails at the commit, after every request (in a file's name it lands beside it under another name).
+  if (path.includes("?")) {
+    throw new DuckdbRefusal(
+      "DuckDB cannot keep a database whose path has a ? in it (its .wal file would go elsewhere)",
+      "choose a path without ?",
+    );
+  }
   const found = await stat(path).catch((error: NodeJS.ErrnoException) => error.code ?? "unknown");
   if (typeof found !== "string") {
     if (!found.isFile()) throw new DuckdbRefusal("not a regular file (a database file is needed)");

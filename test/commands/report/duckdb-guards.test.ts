@@ -211,6 +211,24 @@ describe("duckdb: a path that is no DuckDB file", () => {
     );
     expect(existsSync(join(dir, "no"))).toBe(false);
   });
+
+  it("a path with a ? in it: refused before any request (DuckDB puts its .wal at the ?: what?/ads.wal... for what?/ads.duckdb)", async () => {
+    const { dir, run } = await newService();
+    mkdirSync(join(dir, "what?"));
+    for (const given of ["what?/ads.duckdb", "ads?.duckdb"]) {
+      const result = await run([...RANGE, "-o", `duckdb:${given}`, "-v"]);
+      expect(result.code, result.stderr).toBe(1);
+      expect(result.stderr).toMatch(
+        new RegExp(
+          `^adreport: cannot write ${given.replace(/[?.]/g, "\\$&")}: DuckDB cannot keep a database whose path has a \\? in it`,
+          "m",
+        ),
+      );
+      expect(result.stderr).not.toMatch(/GET /);
+      expectOwnWords(result.stderr);
+    }
+    expect(readdirSync(join(dir, "what?"))).toEqual([]);
+  });
 });
 
 describe("duckdb: a table the run cannot fill", () => {
