@@ -48,7 +48,9 @@ describe("duckdb: a file system that refuses the write", () => {
     const full = await runOnTmpfs([...RANGE, "-o", `duckdb:${path}`], mountPoint, "size=16k", env);
     expect(full.code, full.stderr).toBe(1);
     expect(full.stderr).toMatch(
-      new RegExp(`^adreport: cannot write the table adreport_ad_date in ${path}: no space left on device; the table was left as it was\nhint: `),
+      new RegExp(
+        `^adreport: cannot write the table adreport_ad_date in ${path}: no space left on device; the table was left as it was\nhint: `,
+      ),
     );
     expect(full.stderr.split("\n").length).toBeLessThanOrEqual(3);
     expect(full.stderr).not.toMatch(/Error:|Failed to|Could not|duckdb\.org/);
@@ -57,5 +59,19 @@ describe("duckdb: a file system that refuses the write", () => {
     expect(readOnly.code, readOnly.stderr).toBe(1);
     expect(readOnly.stderr).toMatch(/: read-only file system\nhint: /);
     expect(readOnly.stderr).not.toMatch(/Error:|Failed to|Could not|duckdb\.org/);
+  });
+
+  it("sqlite: on the same full disk, exit 1 with SQLite's reason (it had rolled back itself: the ROLLBACK after was an internal error, exit 70)", async (context) => {
+    const { dir, env } = await startDemoService();
+    const mountPoint = join(dir, "small");
+    mkdirSync(mountPoint);
+    if (spawnSync("unshare", ["-m", "sh", "-c", 'mount -t tmpfs tmpfs "$0"', mountPoint]).status !== 0) {
+      context.skip("no mount namespaces here (an unprivileged container)");
+    }
+    const path = join(mountPoint, "ads.db");
+    const full = await runOnTmpfs([...RANGE, "-o", `sqlite:${path}`], mountPoint, "size=64k", env);
+    expect(full.code, full.stderr).toBe(1);
+    expect(full.stderr).toBe(`adreport: cannot write the table adreport_ad_date in ${path}: database or disk is full
+`);
   });
 });
