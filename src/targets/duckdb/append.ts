@@ -1,9 +1,10 @@
 /**
  * One row into DuckDB's Appender: a writer per column of the table as it is (the Appender fills every
- * column, in the table's order), decided once. Ids and counts go in as doubles, which DuckDB casts to the
- * column's BIGINT (exact for every whole number up to 2^53, as the service's JSON numbers are); spending as
- * the number's text, the CSV export's, which DuckDB casts exactly (its cast of a double to a DECIMAL is a
- * micro off for amounts above 2^32); dates as DuckDB's own values, made once per day or hour.
+ * column, in the table's order), decided once. Numbers go in as doubles, which DuckDB casts to the column's
+ * BIGINT or DECIMAL (exact for every whole number up to 2^53, and for every amount of 6 decimals below
+ * 2^32); an amount above 2^32 as its text, the CSV export's (DuckDB's cast of such a double to a DECIMAL can
+ * be a micro off; a text cast costs 7 s a million rows, so only those); dates as DuckDB's own values, made
+ * once per day or hour.
  */
 import type { DuckDBAppender } from "@duckdb/node-api";
 import type { TableLayout } from "../table/columns";
@@ -24,12 +25,16 @@ function valueWriter(at: number): Writer {
   };
 }
 
-/** Spending: the shortest text of the double is the amount the service sent (6 decimals, below 2^53 micros). */
+const TWO_TO_32 = 4_294_967_296;
+
+/** Spending: above 2^32, the shortest text of the double, which is the amount the service sent. */
 function moneyWriter(at: number): Writer {
   return (appender, row) => {
     const value = row[at] ?? null;
     if (value === null) appender.appendNull();
-    else appender.appendVarchar(typeof value === "string" ? value : String(value));
+    else if (typeof value === "string") appender.appendVarchar(value);
+    else if (value < TWO_TO_32 && value > -TWO_TO_32) appender.appendDouble(value);
+    else appender.appendVarchar(String(value));
   };
 }
 
