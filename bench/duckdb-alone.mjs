@@ -8,7 +8,7 @@ import { DuckDBInstance, timestampValue } from "@duckdb/node-api";
 const [file, count = "1000000"] = process.argv.slice(2);
 const rows = Number(count);
 rmSync(file, { force: true });
-const instance = await DuckDBInstance.create(file, { memory_limit: "64MB", threads: "1" });
+const instance = await DuckDBInstance.create(file, { memory_limit: "16MB", threads: "1" });
 const connection = await instance.connect();
 await connection.run(
   `CREATE TABLE ads (ad_id BIGINT, name VARCHAR, campaign_id BIGINT, "date" TIMESTAMP, views BIGINT, spending DECIMAL(20,6),
@@ -37,6 +37,8 @@ for (let i = 0; i < rows; i += 1) {
   appender.appendTimestamp(stamp);
   appender.appendVarchar("bench");
   appender.endRow();
+  // As the engine hands the appender's rows to the transaction (src/targets/duckdb/engine.ts).
+  if (i % 20_000 === 19_999) appender.flushSync();
 }
 appender.closeSync();
 await connection.run("COMMIT");

@@ -37,9 +37,21 @@ export function roundToMicros(value: number): number {
   return Number.isInteger(value) ? value : Math.round(value * 1e6) / 1e6;
 }
 
-/** Spending in integer micros (millionths), as a job's ledger sums it and a Parquet DECIMAL keeps it. */
+const TWO_TO_32 = 4_294_967_296;
+
+/**
+ * Spending in integer micros (millionths), as a job's ledger sums it and a Parquet DECIMAL keeps it: the
+ * amount the CSV export writes. Below 2^32 the product is within half a micro of it; above, the product's
+ * rounding can be a micro off (4427846499.313605 * 1e6 is ...605.5), so the double's shortest text is read.
+ */
 export function spendingMicros(value: number): number {
-  return Math.round(value * 1e6);
+  if (Math.abs(value) < TWO_TO_32) return Math.round(value * 1e6);
+  const text = String(Math.abs(value));
+  if (text.includes("e")) return Math.round(value * 1e6);
+  const [whole = "0", fraction = ""] = text.split(".");
+  const micros =
+    Number(whole) * 1e6 + Number(fraction.slice(0, 6).padEnd(6, "0")) + ((fraction[6] ?? "0") >= "5" ? 1 : 0);
+  return value < 0 ? -micros : micros;
 }
 
 export const MAX_RANGE_SECONDS = 90 * SECONDS_PER_DAY;

@@ -1,8 +1,10 @@
 /**
  * One row into DuckDB's Appender: a writer per column of the table as it is (the Appender fills every
  * column, in the table's order), decided once. Numbers go in as doubles, which DuckDB casts to the column's
- * BIGINT or DECIMAL (exact for every whole number up to 2^53 and every amount of 6 decimals below 9 billion,
- * as the service's JSON numbers are); dates as DuckDB's own values, made once per day or hour.
+ * BIGINT or DECIMAL (exact for every whole number up to 2^53, and for every amount of 6 decimals below
+ * 2^32); an amount above 2^32 as its text, the CSV export's (DuckDB's cast of such a double to a DECIMAL can
+ * be a micro off; a text cast costs 7 s a million rows, so only those); dates as DuckDB's own values, made
+ * once per day or hour.
  */
 import type { DuckDBAppender } from "@duckdb/node-api";
 import type { TableLayout } from "../table/columns";
@@ -20,6 +22,19 @@ function valueWriter(at: number): Writer {
     if (value === null) appender.appendNull();
     else if (typeof value === "number") appender.appendDouble(value);
     else appender.appendVarchar(value);
+  };
+}
+
+const TWO_TO_32 = 4_294_967_296;
+
+/** Spending: above 2^32, the shortest text of the double, which is the amount the service sent. */
+function moneyWriter(at: number): Writer {
+  return (appender, row) => {
+    const value = row[at] ?? null;
+    if (value === null) appender.appendNull();
+    else if (typeof value === "string") appender.appendVarchar(value);
+    else if (value < TWO_TO_32 && value > -TWO_TO_32) appender.appendDouble(value);
+    else appender.appendVarchar(String(value));
   };
 }
 
@@ -71,6 +86,7 @@ export function rowWriters(
       const kind = layout.columns[at]?.kind;
       if (kind === "date") return dateWriter(api, at, column.type.toUpperCase());
       if (kind === "text") return textWriter(at);
+      if (kind === "money") return moneyWriter(at);
       return valueWriter(at);
     }
     if (column.name === "exported_at" && column.type.toUpperCase() === "TIMESTAMP") {

@@ -15,6 +15,8 @@ import { duckdbDialect } from "./dialect";
 import { duckdbDriver } from "./driver";
 import { openDatabase } from "./open";
 
+const FLUSH_ROWS = 20_000;
+
 export async function duckdbEngine(path: string, shownPath: string, table: string): Promise<TableEngine> {
   const api = await duckdbDriver();
   const database = await openDatabase(path, "write");
@@ -61,11 +63,19 @@ export async function duckdbEngine(path: string, shownPath: string, table: strin
       const writers = rowWriters(api, layout, found, tail, exportedAt);
       const appender = await connection.createAppender(table);
       let closed = false;
+      let unflushed = 0;
       return {
         async write(rows) {
           for (const row of rows) {
             for (const write of writers) write(appender, row);
             appender.endRow();
+          }
+          // The appender's rows handed to the transaction now and then: it holds less of them at once
+          // (bench/duckdb-alone.mjs, 1M rows: 135 MB with memory_limit 16MB, against 185 MB without).
+          unflushed += rows.length;
+          if (unflushed >= FLUSH_ROWS) {
+            appender.flushSync();
+            unflushed = 0;
           }
         },
         async end() {

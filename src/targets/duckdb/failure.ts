@@ -51,9 +51,16 @@ export const duckdbWords: FailureWords = (error) => {
       hint: "write to a new database file, or export the table with that DuckDB (EXPORT DATABASE) and import it here",
     };
   }
-  const errno = /Cannot open file "[^"]*": (.+)$/m.exec(message);
+  // `Cannot open file "PATH": ...`, and at a commit `Failed to commit: Could not write file "PATH.wal": ...`.
+  const errno = /(?:Cannot open|Could not write|Could not read) file "[^"]*": (.+)$/m.exec(message);
   if (errno !== null) {
     const reason = (errno[1] as string).replace(/^\w/, (c) => c.toLowerCase());
+    if (/no space left|quota/i.test(reason)) {
+      return {
+        reason: `${reason}; the table was left as it was`,
+        hint: "free space where the file is (DuckDB writes the file and a .wal file beside it), then run again",
+      };
+    }
     return /read-only file system|permission denied/i.test(reason)
       ? { reason, hint: "DuckDB writes the file and a .wal file beside it: choose a folder this user may write" }
       : { reason };

@@ -131,7 +131,8 @@ export function sqliteEngine(path: string, shownPath: string, table: string, add
       open = false;
     },
     async rollback() {
-      if (open) db.exec("ROLLBACK");
+      // SQLite has rolled back itself after some failures (SQLITE_FULL): a ROLLBACK then would throw.
+      if (open && db.inTransaction) db.exec("ROLLBACK");
       open = false;
       pendingIndex = false;
     },
@@ -139,7 +140,8 @@ export function sqliteEngine(path: string, shownPath: string, table: string, add
       // Statements are synchronous: none is under way when a signal is handled.
     },
     async close() {
-      if (open) db.exec("ROLLBACK");
+      // SQLite has rolled back itself after some failures (SQLITE_FULL): a ROLLBACK then would throw.
+      if (open && db.inTransaction) db.exec("ROLLBACK");
       open = false;
       db.close();
     },

@@ -42,13 +42,15 @@ export async function openTableTarget(
 ): Promise<DayTarget & { close(): Promise<void> }> {
   const failure = (engine: TableEngine | undefined, error: unknown) =>
     targetFailure(choice.failureWords, "write", engine?.description ?? choice.where, error, engine !== undefined);
-  if (choice.table === LOADS_TABLE) {
-    throw new UsageError(`--table ${LOADS_TABLE}: that table is where adreport records every run's days`, {
+  // SQLite and DuckDB read a name without regard to case: ADREPORT_LOADS is that table there.
+  const lower = choice.table.toLowerCase();
+  if (lower === LOADS_TABLE) {
+    throw new UsageError(`--table ${choice.table}: that table is where adreport records every run's days`, {
       hint: "choose another --table",
     });
   }
-  if (choice.table === JOBS_TABLE) {
-    throw new UsageError(`--table ${JOBS_TABLE}: that table is where adreport keeps the state of its jobs`, {
+  if (lower === JOBS_TABLE) {
+    throw new UsageError(`--table ${choice.table}: that table is where adreport keeps the state of its jobs`, {
       hint: "choose another --table",
     });
   }

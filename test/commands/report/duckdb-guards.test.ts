@@ -211,6 +211,24 @@ describe("duckdb: a path that is no DuckDB file", () => {
     );
     expect(existsSync(join(dir, "no"))).toBe(false);
   });
+
+  it("a path with a ? in it: refused before any request (DuckDB puts its .wal at the ?: what?/ads.wal... for what?/ads.duckdb)", async () => {
+    const { dir, run } = await newService();
+    mkdirSync(join(dir, "what?"));
+    for (const given of ["what?/ads.duckdb", "ads?.duckdb"]) {
+      const result = await run([...RANGE, "-o", `duckdb:${given}`, "-v"]);
+      expect(result.code, result.stderr).toBe(1);
+      expect(result.stderr).toMatch(
+        new RegExp(
+          `^adreport: cannot write ${given.replace(/[?.]/g, "\\$&")}: DuckDB cannot keep a database whose path has a \\? in it`,
+          "m",
+        ),
+      );
+      expect(result.stderr).not.toMatch(/GET /);
+      expectOwnWords(result.stderr);
+    }
+    expect(readdirSync(join(dir, "what?"))).toEqual([]);
+  });
 });
 
 describe("duckdb: a table the run cannot fill", () => {
@@ -299,6 +317,28 @@ describe("duckdb: table names DuckDB reads without regard to case, or as keyword
     )) as [[bigint, bigint, bigint]];
     expect(once).toBeGreaterThan(0n);
     expect([keyword, mixed]).toEqual([once, once]);
+  });
+});
+
+describe("duckdb: adreport's own tables under another case", () => {
+  it("--table ADREPORT_LOADS and --table Adreport_Jobs are those tables to DuckDB: refused before any request", async () => {
+    const { run, path } = await newService();
+    expect((await run([...RANGE, "-o", "duckdb:ads.duckdb"])).code).toBe(0);
+    const tables = "SELECT table_name, column_name, data_type FROM duckdb_columns() ORDER BY ALL";
+    const before = await duckdbRows(path, tables);
+    for (const [table, what] of [
+      ["ADREPORT_LOADS", "records every run's days"],
+      ["Adreport_Jobs", "keeps the state of its jobs"],
+    ]) {
+      const result = await run([...RANGE, "-o", "duckdb:ads.duckdb", "--table", table as string, "-v"]);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toMatch(
+        new RegExp(`^adreport: --table ${table}: that table is where adreport ${what}`, "m"),
+      );
+      expect(result.stderr).not.toMatch(/GET /);
+      expectOwnWords(result.stderr);
+    }
+    expect(await duckdbRows(path, tables)).toEqual(before);
   });
 });
 

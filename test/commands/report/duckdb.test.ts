@@ -182,6 +182,52 @@ describe("-o duckdb: against the CSV export of the same report", () => {
   });
 });
 
+describe("-o duckdb: spending as the CSV export says it, to the micro", () => {
+  it("amounts of 6 decimals above 2^32 (a double DuckDB casts to DECIMAL was a micro off)", async () => {
+    // Sums the service may send (up to 9 billion per stored hour, more in a row's sum); each is a double
+    // whose shortest text is the amount: the CSV's text, and what the table must hold.
+    const amounts = [
+      4427846499.313605, 4391438282.438047, 8642832843.16125, 8776388596.63593, 8589934591.999999, 9e9, 0.000001, 0.285,
+      2.675, 4294967296.000001,
+    ];
+    // A day each: a day's sum above 2^53 micros (9 billion) is more than the ledger's numbers hold.
+    const day = (i: number) => Date.UTC(2026, 9, 20 + i) / 1000;
+    const data = amounts.map((spending, i) => ({
+      dimensions: { campaign_id: i + 1, name: `c${i}`, date: day(i) },
+      metrics: { views: i, spending },
+    }));
+    const service = await startFakeService({
+      rows: data.length,
+      rowsOf: () => data,
+      meta: () => ({ granularity: "day", dimensions: ["campaign", "date"], metrics: ["views", "spending"] }),
+    });
+    try {
+      const dir = tempDir();
+      const env = {
+        ADREPORT_CONFIG_DIR: join(dir, "config"),
+        ADREPORT_API_KEY: "k".repeat(32),
+        ADREPORT_BASE_URL: service.url,
+      };
+      const args = ["report", "--dims", "campaign,date", "--metrics", "views,spending", "--from", "2026-10-20"];
+      const range = [...args, "--to", "2026-10-29"];
+      const written = await runInProcess([...range, "-o", "duckdb:money.duckdb"], { env, now: NOW, cwd: dir });
+      expect(written.code, written.stderr).toBe(0);
+      const csv = await runInProcess([...range, "-f", "csv", "-o", "-"], { env, now: NOW, cwd: dir });
+      expect(csv.code, csv.stderr).toBe(0);
+      const { header, rows } = csvCells(csv.stdout);
+      expect(rows).toHaveLength(amounts.length);
+      const path = join(dir, "money.duckdb");
+      expect(sorted(await tableAsCells(path, "adreport_campaign_date", header))).toEqual(sorted(rows));
+      const ledger = await duckdbRows(path, "SELECT sums FROM adreport_loads ORDER BY day");
+      expect(ledger.map((row) => String(JSON.parse(row[0] as string).spending))).toEqual(
+        rows.map((row) => row[header.indexOf("spending")]),
+      );
+    } finally {
+      await service.close();
+    }
+  });
+});
+
 describe("-o duckdb: --incremental", () => {
   it("holds what a full export says, through unchanged, restated and failed runs", async () => {
     const demo = await startDemoService();
