@@ -213,7 +213,11 @@ function autoRun(
   const ledger = () => {
     if (outcome === undefined) return undefined;
     // The totals' digests win over those of the days' rows: the next check compares totals with totals.
-    return { auto: nextAutoState(planned, outcome, restated), checks: outcome.checks };
+    const refetching = new Set<string>();
+    for (const span of outcome.spans) {
+      for (let day = span.from; day <= span.to && day < planned.newFrom; day = daysBefore(day, -1)) refetching.add(day);
+    }
+    return { auto: nextAutoState(planned, outcome, restated), checks: outcome.checks, refetching };
   };
   job.withAuto(ledger);
   const decide = (session: Session) =>

@@ -207,6 +207,30 @@ describe("report --lookback auto against a service that does not answer the tota
     }
   });
 
+  it("a run that fails after its new day is written, before a day that moved is: the next run still fetches that day", async () => {
+    refuse = () => "pass";
+    const { dir, run, restate, anHourOf } = await started();
+    expect((await run([...JOB, "--start", "2026-10-18"], at("2026-10-26"))).code).toBe(0);
+    expect((await run([...JOB], at("2026-10-27"))).code).toBe(0);
+    expect(stateOf(dir).autoLookback.decisions.at(-1)).toMatchObject({ mode: "checked", refetched: [] });
+    await restate(anHourOf("2026-10-24"));
+    // The day that moved cannot be fetched (the service fails on it); the new day was written before.
+    refuse = (p) =>
+      !isTotals(p) && (p.get("from") ?? "").startsWith("2026-10-24") ? { status: 500, body: "{}" } : "pass";
+    const failed = await run([...JOB, "--retries", "0"], at("2026-10-28"));
+    expect(failed.code, failed.stderr).toBe(5);
+    expect(stateOf(dir).lastDay).toBe("2026-10-27");
+    refuse = () => "pass";
+    const next = await run([...JOB, "--summary", "json"], at("2026-10-29"));
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stderr).toMatch(/^adreport: 2026-10-24: spending .* -> /m);
+    expect(
+      stateOf(dir)
+        .autoLookback.decisions.at(-1)
+        .refetched.map((r: { day: string }) => r.day),
+    ).toContain("2026-10-24");
+  });
+
   it("--dry-run describes the checked days, the check and the fallback, and asks nothing", async () => {
     refuse = () => "pass";
     const { run, make } = await started();
