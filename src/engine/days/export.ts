@@ -217,7 +217,10 @@ function autoRun(
     for (const span of outcome.spans) {
       for (let day = span.from; day <= span.to && day < planned.newFrom; day = daysBefore(day, -1)) refetching.add(day);
     }
-    return { auto: nextAutoState(planned, outcome, restated), checks: outcome.checks, refetching };
+    // The new days of a quiet run were fetched beside the totals, which may be newer than their rows (the
+    // service restated one in between): their rows' own digests stay, so the next check compares with those.
+    const checks = quiet ? new Map([...outcome.checks].filter(([day]) => day < planned.newFrom)) : outcome.checks;
+    return { auto: nextAutoState(planned, outcome, restated), checks, refetching };
   };
   job.withAuto(ledger);
   const decide = (session: Session) =>
