@@ -12,7 +12,7 @@ import type { JobState } from "../../state/store";
 import { type CheckedDay, movedDays, spansToFetch } from "./auto-compare";
 import { daysBefore, keepRestated, learnHorizon } from "./auto-horizon";
 import { type AutoPlan, rowsEstimate } from "./auto-plan";
-import { CheckTally, NO_ROWS_DIGEST } from "./check-digest";
+import { CheckTally, NO_ROWS_DIGEST, namedAt } from "./check-digest";
 
 export interface AutoOutcome {
   /** The spans to fetch in full, oldest first; the last ends on the run's last day. */
@@ -45,7 +45,7 @@ async function askTotals(
   const { grain } = plan;
   const checked = [...plan.checked, ...newDays(plan)];
   const metrics = [...request.metrics];
-  const tally = new CheckTally(grain, metrics);
+  const tally = new CheckTally(grain, metrics, namedAt(grain, request.dimensions));
   const totals: ReportRequest = {
     from: at(checked[0] as string, false),
     to: at(checked.at(-1) as string, true),

@@ -20,6 +20,15 @@ export function grainsOf(dimensions: readonly string[]): CheckGrain[] {
   return ["date"];
 }
 
+/**
+ * Whether a tally by `grain` tells an entity by its name too: at the job's own entity, whose rows (and the
+ * totals by it) carry its name, so that an entity renamed (its days' totals and spread kept, its day files
+ * not) counts as a day that moved. An ad's rows do not carry its campaign's name.
+ */
+export function namedAt(grain: CheckGrain, dimensions: readonly string[]): boolean {
+  return grain !== "date" && grainsOf(dimensions)[0] === grain;
+}
+
 interface DayTally {
   /** Entity id -> metric -> sum. */
   entities: Map<string, Record<string, number>>;
@@ -41,6 +50,8 @@ export class CheckTally {
   constructor(
     readonly grain: CheckGrain,
     private readonly metrics: readonly string[],
+    /** The entity's name is part of what is tallied (namedAt). */
+    private readonly named = false,
   ) {}
 
   /** False when the row does not hold what the tally needs (a date, the id, a number per metric). */
@@ -58,7 +69,8 @@ export class CheckTally {
       tally.broken = true;
       return false;
     }
-    const entity = String(id);
+    const name = row.dimensions.name;
+    const entity = this.named && typeof name === "string" ? JSON.stringify([id, name]) : String(id);
     const sums = tally.entities.get(entity) ?? {};
     for (const metric of this.metrics) {
       const value = row.metrics[metric];

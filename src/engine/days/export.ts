@@ -213,7 +213,14 @@ function autoRun(
   const ledger = () => {
     if (outcome === undefined) return undefined;
     // The totals' digests win over those of the days' rows: the next check compares totals with totals.
-    return { auto: nextAutoState(planned, outcome, restated), checks: outcome.checks };
+    const refetching = new Set<string>();
+    for (const span of outcome.spans) {
+      for (let day = span.from; day <= span.to && day < planned.newFrom; day = daysBefore(day, -1)) refetching.add(day);
+    }
+    // The new days of a quiet run were fetched beside the totals, which may be newer than their rows (the
+    // service restated one in between): their rows' own digests stay, so the next check compares with those.
+    const checks = quiet ? new Map([...outcome.checks].filter(([day]) => day < planned.newFrom)) : outcome.checks;
+    return { auto: nextAutoState(planned, outcome, restated), checks, refetching };
   };
   job.withAuto(ledger);
   const decide = (session: Session) =>

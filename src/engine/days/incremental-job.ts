@@ -28,6 +28,8 @@ import { isRestated, nextRunRecord } from "./run-record";
 export interface AutoLedger {
   auto: AutoLookbackState;
   checks: ReadonlyMap<string, Record<string, string>>;
+  /** The days before the new ones this run fetches again: their checks are kept only once they are written. */
+  refetching: ReadonlySet<string>;
 }
 
 export interface IncrementalJob {
@@ -138,6 +140,8 @@ export async function openIncrementalJob(
   // The state as this run found it: what --lookback auto compares with and learns from.
   const readState = state;
   let autoLedger: (() => AutoLedger | undefined) | undefined;
+  /** The days this run has written (and recorded). */
+  const written = new Set<string>();
   /** The state with the auto ledger as it is now; `state` becomes it. */
   const withAutoLedger = (current: JobState): JobState => {
     const ledger = autoLedger?.();
@@ -145,6 +149,9 @@ export async function openIncrementalJob(
     const days = { ...current.days };
     for (const [day, digests] of ledger.checks) {
       const record = days[day];
+      // A day that moved keeps its old check until its new rows are written: a run that ends before them
+      // (killed, failed) leaves it moved for the next run, not checked with the rows it never wrote.
+      if (ledger.refetching.has(day) && !written.has(day)) continue;
       if (record) days[day] = { ...record, checks: { ...record.checks, ...digests } };
     }
     state = { ...current, days, autoLookback: ledger.auto };
@@ -176,6 +183,7 @@ export async function openIncrementalJob(
       if (lastDay === undefined) throw new Error("a repair of a job that has no state");
       const days: Record<string, DayRecord> = {};
       for (const [day, record] of records) {
+        written.add(day);
         const before = state?.days[day];
         if (before !== undefined && isRestated(before, record)) restated.add(day);
       }

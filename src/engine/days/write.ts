@@ -12,7 +12,7 @@ import type { DayPlan } from "../plan/plan";
 import type { RequestPlan } from "../plan/request";
 import { type Session, withSession } from "../run/session";
 import type { DaySummary } from "../run/summary";
-import { type CheckGrain, CheckTally, NO_ROWS_DIGEST } from "./check-digest";
+import { type CheckGrain, CheckTally, NO_ROWS_DIGEST, namedAt } from "./check-digest";
 import type { IncrementalJob } from "./incremental-job";
 import type { OpenTarget } from "./target";
 import { type DayUnit, unitsOf } from "./units";
@@ -94,7 +94,10 @@ async function writeUnit(
   await session.withRestart(
     async () => {
       records.clear();
-      const tallies = (run.auto?.grains ?? []).map((grain) => new CheckTally(grain, request.request.metrics));
+      const { metrics, dimensions } = request.request;
+      const tallies = (run.auto?.grains ?? []).map(
+        (grain) => new CheckTally(grain, metrics, namedAt(grain, dimensions)),
+      );
       for (const pass of unit.passes) {
         const opened = tapped(await openWindows(session.api, request.request, pass.windows, paging), tallies);
         for (const [day, record] of await target.stage(opened, pass.span)) records.set(day, record);

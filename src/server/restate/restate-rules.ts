@@ -207,10 +207,19 @@ export function* seedModel(db: SqlRunner, request: SeedRequest): Steps<ClockMove
 /** Where a move takes the clock: to an instant, or forward by seconds from where it is. */
 export type ClockTarget = { to: number } | { by: number };
 
+/** The last second a clock may show: one `serve clock --set` reads back (a year of four digits). */
+const LAST_CLOCK = Date.UTC(9999, 11, 31, 23, 59, 59) / 1000;
+
 /** Moves the clock: the days whose state that changes are rewritten, nothing else. */
 export function* moveClock(db: SqlRunner, target: ClockTarget): Steps<ClockMove> {
   const status = yield* requireModel(db);
   const clock = "to" in target ? target.to : status.clock + target.by;
+  if (clock > LAST_CLOCK) {
+    throw new RestateError(
+      "the clock would go past 9999-12-31T23:59:59Z, which no date-time of four digits shows; it was not moved",
+      "adreport serve clock --set 9999-12-31T23:00Z",
+    );
+  }
   const inPlay = daysInPlay(status, status.clock, clock);
   const data = wholeSpan(status.span);
   const days = changedDays(

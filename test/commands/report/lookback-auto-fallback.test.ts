@@ -27,16 +27,32 @@ const JOB = [
   "100",
 ];
 
-type Answer = "pass" | { status: number; body: string } | { rewrite(body: string): string };
+type Answer = "pass" | { status: number; body: string } | { rewrite(body: string): string } | { wait(): Promise<void> };
 
 /** Forwards to `target`; `answer` may answer a request itself. Records each request's query. */
 async function otherMake(target: string, answer: (params: URLSearchParams) => Answer) {
   const up = new URL(target);
   const seen: URLSearchParams[] = [];
-  const server = await startLocalServer((req: IncomingMessage, res: ServerResponse) => {
+  const finished: URLSearchParams[] = [];
+  const waiting: Array<{ wanted: (p: URLSearchParams) => boolean; resolve: () => void }> = [];
+  /** Resolves once a request `wanted` picks has been answered whole. */
+  const whenAnswered = (wanted: (p: URLSearchParams) => boolean) =>
+    new Promise<void>((resolve) => {
+      if (finished.some(wanted)) resolve();
+      else waiting.push({ wanted, resolve });
+    });
+  const server = await startLocalServer(async (req: IncomingMessage, res: ServerResponse) => {
     const params = new URL(req.url ?? "/", "http://x").searchParams;
     seen.push(params);
-    const own = answer(params);
+    res.on("finish", () => {
+      finished.push(params);
+      for (const w of waiting) if (w.wanted(params)) w.resolve();
+    });
+    let own = answer(params);
+    if (own !== "pass" && "wait" in own) {
+      await own.wait();
+      own = "pass";
+    }
     if (own !== "pass" && "status" in own) {
       res.writeHead(own.status, { "content-type": "application/json" });
       res.end(own.body);
@@ -61,7 +77,7 @@ async function otherMake(target: string, answer: (params: URLSearchParams) => An
     upstream.on("error", () => res.destroy());
     req.pipe(upstream);
   });
-  return { url: server.url, seen };
+  return { url: server.url, seen, whenAnswered };
 }
 
 /** The totals request: by day, while the job asks for hours. */
@@ -205,6 +221,55 @@ describe("report --lookback auto against a service that does not answer the tota
       expect(stateOf(dir).autoLookback.decisions.at(-1).refetched).toEqual([]);
       expect(summaryOf(next.stderr).days_written).toBe(1);
     }
+  });
+
+  it("a run that fails after its new day is written, before a day that moved is: the next run still fetches that day", async () => {
+    refuse = () => "pass";
+    const { dir, run, restate, anHourOf } = await started();
+    expect((await run([...JOB, "--start", "2026-10-18"], at("2026-10-26"))).code).toBe(0);
+    expect((await run([...JOB], at("2026-10-27"))).code).toBe(0);
+    expect(stateOf(dir).autoLookback.decisions.at(-1)).toMatchObject({ mode: "checked", refetched: [] });
+    await restate(anHourOf("2026-10-24"));
+    // The day that moved cannot be fetched (the service fails on it); the new day was written before.
+    refuse = (p) =>
+      !isTotals(p) && (p.get("from") ?? "").startsWith("2026-10-24") ? { status: 500, body: "{}" } : "pass";
+    const failed = await run([...JOB, "--retries", "0"], at("2026-10-28"));
+    expect(failed.code, failed.stderr).toBe(5);
+    expect(stateOf(dir).lastDay).toBe("2026-10-27");
+    refuse = () => "pass";
+    const next = await run([...JOB, "--summary", "json"], at("2026-10-29"));
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stderr).toMatch(/^adreport: 2026-10-24: spending .* -> /m);
+    expect(
+      stateOf(dir)
+        .autoLookback.decisions.at(-1)
+        .refetched.map((r: { day: string }) => r.day),
+    ).toContain("2026-10-24");
+  });
+
+  it("a new day restated while the totals are asked beside it: its rows and the totals' digest disagree, the next run fetches it", async () => {
+    refuse = () => "pass";
+    const { dir, run, make, restate, anHourOf } = await started();
+    expect((await run([...JOB, "--start", "2026-10-18"], at("2026-10-26"))).code).toBe(0);
+    expect((await run([...JOB], at("2026-10-27"))).code).toBe(0);
+    expect(stateOf(dir).autoLookback.decisions.at(-1)).toMatchObject({ mode: "checked", refetched: [] });
+    // The service restates the new day after answering its rows and before answering the totals.
+    const newDay = (p: URLSearchParams) => !isTotals(p) && (p.get("from") ?? "").startsWith("2026-10-27");
+    refuse = (p) =>
+      isTotals(p)
+        ? {
+            wait: async () => {
+              await make.whenAnswered(newDay);
+              await restate(anHourOf("2026-10-27"));
+            },
+          }
+        : "pass";
+    const quiet = await run([...JOB], at("2026-10-28"));
+    expect(quiet.code, quiet.stderr).toBe(0);
+    refuse = () => "pass";
+    const next = await run([...JOB, "--summary", "json"], at("2026-10-29"));
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stderr).toMatch(/^adreport: 2026-10-27: spending .* -> /m);
   });
 
   it("--dry-run describes the checked days, the check and the fallback, and asks nothing", async () => {

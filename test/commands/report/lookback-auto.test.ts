@@ -197,4 +197,44 @@ describe("report --incremental --lookback auto against serve, rows restated with
     expect(plain.code, plain.stderr).toBe(0);
     expect(table("ads.db")).toEqual(table("plain.db"));
   });
+  it("a job switched from --lookback 3d to auto and back, restated all along, ends with every day file as a fresh export", async () => {
+    const { dir, service, run, restate, load, anHourOf } = await newService();
+    mkdirSync(join(dir, "out"));
+    const fixed = AD_HOURLY.map((word) => (word === "auto" ? "3d" : word));
+    const steps: Array<[string[], string, () => Promise<void>]> = [
+      [[...fixed, "--start", "2026-10-18"], "2026-10-24", async () => undefined],
+      [AD_HOURLY, "2026-10-25", () => restate(anHourOf("2026-10-19"))],
+      [AD_HOURLY, "2026-10-26", () => moveBetweenCampaigns(service, load, "2026-10-20")],
+      [fixed, "2026-10-27", () => restate(anHourOf("2026-10-21"))],
+      [fixed, "2026-10-28", () => restate(anHourOf("2026-10-26"))],
+      [AD_HOURLY, "2026-10-29", () => restate(anHourOf("2026-10-22"))],
+      [AD_HOURLY, "2026-10-30", () => moveBetweenCampaigns(service, load, "2026-10-23")],
+    ];
+    for (const [args, day, before] of steps) {
+      await before();
+      const result = await run(args, at(day));
+      expect(result.code, `${day}: ${result.stderr}`).toBe(0);
+    }
+    mkdirSync(join(dir, "fresh"));
+    const fresh = await run(
+      [
+        "report",
+        "--dims",
+        "ad,date",
+        "--granularity",
+        "hour",
+        "--from",
+        "2026-10-18",
+        "--to",
+        "2026-10-29",
+        "-o",
+        "fresh/{date}.csv",
+      ],
+      at("2026-10-30"),
+    );
+    expect(fresh.code, fresh.stderr).toBe(0);
+    for (const name of readdirSync(join(dir, "fresh"))) {
+      expect(readFileSync(join(dir, "out", name), "utf8"), name).toBe(readFileSync(join(dir, "fresh", name), "utf8"));
+    }
+  });
 });

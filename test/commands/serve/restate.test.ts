@@ -120,6 +120,14 @@ describe("serve demo --restate-seed and serve clock", () => {
       expect(result.stderr).toMatch(message);
       expect(result.stderr).not.toMatch(/\n\s+at /);
     }
+    // A clock moved past the last one --set reads back: refused, the clock where it was.
+    expect((await runInProcess(["serve", "clock", "--db", db, "--set", "9999-12-31T12:00Z"])).code).toBe(0);
+    const past = await runInProcess(["serve", "clock", "--db", db, "--advance", "2d"]);
+    expect(past.code, past.stderr).toBe(2);
+    expect(past.stderr).toMatch(/^adreport: the clock would go past 9999-12-31T23:59:59Z/);
+    expect(past.stderr).toContain(`hint: adreport serve clock --set 9999-12-31T23:00Z --db ${db}`);
+    expect((await runInProcess(["serve", "clock", "--db", db])).stdout).toBe("9999-12-31T12:00:00Z\n");
+    expect((await runInProcess(["serve", "clock", "--set", "9999-12-31T23:00Z", "--db", db])).code).toBe(0);
     // A load would be undone by the next move of the clock: refused, with the way out.
     const load = await runInProcess(["serve", "demo", "--db", db, "--days", "1", ...SMALL]);
     expect(load.code).toBe(2);

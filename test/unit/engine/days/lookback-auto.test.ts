@@ -15,7 +15,7 @@ import {
 } from "../../../../src/engine/days/auto-horizon";
 import { planAuto } from "../../../../src/engine/days/auto-plan";
 import { nextAutoState } from "../../../../src/engine/days/auto-run";
-import { CheckTally, NO_ROWS_DIGEST } from "../../../../src/engine/days/check-digest";
+import { CheckTally, NO_ROWS_DIGEST, namedAt } from "../../../../src/engine/days/check-digest";
 import { emptyAutoLookback, settledThrough } from "../../../../src/state/auto-lookback";
 import type { DayRecord } from "../../../../src/state/day-record";
 import type { JobState } from "../../../../src/state/store";
@@ -43,6 +43,20 @@ describe("CheckTally: the same digest from a job's hours and from the service's 
     moved.add({ dimensions: { campaign_id: 1, date: sec("2026-10-20") }, metrics: { views: 11, spending: 0.3 } });
     expect(moved.sums().get("2026-10-20")).toEqual({ views: 15, spending: 600_000 });
     expect(moved.digests().get("2026-10-20")).not.toBe(hours.digests().get("2026-10-20"));
+  });
+
+  it("at the job's own entity the name counts: an entity renamed, its sums kept, is a day that moved", () => {
+    const named = (name: string) => {
+      const tally = new CheckTally("ad", ["views"], namedAt("ad", ["ad", "date"]));
+      tally.add({ dimensions: { ad_id: 1, name, date: sec("2026-10-20") }, metrics: { views: 2 } });
+      return tally.digests().get("2026-10-20");
+    };
+    expect(named("Banner")).toBe(named("Banner"));
+    expect(named("Banner, wide")).not.toBe(named("Banner"));
+    // An ad's rows carry the ad's name, not its campaign's: a tally by campaign leaves names out.
+    expect(namedAt("campaign", ["ad", "date"])).toBe(false);
+    expect(namedAt("campaign", ["campaign", "date"])).toBe(true);
+    expect(namedAt("date", ["date"])).toBe(false);
   });
 
   it("an entity of zeros is left out (a service may send it or not); a row without its id breaks its day only", () => {
