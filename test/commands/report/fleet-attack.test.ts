@@ -12,8 +12,8 @@ import { type CliResult, cliCommand, environment } from "../../helpers/spawn-cli
 import { tempDir } from "../../helpers/temp";
 
 const postgres = usePostgres();
-const names = ["a01", "a02", "a03", "a04"];
-const LINE = [
+export const names = ["a01", "a02", "a03", "a04"];
+export const LINE = [
   "report",
   "--all-profiles",
   "--dims",
@@ -28,10 +28,16 @@ const LINE = [
 ];
 
 /** A host of its own (its own host name), its config naming every account with its key. */
-function newHost(url: string, keys: readonly string[], hostName: string, extra: Record<string, string> = {}) {
+export function newHost(
+  url: string,
+  keys: readonly string[],
+  hostName: string,
+  extra: Record<string, string> = {},
+  profileNames: readonly string[] = names,
+) {
   const home = tempDir("adreport-fleet-attack-");
   for (const sub of [".config/adreport", "tmp"]) mkdirSync(join(home, sub), { recursive: true, mode: 0o700 });
-  const profiles = Object.fromEntries(names.map((name, i) => [name, { "api-key": keys[i], "base-url": url }]));
+  const profiles = Object.fromEntries(profileNames.map((name, i) => [name, { "api-key": keys[i], "base-url": url }]));
   writeFileSync(join(home, ".config/adreport/config.json"), JSON.stringify({ settings: {}, profiles }), {
     mode: 0o600,
   });
@@ -44,7 +50,7 @@ function newHost(url: string, keys: readonly string[], hostName: string, extra: 
     HOME: home,
     XDG_CONFIG_HOME: join(home, ".config"),
     TMPDIR: join(home, "tmp"),
-    NODE_OPTIONS: `--require=${preload}`,
+    NODE_OPTIONS: `--require=${preload}${extra.NODE_OPTIONS_EXTRA ? ` --require=${extra.NODE_OPTIONS_EXTRA}` : ""}`,
     ...extra,
   };
   return (args: string[]): ChildProcess & { output: Promise<CliResult> } => {
@@ -92,4 +98,38 @@ describe("a fleet attacked from outside", () => {
     expect(third.code, third.stderr).toBe(0);
     expect(third.stderr).toContain("done by pid");
   }, 60_000);
+});
+
+describe("a host's lock session ended by the server (pg_terminate_backend)", () => {
+  it("that host says it lost its connection in our words (no driver text), the other exits 0, nothing written twice", async (context) => {
+    const db = await postgres.database(context);
+    const { url, keys } = await service("delay:300ms");
+    const line = [...LINE, "--page-size", "5", "--account-concurrency", "1", "-o", db];
+    const hosts = ["w1", "w2"].map((name) => newHost(url, keys, name)(line));
+    let ended: unknown[] = [];
+    const until = Date.now() + 30_000;
+    while (ended.length === 0 && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      ended = await queryPostgres(
+        db,
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name LIKE 'adreport % on w1'
+          AND pid IN (SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted)`,
+      ).catch(() => []);
+    }
+    expect(ended).toHaveLength(1);
+    const [cut, other] = await Promise.all(hosts.map((host) => host.output));
+    expect(other?.code, other?.stderr).toBe(0);
+    expect(cut?.code, cut?.stderr).toBe(6);
+    expect(cut?.stderr).toMatch(/^adreport: a0\d: lost the table adreport_jobs in postgres:\/\/.*: /m);
+    expect(cut?.stderr).not.toMatch(/not queryable|Client has encountered/);
+    const rerun = await newHost(url, keys, "w3")([...LINE, "-o", db]).output;
+    expect(rerun.code, rerun.stderr).toBe(0);
+    const twice = await queryPostgres(
+      db,
+      "SELECT profile FROM ads GROUP BY profile, campaign_id, date HAVING count(*) > 1",
+    );
+    expect(twice).toEqual([]);
+    const profiles = await queryPostgres(db, "SELECT DISTINCT profile FROM ads ORDER BY 1");
+    expect(profiles.map((row) => row.profile)).toEqual(names);
+  }, 90_000);
 });
