@@ -133,3 +133,24 @@ describe("a host's lock session ended by the server (pg_terminate_backend)", () 
     expect(profiles.map((row) => row.profile)).toEqual(names);
   }, 90_000);
 });
+
+describe("a role that may not create adreport_pace", () => {
+  it("the export goes on, each host pacing alone, and says so once in one line naming the table and the grants", async (context) => {
+    const db = await postgres.database(context);
+    await queryPostgres(db, `CREATE ROLE weak LOGIN; GRANT CREATE ON SCHEMA public TO weak`).catch(() =>
+      queryPostgres(db, "GRANT CREATE ON SCHEMA public TO weak"),
+    );
+    const weak = db.replace("adreport@", "weak@");
+    const { url, keys } = await service();
+    // Its tables made while it may; then its right to make more taken away (adreport_pace is not there).
+    const first = await newHost(url, keys, "w1")([...LINE, "-o", weak]).output;
+    expect(first.code, first.stderr).toBe(0);
+    await queryPostgres(db, `DROP TABLE adreport_pace; REVOKE CREATE ON SCHEMA public FROM weak`);
+    const again = await newHost(url, keys, "w1")([...LINE, "--lookback", "5d", "-o", weak]).output;
+    expect(again.code, again.stderr).toBe(0);
+    const said = again.stderr.split("\n").filter((line) => line.includes("adreport_pace"));
+    expect(said, again.stderr).toHaveLength(1);
+    expect(said[0]).toMatch(/paced on this host alone/);
+    expect(said[0]).toContain("GRANT");
+  }, 60_000);
+});
