@@ -12,8 +12,8 @@ import { type CliResult, cliCommand, environment } from "../../helpers/spawn-cli
 import { tempDir } from "../../helpers/temp";
 
 const postgres = usePostgres();
-export const names = ["a01", "a02", "a03", "a04"];
-export const LINE = [
+const names = ["a01", "a02", "a03", "a04"];
+const LINE = [
   "report",
   "--all-profiles",
   "--dims",
@@ -28,16 +28,10 @@ export const LINE = [
 ];
 
 /** A host of its own (its own host name), its config naming every account with its key. */
-export function newHost(
-  url: string,
-  keys: readonly string[],
-  hostName: string,
-  extra: Record<string, string> = {},
-  profileNames: readonly string[] = names,
-) {
+function newHost(url: string, keys: readonly string[], hostName: string) {
   const home = tempDir("adreport-fleet-attack-");
   for (const sub of [".config/adreport", "tmp"]) mkdirSync(join(home, sub), { recursive: true, mode: 0o700 });
-  const profiles = Object.fromEntries(profileNames.map((name, i) => [name, { "api-key": keys[i], "base-url": url }]));
+  const profiles = Object.fromEntries(names.map((name, i) => [name, { "api-key": keys[i], "base-url": url }]));
   writeFileSync(join(home, ".config/adreport/config.json"), JSON.stringify({ settings: {}, profiles }), {
     mode: 0o600,
   });
@@ -50,8 +44,7 @@ export function newHost(
     HOME: home,
     XDG_CONFIG_HOME: join(home, ".config"),
     TMPDIR: join(home, "tmp"),
-    NODE_OPTIONS: `--require=${preload}${extra.NODE_OPTIONS_EXTRA ? ` --require=${extra.NODE_OPTIONS_EXTRA}` : ""}`,
-    ...extra,
+    NODE_OPTIONS: `--require=${preload}`,
   };
   return (args: string[]): ChildProcess & { output: Promise<CliResult> } => {
     const [cmd, argv] = cliCommand(args);
