@@ -62,6 +62,16 @@ function isConnectionFailure(error: unknown): boolean {
   return /Connection terminated|connection timeout|Client has encountered a connection error/i.test(firstLine(error));
 }
 
+/**
+ * node-postgres's words for a query on a connection that had already died (the server ended the session:
+ * pg_terminate_backend, a restart, the network) say nothing of that: said in ours.
+ */
+function lostWords(reason: string): string {
+  return /Client has encountered a connection error/i.test(reason)
+    ? "the connection to the server was lost (the server ended the session, or the network cut it)"
+    : reason;
+}
+
 export function explainPostgresFailure(error: unknown): PostgresFailure {
   const reason = firstLine(error);
   if (NO_PASSWORD.test(reason)) {
@@ -76,6 +86,6 @@ export function explainPostgresFailure(error: unknown): PostgresFailure {
   if (code === WRONG_PASSWORD) {
     return { unreachable: false, setup: true, reason, hint: PASSWORD_HINT };
   }
-  if (isConnectionFailure(error)) return { unreachable: true, setup: false, reason };
+  if (isConnectionFailure(error)) return { unreachable: true, setup: false, reason: lostWords(reason) };
   return { unreachable: false, setup: code !== undefined && SETUP_STATES.test(code), reason };
 }

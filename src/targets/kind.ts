@@ -113,9 +113,16 @@ export interface TargetKind<T extends JobTarget = JobTarget> {
   readonly fleet?: boolean;
   /**
    * Where the hosts that write it share a key's pace (a fleet's): the ledger of key `fingerprint`
-   * (state/pace-ledger.ts paceFingerprint), `alone` the host's own, what a run paces by when that fails.
+   * (state/pace-ledger.ts paceFingerprint), `alone` the host's own, what a run paces by when that fails;
+   * `note` where it says why, when the operator can fix it.
    */
-  paceLedger?(spec: TargetSpec<T>, fingerprint: string, connectTimeoutMs: number, alone: PaceLedger): PaceLedger;
+  paceLedger?(
+    spec: TargetSpec<T>,
+    fingerprint: string,
+    connectTimeoutMs: number,
+    alone: PaceLedger,
+    note?: (text: string) => void,
+  ): PaceLedger;
   /** A fleet's quick look at job `id` before a run opens anything for it; undefined when it cannot be had. */
   lookAtJob?(spec: TargetSpec<T>, id: string, connectTimeoutMs: number): Promise<JobLook | undefined>;
   /** `report --dry-run`'s words for it (a format is added by the caller) and its JSON. */

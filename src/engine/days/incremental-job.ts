@@ -131,7 +131,7 @@ export async function openIncrementalJob(
     }
     await store.settle?.(paths, ctx.user, (text) => notes.note(text));
     if (ctx.round !== undefined && kindOf(choice.target).fleet === true)
-      await refuseDoneInRound(store, paths, id, ctx.round);
+      await refuseDoneInRound(store, paths, id, ctx.round, incremental.lookbackDays);
     if (store.name === "database") await rememberStore(incremental.stateFolder, choice.target);
   } catch (error) {
     await release();
@@ -227,9 +227,15 @@ export async function openIncrementalJob(
  * A fleet's account another host has already exported in this round (its last run began since the round
  * did and ended well): taken, so that each host does not export every account the others did.
  */
-async function refuseDoneInRound(store: JobStore, paths: StatePaths, id: string, round: { since: Date }) {
+async function refuseDoneInRound(
+  store: JobStore,
+  paths: StatePaths,
+  id: string,
+  round: { since: Date },
+  lookbackDays: number,
+) {
   const last = await store.readLastRun(paths);
-  const by = doneInRound(last, round);
+  const by = doneInRound(last, round, lookbackDays);
   if (by !== undefined && last !== undefined) throw doneElsewhere(id, by, last);
 }
 

@@ -20,11 +20,16 @@ export interface FleetRound {
   readonly since: Date;
 }
 
-/** Who exported the job in this round (its last run began since the round did, less the skew, and did not fail). */
-export function doneInRound(last: LastRun | undefined, round: FleetRound): string | undefined {
+/**
+ * Who exported the job in this round (its last run began since the round did, less the skew, and did not
+ * fail). A run asking more days again (`--lookback 30d` after a restatement) than that run fetched is not
+ * of its round: it exports them.
+ */
+export function doneInRound(last: LastRun | undefined, round: FleetRound, lookbackDays: number): string | undefined {
   if (last === undefined || typeof last !== "object" || last === null) return undefined;
   if (last.outcome === "failed" || typeof last.started !== "string" || last.repair === true) return undefined;
   if (!(Date.parse(last.started) >= round.since.getTime() - ROUND_SKEW_MS)) return undefined;
+  if (!(typeof last.lookbackDays === "number" && last.lookbackDays >= lookbackDays)) return undefined;
   return typeof last.by === "string" ? last.by : "another run";
 }
 
@@ -56,6 +61,6 @@ export async function refuseTakenJob(
     );
   }
   const last = look.lastRun as LastRun | undefined;
-  const by = doneInRound(last, round);
+  const by = doneInRound(last, round, plan.incremental.lookbackDays);
   if (by !== undefined && last !== undefined) throw doneElsewhere(id, by, last);
 }

@@ -8,12 +8,15 @@ import { FilePaceLedger, paceFingerprint, paceLedgerPath } from "../../state/pac
 import { kindOf } from "../../targets/registry";
 import type { ReportPlan } from "../plan/plan";
 
-export function paceLedgerFor(plan: Pick<ReportPlan, "settings" | "apiKey" | "paceFolder" | "output">): PaceLedger {
+export function paceLedgerFor(
+  plan: Pick<ReportPlan, "settings" | "apiKey" | "paceFolder" | "output">,
+  note?: (text: string) => void,
+): PaceLedger {
   const { settings, apiKey } = plan;
   const baseUrl = settings["base-url"].value;
   const file = new FilePaceLedger(paceLedgerPath(plan.paceFolder, baseUrl, apiKey));
   const output = plan.output;
   if (output.kind !== "target") return file;
   const kind = kindOf(output.target);
-  return kind.paceLedger?.(output, paceFingerprint(baseUrl, apiKey), settings.timeout.value * 1000, file) ?? file;
+  return kind.paceLedger?.(output, paceFingerprint(baseUrl, apiKey), settings.timeout.value * 1000, file, note) ?? file;
 }

@@ -9,11 +9,14 @@ import { parseRate } from "../../core/rate";
 import { paceLedgerFor } from "../days/pace-ledgers";
 import type { ReportPlan } from "../plan/plan";
 
-export function pacerFor(plan: Pick<ReportPlan, "settings" | "apiKey" | "paceFolder" | "output">): Pacer {
+export function pacerFor(
+  plan: Pick<ReportPlan, "settings" | "apiKey" | "paceFolder" | "output">,
+  note?: (text: string) => void,
+): Pacer {
   const { settings } = plan;
   const rate = settings.rate.value;
   return new Pacer({
     cap: rate === undefined ? undefined : parseRate(rate),
-    ledger: paceLedgerFor(plan),
+    ledger: paceLedgerFor(plan, note),
   });
 }

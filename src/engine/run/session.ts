@@ -62,7 +62,7 @@ export async function withSession<T>(options: SessionOptions, work: (session: Se
     },
     onBytes: (count) => view.onBytes?.(count),
     recorder: options.recorder,
-    pacer: pacerFor(plan),
+    pacer: pacerFor(plan, (text) => events.note(text)),
     // The pacer's clock is the real one: a Retry-After past this ends the run at once (QuotaError).
     deadline: plan.maxTime === undefined ? undefined : Date.now() + plan.maxTime * 1000,
   });

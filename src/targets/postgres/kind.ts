@@ -51,8 +51,8 @@ export const postgresKind: TargetKind<PostgresTarget> = {
   writers: "per-profile",
   grows: true,
   fleet: true,
-  paceLedger: (spec, fingerprint, connectTimeoutMs, alone) =>
-    new PostgresPaceLedger(spec.given, fingerprint, connectTimeoutMs, alone),
+  paceLedger: (spec, fingerprint, connectTimeoutMs, alone, note) =>
+    new PostgresPaceLedger(spec.given, fingerprint, connectTimeoutMs, alone, note),
   lookAtJob: async (spec, id, connectTimeoutMs) =>
     (await import("./fleet-peek")).lookAtJob(spec.given, id, connectTimeoutMs),
   describe: (spec) => {

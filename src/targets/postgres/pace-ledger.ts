@@ -12,10 +12,17 @@ import type { PaceLedger, SharedTurn, TurnRequest } from "../../core/pace-slot";
 import type { PaceTable } from "./pace-table";
 
 /** One pool a database URL for every account and job of this process; idle, it lets the process end. */
-const pools = new Map<string, Promise<PaceTable | undefined>>();
+const pools = new Map<string, Promise<PaceTable | { refused: unknown }>>();
+/** Databases whose role may not make adreport_pace that this process has said so of (once each). */
+const told = new Set<string>();
+const INSUFFICIENT_PRIVILEGE = "42501";
+
+/** What a run says when its role may not make the table: the export goes on, but the pace is not shared. */
+export const PACE_ALONE_NOTE =
+  "requests are paced on this host alone: the role may not create the table adreport_pace (to share the pace between hosts, its owner runs: CREATE TABLE adreport_pace (key text PRIMARY KEY, tat double precision NOT NULL, every double precision NOT NULL, burst integer NOT NULL, hold double precision NOT NULL); GRANT SELECT, INSERT, UPDATE ON adreport_pace TO ROLE)";
 
 export class PostgresPaceLedger implements PaceLedger {
-  private table: Promise<PaceTable | undefined> | undefined;
+  private table: Promise<PaceTable | { refused: unknown }> | undefined;
   private failed = false;
 
   constructor(
@@ -24,6 +31,8 @@ export class PostgresPaceLedger implements PaceLedger {
     private readonly connectTimeoutMs: number,
     /** The host's own ledger: what this run paces by when the database cannot be used for it. */
     private readonly alone: PaceLedger,
+    /** Where a run's notes go (a role that may not make the table is said once). */
+    private readonly note: (text: string) => void = () => undefined,
   ) {}
 
   take(request: TurnRequest): Promise<SharedTurn> {
@@ -39,8 +48,12 @@ export class PostgresPaceLedger implements PaceLedger {
     if (this.failed) return alone();
     this.table ??= tableAt(this.url, this.connectTimeoutMs);
     const table = await this.table;
-    if (table === undefined) {
+    if ("refused" in table) {
       this.failed = true;
+      if ((table.refused as { code?: unknown } | null)?.code === INSUFFICIENT_PRIVILEGE && !told.has(this.url)) {
+        told.add(this.url);
+        this.note(PACE_ALONE_NOTE);
+      }
       return alone();
     }
     try {
@@ -57,12 +70,12 @@ function free(request: TurnRequest): SharedTurn {
   return { sendAt: request.now, heldBy: "pace", intervalMs: 0, burst: 1 };
 }
 
-function tableAt(url: string, connectTimeoutMs: number): Promise<PaceTable | undefined> {
+function tableAt(url: string, connectTimeoutMs: number): Promise<PaceTable | { refused: unknown }> {
   let table = pools.get(url);
   if (table === undefined) {
     table = import("./pace-table").then(
-      (loaded) => loaded.openPaceTable(url, connectTimeoutMs).catch(() => undefined),
-      () => undefined,
+      (loaded) => loaded.openPaceTable(url, connectTimeoutMs).catch((refused: unknown) => ({ refused })),
+      (refused: unknown) => ({ refused }),
     );
     pools.set(url, table);
   }
