@@ -15,13 +15,9 @@ import type { ReportMeta, RowPage } from "../src/contract";
 import { csvFormatter } from "../src/format/csv";
 import type { Formatter } from "../src/format/formatter";
 import { BIG_DB, ensureBigDb, issueBenchKey, WORK } from "./data";
+import { GENERATED_ROWS, generatedMeta, generatedPages } from "./generated-rows";
 import { BIN, ensureBuilt, figure, measureCommand, median } from "./lib";
 import { startServe } from "./serve-process";
-
-const ROWS = 1_000_000;
-const ADS = 2_500;
-const START = Date.UTC(2026, 8, 27) / 1000;
-const METRICS = ["views", "spending", "clicks", "conversions"];
 
 /** Hourly ad rows: 1M over 35 days, or about 120k over 4 days with ADREPORT_BENCH_ROWS=100k (a loaded machine). */
 const SMALL = process.env.ADREPORT_BENCH_ROWS === "100k";
@@ -31,46 +27,13 @@ export const HOURLY_1M = [
   "--granularity",
   "hour",
   "--metrics",
-  METRICS.join(","),
+  generatedMeta.metrics.join(","),
   "--from",
   SMALL ? "2026-10-28" : "2026-09-27",
   "--to",
   "2026-10-31",
   "-q",
 ];
-
-const meta: ReportMeta = {
-  granularity: "hourly",
-  dimensions: ["ad", "date"],
-  metrics: METRICS,
-  total: ROWS,
-  page: 1,
-  limit: 1000,
-  has_more: false,
-};
-
-async function* pages(): AsyncGenerator<RowPage> {
-  const hours = ROWS / ADS;
-  let rows = [];
-  for (let ad = 1; ad <= ADS; ad += 1) {
-    for (let h = 0; h < hours; h += 1) {
-      rows.push({
-        dimensions: { ad_id: ad, name: `Ad ${ad}, "spring"`, campaign_id: Math.ceil(ad / 50), date: START + h * 3600 },
-        metrics: {
-          views: 100 + h,
-          spending: Math.round((ad * 1.234567 + h) * 1e6) / 1e6,
-          clicks: h % 7,
-          conversions: h % 3,
-        },
-      });
-      if (rows.length === 1000) {
-        yield { rows };
-        rows = [];
-      }
-    }
-  }
-  if (rows.length > 0) yield { rows };
-}
 
 interface Took {
   wallMs: number;
@@ -88,7 +51,7 @@ async function timed(write: ((sink: Writable) => Promise<void>) | undefined): Pr
   });
   const cpu = process.cpuUsage();
   const start = performance.now();
-  if (write === undefined) for await (const _page of pages());
+  if (write === undefined) for await (const _page of generatedPages());
   else await write(sink);
   const wallMs = performance.now() - start;
   const used = process.cpuUsage(cpu);
@@ -96,7 +59,7 @@ async function timed(write: ((sink: Writable) => Promise<void>) | undefined): Pr
 }
 
 const through = (formatter: Formatter) => (sink: Writable) =>
-  formatter.write({ meta, totalKnown: true, pages: pages() }, sink, {
+  formatter.write({ meta: generatedMeta, totalKnown: true, pages: generatedPages() }, sink, {
     delimiter: ",",
     bom: false,
     spreadsheet: false,
@@ -171,7 +134,7 @@ export function measureColumnarExports(
   return { csv: mid(csv), parquet: mid(parquet), duckdb: withDuckdb ? mid(duckdb) : mid([]) };
 }
 
-const rate = (ms: number) => `${Math.round(ROWS / (ms / 1000) / 1000)}k rows/s`;
+const rate = (ms: number) => `${Math.round(GENERATED_ROWS / (ms / 1000) / 1000)}k rows/s`;
 
 export async function benchColumnar(): Promise<void> {
   ensureBuilt();
@@ -187,7 +150,7 @@ export async function benchColumnar(): Promise<void> {
   figure(
     "Parquet formatter, this process's CPU time (one core)",
     `${(writers.parquet.cpuMs / 1000).toFixed(2)} s  ${rate(writers.parquet.cpuMs)} (CSV ${rate(writers.csv.cpuMs)})`,
-    ROWS / (writers.parquet.cpuMs / 1000) >= 200_000,
+    GENERATED_ROWS / (writers.parquet.cpuMs / 1000) >= 200_000,
   );
 
   ensureBigDb();

@@ -17,6 +17,7 @@ import { fileSink } from "../src/io/file-sink";
 import { duckdbTable } from "../src/targets/duckdb/table";
 import { openTableTarget } from "../src/targets/table/target";
 import { BIG_DB, ensureBigDb, issueBenchKey, WORK } from "./data";
+import { GENERATED_ROWS, generatedMeta, generatedPages, generatedRequest } from "./generated-rows";
 import { BIN, ensureBuilt, figure, measureCommand, median, ROOT, timeAsync } from "./lib";
 import { startServe } from "./serve-process";
 
@@ -39,49 +40,6 @@ const HOURLY = [
 ];
 const ROWS_LABEL = SMALL ? "4-day hourly (~120k-row)" : "1M-row";
 
-const ROWS = 1_000_000;
-const ADS = 2_500;
-const START = Date.UTC(2026, 8, 27) / 1000;
-const meta: ReportMeta = {
-  granularity: "hourly",
-  dimensions: ["ad", "date"],
-  metrics: ["views", "spending", "clicks", "conversions"],
-  total: ROWS,
-  page: 1,
-  limit: 1000,
-  has_more: false,
-};
-const request: ReportRequest = {
-  from: "2026-09-27",
-  to: "2026-10-14",
-  metrics: ["views", "spending", "clicks", "conversions"],
-  dimensions: ["ad", "date"],
-  granularity: "hour",
-};
-
-async function* pages(): AsyncGenerator<RowPage> {
-  const hours = ROWS / ADS;
-  let rows = [];
-  for (let ad = 1; ad <= ADS; ad += 1) {
-    for (let h = 0; h < hours; h += 1) {
-      rows.push({
-        dimensions: { ad_id: ad, name: `Ad ${ad}, "spring"`, campaign_id: Math.ceil(ad / 50), date: START + h * 3600 },
-        metrics: {
-          views: 100 + h,
-          spending: Math.round((ad * 1.234567 + h) * 1e6) / 1e6,
-          clicks: h % 7,
-          conversions: h % 3,
-        },
-      });
-      if (rows.length === 1000) {
-        yield { rows };
-        rows = [];
-      }
-    }
-  }
-  if (rows.length > 0) yield { rows };
-}
-
 /** Milliseconds (medians of 3, alternately) of the CSV formatter and of the DuckDB table on 1M generated rows. */
 export async function writersAlone(work: string): Promise<{ csv: number; duckdb: number }> {
   const csv: number[] = [];
@@ -90,7 +48,7 @@ export async function writersAlone(work: string): Promise<{ csv: number; duckdb:
     csv.push(
       await timeAsync(async () => {
         const sink = await fileSink(join(work, `writers-${i}.csv`), work);
-        await csvFormatter.write({ meta, totalKnown: true, pages: pages() }, sink.stream, {
+        await csvFormatter.write({ meta: generatedMeta, totalKnown: true, pages: generatedPages() }, sink.stream, {
           delimiter: ",",
           bom: false,
           spreadsheet: false,
@@ -103,7 +61,7 @@ export async function writersAlone(work: string): Promise<{ csv: number; duckdb:
       await timeAsync(async () => {
         const target = await openTableTarget(duckdbTable({ path: join(work, `writers-${i}.duckdb`), table: "ads" }), {
           profile: "",
-          request,
+          request: generatedRequest,
           cwd: work,
           now: new Date(),
           sqliteAddon: undefined,
@@ -112,7 +70,7 @@ export async function writersAlone(work: string): Promise<{ csv: number; duckdb:
         });
         try {
           await target.stage(
-            { meta, totalKnown: true, pages: pages() },
+            { meta: generatedMeta, totalKnown: true, pages: generatedPages() },
             { from: "2026-09-27", to: "2026-10-14", everyDay: [] },
           );
           await target.commit(new Set());
@@ -187,7 +145,7 @@ export async function benchDuckdb(): Promise<void> {
     figure("1M generated rows: CSV formatter into a file (median of 3)", `${(writers.csv / 1000).toFixed(2)} s`);
     figure(
       "1M generated rows into a DuckDB table (Appender, median of 3)",
-      `${(writers.duckdb / 1000).toFixed(2)} s  ${(writers.duckdb / writers.csv).toFixed(2)}x  ${Math.round(ROWS / (writers.duckdb / 1000))} rows/s`,
+      `${(writers.duckdb / 1000).toFixed(2)} s  ${(writers.duckdb / writers.csv).toFixed(2)}x  ${Math.round(GENERATED_ROWS / (writers.duckdb / 1000))} rows/s`,
     );
     const env = { ADREPORT_API_KEY: key, ADREPORT_BASE_URL: server.url, ADREPORT_CONFIG_DIR: join(out, "config") };
     const runs = 3;
@@ -206,7 +164,7 @@ export async function benchDuckdb(): Promise<void> {
       ratio <= DUCKDB_WALL_GOAL,
     );
     // The small set: as many rows as it exports (about 120k), so the floor is of the same rows.
-    const alone = duckdbAloneRss(out, SMALL ? 120_000 : ROWS, 3);
+    const alone = duckdbAloneRss(out, SMALL ? 120_000 : GENERATED_ROWS, 3);
     figure(
       "peak RSS of the duckdb:PATH export (median)",
       `${f.duckdbPeakMb.toFixed(0)} MB (CSV ${f.csvPeakMb.toFixed(0)} MB; floor ${alone.toFixed(0)} MB: DuckDB alone taking as many rows in a bare node)`,

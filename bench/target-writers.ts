@@ -11,55 +11,10 @@ import { fileSink } from "../src/io/file-sink";
 import { postgresTable } from "../src/targets/postgres/table";
 import { sqliteTable } from "../src/targets/sqlite/table";
 import { openTableTarget } from "../src/targets/table/target";
+import { generatedMeta, generatedPages, generatedRequest } from "./generated-rows";
 import { figure, median, timeAsync } from "./lib";
 
-const ROWS = 1_000_000;
-const ADS = 2_500;
-const START = Date.UTC(2026, 8, 27) / 1000;
-const METRICS = ["views", "spending", "clicks", "conversions"];
-
-const meta: ReportMeta = {
-  granularity: "hourly",
-  dimensions: ["ad", "date"],
-  metrics: METRICS,
-  total: ROWS,
-  page: 1,
-  limit: 1000,
-  has_more: false,
-};
-
-const request: ReportRequest = {
-  from: "2026-09-27",
-  to: "2026-10-14",
-  metrics: ["views", "spending", "clicks", "conversions"],
-  dimensions: ["ad", "date"],
-  granularity: "hour",
-};
-
-async function* pages(): AsyncGenerator<RowPage> {
-  const hours = ROWS / ADS;
-  let rows = [];
-  for (let ad = 1; ad <= ADS; ad += 1) {
-    for (let h = 0; h < hours; h += 1) {
-      rows.push({
-        dimensions: { ad_id: ad, name: `Ad ${ad}, "spring"`, campaign_id: Math.ceil(ad / 50), date: START + h * 3600 },
-        metrics: {
-          views: 100 + h,
-          spending: Math.round((ad * 1.234567 + h) * 1e6) / 1e6,
-          clicks: h % 7,
-          conversions: h % 3,
-        },
-      });
-      if (rows.length === 1000) {
-        yield { rows };
-        rows = [];
-      }
-    }
-  }
-  if (rows.length > 0) yield { rows };
-}
-
-const report = () => ({ meta, totalKnown: true, pages: pages() });
+const report = () => ({ meta: generatedMeta, totalKnown: true, pages: generatedPages() });
 const span = { from: "2026-09-27", to: "2026-10-14", everyDay: [] };
 
 export async function benchTargetWriters(work: string, postgresUrl: string | undefined): Promise<void> {
@@ -82,7 +37,7 @@ export async function benchTargetWriters(work: string, postgresUrl: string | und
     const table = async (choice: Parameters<typeof openTableTarget>[0]) => {
       const target = await openTableTarget(choice, {
         profile: "",
-        request,
+        request: generatedRequest,
         cwd: work,
         now: new Date(),
         sqliteAddon: undefined,
