@@ -35,6 +35,9 @@ export class PostgresPaceLedger implements PaceLedger {
     private readonly note: (text: string) => void = () => undefined,
   ) {}
 
+  /** Turns in a row the database failed to give. */
+  private missed = 0;
+
   take(request: TurnRequest): Promise<SharedTurn> {
     return this.apply(request, true);
   }
@@ -57,14 +60,21 @@ export class PostgresPaceLedger implements PaceLedger {
       return alone();
     }
     try {
-      return await table.apply(this.fingerprint, request, take);
+      const turn = await table.apply(this.fingerprint, request, take);
+      this.missed = 0;
+      return turn;
     } catch {
-      // The database went away mid-run: this run paces alone from now on (its export says what failed).
-      this.failed = true;
+      // A turn that failed (a lock wait cut short, a connection the pool replaces) is this turn alone; the
+      // database gone for good (turns failing in a row) is this run alone from now on (its export says why).
+      this.missed += 1;
+      if (this.missed >= GIVE_UP_AFTER) this.failed = true;
       return alone();
     }
   }
 }
+
+/** Turns in a row the database may fail before a run keeps its host's pace alone. */
+const GIVE_UP_AFTER = 3;
 
 function free(request: TurnRequest): SharedTurn {
   return { sendAt: request.now, heldBy: "pace", intervalMs: 0, burst: 1 };

@@ -55,7 +55,15 @@ export async function openPaceTable(url: string, connectTimeoutMs: number): Prom
   } catch (error) {
     // Two hosts making it at the same moment: one of them is told the type exists; the table is there.
     const code = (error as { code?: unknown }).code;
-    if (code !== "23505" && code !== "42P07") {
+    // Or told something else by the race (a catalog row concurrently updated): the table is what counts.
+    const made =
+      code === "23505" ||
+      code === "42P07" ||
+      (await pool
+        .query(`SELECT to_regclass('${PACE_TABLE}') IS NOT NULL AS made`)
+        .then((r) => r.rows[0]?.made === true)
+        .catch(() => false));
+    if (!made) {
       await pool.end().catch(() => undefined);
       throw error;
     }
