@@ -36,6 +36,31 @@ export function environment(extra: CliOptions["env"]): NodeJS.ProcessEnv {
   return env;
 }
 
+/** The CLI started as a child to signal or kill while it runs; `output` settles when it has closed. */
+export function startCliChild(
+  args: readonly string[],
+  options: { cwd: string; env: CliOptions["env"] },
+): ChildProcess & { output: Promise<CliResult> } {
+  const [cmd, argv] = cliCommand(args);
+  const child = spawn(cmd, argv, {
+    cwd: options.cwd,
+    env: environment(options.env),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk;
+  });
+  const output = new Promise<CliResult>((resolve) => {
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+  return Object.assign(child, { output });
+}
+
 export function runCli(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
   const [cmd, argv] = cliCommand(args);
   return new Promise((resolve, reject) => {

@@ -1,14 +1,9 @@
-/**
- * A fleet attacked from outside: the built CLI as separate hosts (each its own HOME, config folder and temp
- * folder, another host name) against a real serve and a real PostgreSQL.
- */
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { queryPostgres, usePostgres } from "../../helpers/postgres";
 import { type KeySpec, startTestService } from "../../helpers/serve";
-import { type CliResult, cliCommand, environment } from "../../helpers/spawn-cli";
+import { startCliChild } from "../../helpers/spawn-cli";
 import { tempDir } from "../../helpers/temp";
 
 const postgres = usePostgres();
@@ -46,22 +41,7 @@ function newHost(url: string, keys: readonly string[], hostName: string) {
     TMPDIR: join(home, "tmp"),
     NODE_OPTIONS: `--require=${preload}`,
   };
-  return (args: string[]): ChildProcess & { output: Promise<CliResult> } => {
-    const [cmd, argv] = cliCommand(args);
-    const child = spawn(cmd, argv, { cwd: home, env: environment(env), stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout?.setEncoding("utf8").on("data", (c: string) => {
-      stdout += c;
-    });
-    child.stderr?.setEncoding("utf8").on("data", (c: string) => {
-      stderr += c;
-    });
-    const output = new Promise<CliResult>((resolve) => {
-      child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
-    });
-    return Object.assign(child, { output });
-  };
+  return (args: string[]) => startCliChild(args, { cwd: home, env });
 }
 
 async function service(faults = "", specs?: KeySpec[]) {

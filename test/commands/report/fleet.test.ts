@@ -6,13 +6,13 @@
  * summaries name every account once as done. kill -9 of a host mid-run: the others finish, a rerun
  * completes, and the table equals a clean single-host run's.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { queryPostgres, usePostgres } from "../../helpers/postgres";
 import { startTestService } from "../../helpers/serve";
-import { type CliResult, cliCommand, environment } from "../../helpers/spawn-cli";
+import { type CliResult, startCliChild } from "../../helpers/spawn-cli";
 import { tempDir } from "../../helpers/temp";
 
 const postgres = usePostgres();
@@ -41,22 +41,7 @@ function newHost(url: string, keys: readonly string[]) {
     mode: 0o600,
   });
   const env = { HOME: home, XDG_CONFIG_HOME: join(home, ".config"), TMPDIR: join(home, "tmp") };
-  return (args: string[]): ChildProcess & { output: Promise<CliResult> } => {
-    const [cmd, argv] = cliCommand(args);
-    const child = spawn(cmd, argv, { cwd: home, env: environment(env), stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout?.setEncoding("utf8").on("data", (c: string) => {
-      stdout += c;
-    });
-    child.stderr?.setEncoding("utf8").on("data", (c: string) => {
-      stderr += c;
-    });
-    const output = new Promise<CliResult>((resolve) => {
-      child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
-    });
-    return Object.assign(child, { output });
-  };
+  return (args: string[]) => startCliChild(args, { cwd: home, env });
 }
 
 interface AccountEntry {
