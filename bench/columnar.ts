@@ -11,29 +11,12 @@ import { mkdirSync, rmSync, statSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
-import type { ReportMeta, RowPage } from "../src/contract";
 import { csvFormatter } from "../src/format/csv";
 import type { Formatter } from "../src/format/formatter";
-import { BIG_DB, ensureBigDb, issueBenchKey, WORK } from "./data";
+import { BIG_DB, ensureBigDb, HOURLY_EXPORT, HOURLY_EXPORT_LABEL, issueBenchKey, WORK } from "./data";
 import { GENERATED_ROWS, generatedMeta, generatedPages } from "./generated-rows";
 import { BIN, ensureBuilt, figure, measureCommand, median } from "./lib";
 import { startServe } from "./serve-process";
-
-/** Hourly ad rows: 1M over 35 days, or about 120k over 4 days with ADREPORT_BENCH_ROWS=100k (a loaded machine). */
-const SMALL = process.env.ADREPORT_BENCH_ROWS === "100k";
-export const HOURLY_1M = [
-  "--dims",
-  "ad,date",
-  "--granularity",
-  "hour",
-  "--metrics",
-  generatedMeta.metrics.join(","),
-  "--from",
-  SMALL ? "2026-10-28" : "2026-09-27",
-  "--to",
-  "2026-10-31",
-  "-q",
-];
 
 interface Took {
   wallMs: number;
@@ -161,8 +144,8 @@ export async function benchColumnar(): Promise<void> {
   mkdirSync(out, { recursive: true });
   try {
     const env = { ADREPORT_API_KEY: key, ADREPORT_BASE_URL: server.url, ADREPORT_CONFIG_DIR: join(out, "config") };
-    const { csv, parquet, duckdb } = measureColumnarExports(env, out, HOURLY_1M, 3, true);
-    const label = SMALL ? "4-day hourly (~120k-row)" : "1M-row";
+    const { csv, parquet, duckdb } = measureColumnarExports(env, out, HOURLY_EXPORT, 3, true);
+    const label = HOURLY_EXPORT_LABEL;
     figure(
       `${label} ad,date export to a CSV file (median of 3)`,
       `${csv.seconds.toFixed(2)} s, ${csv.peakMb.toFixed(0)} MB`,

@@ -57,3 +57,23 @@ export function issueBenchKey(): string {
     "1",
   ]).trim();
 }
+
+/**
+ * The 1M-row hourly `ad,date` export of the big data set (35 days), or about 120k rows over 4 days with
+ * ADREPORT_BENCH_ROWS=100k, for a machine too loaded to serve the 1M-row report in reasonable time.
+ */
+export const SMALL_EXPORT = process.env.ADREPORT_BENCH_ROWS === "100k";
+export const HOURLY_EXPORT: readonly string[] = [
+  "--dims",
+  "ad,date",
+  "--granularity",
+  "hour",
+  "--metrics",
+  "views,spending,clicks,conversions",
+  "--from",
+  SMALL_EXPORT ? "2026-10-28" : "2026-09-27",
+  "--to",
+  "2026-10-31",
+  "-q",
+];
+export const HOURLY_EXPORT_LABEL = SMALL_EXPORT ? "4-day hourly (~120k-row)" : "1M-row";

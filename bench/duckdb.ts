@@ -11,34 +11,17 @@
  */
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import type { ReportMeta, ReportRequest, RowPage } from "../src/contract";
 import { csvFormatter } from "../src/format/csv";
 import { fileSink } from "../src/io/file-sink";
 import { duckdbTable } from "../src/targets/duckdb/table";
 import { openTableTarget } from "../src/targets/table/target";
-import { BIG_DB, ensureBigDb, issueBenchKey, WORK } from "./data";
+import { BIG_DB, ensureBigDb, HOURLY_EXPORT, HOURLY_EXPORT_LABEL, issueBenchKey, SMALL_EXPORT, WORK } from "./data";
 import { GENERATED_ROWS, generatedMeta, generatedPages, generatedRequest } from "./generated-rows";
 import { BIN, ensureBuilt, figure, measureCommand, median, ROOT, timeAsync } from "./lib";
 import { startServe } from "./serve-process";
 
 export const DUCKDB_WALL_GOAL = 1.15;
 export const DUCKDB_RSS_GOAL_MB = 128;
-
-const SMALL = process.env.ADREPORT_BENCH_ROWS === "100k";
-const HOURLY = [
-  "--dims",
-  "ad,date",
-  "--granularity",
-  "hour",
-  "--metrics",
-  "views,spending,clicks,conversions",
-  "--from",
-  SMALL ? "2026-10-28" : "2026-09-27",
-  "--to",
-  "2026-10-31",
-  "-q",
-];
-const ROWS_LABEL = SMALL ? "4-day hourly (~120k-row)" : "1M-row";
 
 /** Milliseconds (medians of 3, alternately) of the CSV formatter and of the DuckDB table on 1M generated rows. */
 export async function writersAlone(work: string): Promise<{ csv: number; duckdb: number }> {
@@ -149,13 +132,13 @@ export async function benchDuckdb(): Promise<void> {
     );
     const env = { ADREPORT_API_KEY: key, ADREPORT_BASE_URL: server.url, ADREPORT_CONFIG_DIR: join(out, "config") };
     const runs = 3;
-    const f = measureDuckdbExport(env, out, HOURLY, runs);
+    const f = measureDuckdbExport(env, out, HOURLY_EXPORT, runs);
     const ratio = f.duckdb / f.csv;
     // The CSV export with its writer's time swapped for DuckDB's writer's (1M rows; scaled for the small set).
-    const scale = SMALL ? 0.12 : 1;
+    const scale = SMALL_EXPORT ? 0.12 : 1;
     const floor = (f.csv + ((writers.duckdb - writers.csv) / 1000) * scale) / f.csv;
     figure(
-      `${ROWS_LABEL} export to a CSV file (median of ${runs})`,
+      `${HOURLY_EXPORT_LABEL} export to a CSV file (median of ${runs})`,
       `${f.csv.toFixed(2)} s  ${f.csvPeakMb.toFixed(0)} MB`,
     );
     figure(
@@ -164,7 +147,7 @@ export async function benchDuckdb(): Promise<void> {
       ratio <= DUCKDB_WALL_GOAL,
     );
     // The small set: as many rows as it exports (about 120k), so the floor is of the same rows.
-    const alone = duckdbAloneRss(out, SMALL ? 120_000 : GENERATED_ROWS, 3);
+    const alone = duckdbAloneRss(out, SMALL_EXPORT ? 120_000 : GENERATED_ROWS, 3);
     figure(
       "peak RSS of the duckdb:PATH export (median)",
       `${f.duckdbPeakMb.toFixed(0)} MB (CSV ${f.csvPeakMb.toFixed(0)} MB; floor ${alone.toFixed(0)} MB: DuckDB alone taking as many rows in a bare node)`,

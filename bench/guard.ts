@@ -9,8 +9,8 @@ import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { PostgresCluster } from "../test/helpers/postgres-cluster";
 import { measureAccounts } from "./accounts";
-import { HOURLY_1M, measureColumnarExports, measureColumnarWriters } from "./columnar";
-import { BIG_DB, ensureBigDb, issueBenchKey, WORK } from "./data";
+import { measureColumnarExports, measureColumnarWriters } from "./columnar";
+import { BIG_DB, ensureBigDb, HOURLY_EXPORT, issueBenchKey, WORK } from "./data";
 import { duckdbAloneRss, measureDuckdbExport } from "./duckdb";
 import {
   CHECKS,
@@ -184,7 +184,7 @@ async function serveBig(postgresUrl: string | undefined): Promise<Check[]> {
       postgresUrl,
     );
     const columnar = measureColumnarExports(env, out, [...args, "--from", "2026-10-28", "--to", "2026-10-31"], 2);
-    const parquet1m = measureColumnarExports(env, out, HOURLY_1M, 1).parquet;
+    const parquet1m = measureColumnarExports(env, out, HOURLY_EXPORT, 1).parquet;
     const duckdb = measureDuckdbExport(env, out, [...args, "--from", "2026-10-28", "--to", "2026-10-31"], 2);
     const duckdbFloor = duckdbAloneRss(out, 120_000, 2);
     const seconds = (s: number | undefined) => `${(s ?? Number.NaN).toFixed(2)} s`;

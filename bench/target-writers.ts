@@ -5,7 +5,6 @@
  * export through `serve` (targets.ts) is bound by the service; this is the bound of the writers themselves.
  */
 import { join } from "node:path";
-import type { ReportMeta, ReportRequest, RowPage } from "../src/contract";
 import { csvFormatter } from "../src/format/csv";
 import { fileSink } from "../src/io/file-sink";
 import { postgresTable } from "../src/targets/postgres/table";

@@ -9,31 +9,11 @@ import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { run as runCli } from "../src/cli/main";
 import { systemContext } from "../src/cli/system-context";
-import { BIG_DB, ensureBigDb, issueBenchKey, WORK } from "./data";
+import { BIG_DB, ensureBigDb, HOURLY_EXPORT, HOURLY_EXPORT_LABEL, issueBenchKey, WORK } from "./data";
 import { BIN, ensureBuilt, figure, measureCommand, median } from "./lib";
 import { startBenchCluster } from "./postgres-cluster";
 import { startServe } from "./serve-process";
 import { benchTargetWriters } from "./target-writers";
-
-/**
- * Hourly ad rows: 1M over 35 days (the issue's figure), or about 120k over 4 days with ADREPORT_BENCH_ROWS=100k
- * for a machine too loaded to serve the 1M-row report in reasonable time.
- */
-const SMALL = process.env.ADREPORT_BENCH_ROWS === "100k";
-const HOURLY = [
-  "--dims",
-  "ad,date",
-  "--granularity",
-  "hour",
-  "--metrics",
-  "views,spending,clicks,conversions",
-  "--from",
-  SMALL ? "2026-10-28" : "2026-09-27",
-  "--to",
-  "2026-10-31",
-  "-q",
-];
-const ROWS_LABEL = SMALL ? "4-day hourly (~120k-row)" : "1M-row";
 
 /**
  * Seconds (median of `runs`, interleaved, a fresh file or table each) of the `report` export `args` into a
@@ -87,11 +67,11 @@ export async function benchTargets(): Promise<void> {
     const { csv, sqlite, postgres } = await measureTargets(
       env,
       out,
-      HOURLY,
+      HOURLY_EXPORT,
       3,
       typeof cluster === "string" ? undefined : cluster.adminUrl,
     );
-    figure(`${ROWS_LABEL} export to a CSV file (median of 3)`, `${csv.toFixed(2)} s`);
+    figure(`${HOURLY_EXPORT_LABEL} export to a CSV file (median of 3)`, `${csv.toFixed(2)} s`);
     const sqliteRatio = sqlite / csv;
     figure(
       "the same into sqlite:PATH (median of 3)",
